@@ -1,1 +1,8 @@
+//! The EXA portal's orchestrator: HTTP API, static SPA, step runner and sandbox upstreams.
 
+pub mod config;
+pub mod http;
+pub mod shutdown;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

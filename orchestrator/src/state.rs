@@ -1,0 +1,21 @@
+//! The one application state shared by every router.
+
+use std::sync::Arc;
+
+use sqlx::PgPool;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: PgPool,
+    pub site: Arc<SiteConfig>,
+}
+
+/// What the browser may know about the deployment (never a credential).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteConfig {
+    pub chatbot_url: String,
+    pub chatbot_avatar_url: String,
+    pub sandbox: bool,
+    pub sms_inbox_url: Option<String>,
+}

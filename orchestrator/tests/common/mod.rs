@@ -1,0 +1,68 @@
+//! Black-box helpers: the real app on port 0 over a fresh database.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use orchestrator::config::ServeConfig;
+use orchestrator::state::AppState;
+use sqlx::PgPool;
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub dist: tempfile::TempDir,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// A small web build: index.html, one hashed asset and one plain public file.
+fn fake_dist() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("static")).expect("static dir");
+    std::fs::write(dir.path().join("index.html"), "<!doctype html><title>SPA</title>").expect("index");
+    std::fs::write(dir.path().join("static/app-3f9a.js"), "console.log(1)").expect("asset");
+    std::fs::write(dir.path().join("robots.txt"), "User-agent: *").expect("robots");
+    dir
+}
+
+pub fn test_config(dist: PathBuf) -> ServeConfig {
+    ServeConfig {
+        database_url: String::new(),
+        bind_addr: "127.0.0.1:0".parse().expect("addr"),
+        web_dist: dist,
+        sandbox_url: "http://127.0.0.1:9".into(),
+        database_max_connections: 5,
+        sandbox_mode: true,
+    }
+}
+
+pub async fn spawn_app(db: PgPool) -> TestApp {
+    let dist = fake_dist();
+    let config = test_config(dist.path().to_path_buf());
+    let state = AppState { db, site: Arc::new(orchestrator::startup::site_config(&config)) };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let _ = orchestrator::startup::serve(listener, state, &config, async {
+            let _ = rx.await;
+        })
+        .await;
+    });
+    TestApp { addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }
+}

@@ -1,0 +1,78 @@
+//! The server's plumbing: probes, the SPA and its cache headers, request ids.
+
+mod common;
+
+use common::spawn_app;
+use sqlx::PgPool;
+
+#[sqlx::test(migrations = "../migrations")]
+async fn healthz_and_readyz_answer_ok_with_a_live_database(db: PgPool) {
+    let app = spawn_app(db).await;
+    let health = app.client.get(app.url("/healthz")).send().await.expect("healthz");
+    assert_eq!(health.status(), 200);
+    let ready = app.client.get(app.url("/readyz")).send().await.expect("readyz");
+    assert_eq!(ready.status(), 200);
+    let body: serde_json::Value = ready.json().await.expect("json");
+    assert_eq!(body["status"], "ready");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_reports_unavailable_when_the_database_is_gone(db: PgPool) {
+    let app = spawn_app(db.clone()).await;
+    db.close().await;
+    let ready = app.client.get(app.url("/readyz")).send().await.expect("readyz");
+    assert_eq!(ready.status(), 503);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn client_routes_fall_back_to_the_spa_without_long_cache(db: PgPool) {
+    let app = spawn_app(db).await;
+    let page = app.client.get(app.url("/seguranca/ativar?licenca=X")).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    assert!(page.text().await.expect("text").contains("<title>SPA</title>"));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn hashed_assets_are_cached_for_a_year(db: PgPool) {
+    let app = spawn_app(db).await;
+    let asset = app.client.get(app.url("/static/app-3f9a.js")).send().await.expect("asset");
+    assert_eq!(asset.status(), 200);
+    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
+    let robots = app.client.get(app.url("/robots.txt")).send().await.expect("robots");
+    assert_eq!(robots.headers()["cache-control"], "no-cache");
+    assert_eq!(robots.text().await.expect("text"), "User-agent: *");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_missing_hashed_asset_is_a_404_not_the_spa(db: PgPool) {
+    let app = spawn_app(db).await;
+    let asset = app.client.get(app.url("/static/gone-0000.js")).send().await.expect("asset");
+    assert_eq!(asset.status(), 404);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_answer_carries_a_request_id(db: PgPool) {
+    let app = spawn_app(db).await;
+    let answer = app.client.get(app.url("/healthz")).send().await.expect("healthz");
+    let id = answer.headers()["x-request-id"].to_str().expect("ascii");
+    assert_eq!(id.len(), 36, "a UUID, got {id}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn public_config_names_the_chatbot_and_never_a_secret(db: PgPool) {
+    let app = spawn_app(db).await;
+    let body: serde_json::Value = app
+        .client
+        .get(app.url("/api/public-config"))
+        .send()
+        .await
+        .expect("config")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(body["chatbotUrl"], "http://127.0.0.1:9/chatbot/?p=hero");
+    assert_eq!(body["sandbox"], true);
+    assert_eq!(body["smsInboxUrl"], "http://127.0.0.1:9/sms");
+    assert_eq!(body.as_object().map(|o| o.len()), Some(4));
+}
