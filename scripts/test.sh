@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One command: installs what is missing and runs every test the project has:
+# web unit tests, Rust tests (against a real PostgreSQL) and browser tests in headless Chromium.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+E2E_PORT="${E2E_PORT:-18080}"
+E2E_SANDBOX_PORT="${E2E_SANDBOX_PORT:-18090}"
+
+ensure_tools
+ensure_chromium
+ensure_postgres
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  stop_own_postgres
+}
+trap cleanup EXIT INT TERM
+
+say "web: type check, unit tests, production build"
+npm_install "$ROOT/web"
+(cd web && npm run --silent typecheck && npx vitest run && npx vite build --logLevel warn)
+
+say "rust: cargo test (DATABASE_URL's server, a fresh database per test)"
+cargo test --workspace --locked
+
+if [ -f tests/package.json ]; then
+  say "browser tests: orchestrator + sandbox on loopback, headless Chromium"
+  npm_install "$ROOT/tests"
+  cargo build --locked -p orchestrator
+  E2E_DATABASE_URL="$(fresh_database exa_e2e)"
+  SANDBOX_BIND="127.0.0.1:$E2E_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/orchestrator sandbox \
+    >"$ROOT/target/e2e-sandbox.log" 2>&1 &
+  PIDS+=($!)
+  wait_for "http://127.0.0.1:$E2E_SANDBOX_PORT/sms" 60 || die "the sandbox did not start (target/e2e-sandbox.log)"
+  DATABASE_URL="$E2E_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_PORT" \
+    SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
+    ./target/debug/orchestrator serve >"$ROOT/target/e2e-portal.log" 2>&1 &
+  PIDS+=($!)
+  wait_for "http://127.0.0.1:$E2E_PORT/readyz" 60 || die "the portal did not start (target/e2e-portal.log)"
+  (cd tests && BASE_URL="http://127.0.0.1:$E2E_PORT" SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" \
+    E2E_DATABASE_URL="$E2E_DATABASE_URL" npx playwright test)
+fi
+say "all tests passed"
