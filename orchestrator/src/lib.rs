@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod http;
+pub mod runner;
 pub mod shutdown;
 pub mod startup;
 pub mod state;

@@ -1,1 +1,3 @@
+//! The analysts' CLI: streams and replays the event log.
 
+pub mod tail;

@@ -1,0 +1,45 @@
+//! What a flow tells the runner: which step is due, and how to run it.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use events::{NewEvent, RecordedEvent, StreamId};
+
+/// The event type the runner appends before it calls out. Flows' projectors ignore it.
+pub const STEP_STARTED: &str = "step.started";
+
+/// A step the flow wants run, and from when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedStep {
+    /// Stable name of the step (for example `send_code`); part of the idempotency key.
+    pub name: String,
+    pub due_at: DateTime<Utc>,
+}
+
+/// Why a step could not produce its outcome events.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    /// Worth another try later (database hiccup, our own bug surfaced as an error). The
+    /// upstream's own refusals are not errors: the flow records them as outcome events.
+    #[error("transient: {0}")]
+    Transient(String),
+}
+
+/// One flow's part in running steps. Pure decisions stay in `events/`; this glues them to I/O.
+#[async_trait]
+pub trait StepFlow: Send + Sync + 'static {
+    /// The stream category the flow owns (`activation`, `download`, `cloud`).
+    fn category(&self) -> &'static str;
+
+    /// Folds the stream and names the step due next, if any.
+    fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError>;
+
+    /// Runs `step` (calls the upstream) and returns the events recording its outcome.
+    /// `idempotency_key` is the same on every retry of this step.
+    async fn run(
+        &self,
+        stream: &StreamId,
+        events: &[RecordedEvent],
+        step: &PlannedStep,
+        idempotency_key: &str,
+    ) -> Result<Vec<NewEvent>, StepError>;
+}

@@ -1,0 +1,20 @@
+//! The step runner: executes the upstream calls that attempts have due, one at a time per
+//! attempt, across any number of orchestrator processes.
+//!
+//! - The schedule (`due_steps`) is written with the events that change it ([`schedule`]).
+//! - A runner claims a due row with `FOR UPDATE SKIP LOCKED` and takes a lease on it, so two
+//!   runners never execute one step at once ([`claim`]).
+//! - Before calling out it appends `step.started` with an idempotency key; the outcome events
+//!   are appended with the expected version after it. A runner that dies mid-call leaves the
+//!   lease to expire; the next claim finds `step.started` without an outcome and repeats the
+//!   call with the same key, so the upstream can deduplicate it ([`worker`]).
+//! - Waits (the cloud flow's 5 s) are due times in the row, never sleeps in a handler.
+
+pub mod claim;
+pub mod flow;
+pub mod schedule;
+pub mod worker;
+
+pub use flow::{PlannedStep, StepError, StepFlow, STEP_STARTED};
+pub use schedule::schedule_in_tx;
+pub use worker::{Runner, RunnerConfig};

@@ -1,0 +1,74 @@
+//! `replay tail`: the event log after a checkpoint, as JSON lines, on the gap-free read.
+
+use std::io::Write;
+
+use events::{Checkpoint, EventStore, RecordedEvent, SubscriptionOptions};
+
+/// Parses `TX:POSITION` (as printed in each line's `checkpoint`), or `start`.
+pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
+    if text == "start" {
+        return Ok(Checkpoint::START);
+    }
+    let (tx, position) = text
+        .split_once(':')
+        .ok_or_else(|| format!("checkpoint must be TX:POSITION or start, got {text:?}"))?;
+    let tx_id = tx.parse().map_err(|_| format!("bad transaction id in {text:?}"))?;
+    let position = position.parse().map_err(|_| format!("bad position in {text:?}"))?;
+    Ok(Checkpoint { tx_id, position })
+}
+
+/// One line of output: the event plus the checkpoint to resume right after it.
+pub fn json_line(event: &RecordedEvent) -> serde_json::Result<String> {
+    let mut value = serde_json::to_value(event)?;
+    if let Some(object) = value.as_object_mut() {
+        let cp = event.checkpoint();
+        object.insert("checkpoint".into(), format!("{}:{}", cp.tx_id, cp.position).into());
+    }
+    serde_json::to_string(&value)
+}
+
+pub struct TailOptions {
+    pub after: Checkpoint,
+    pub follow: bool,
+    pub limit: Option<usize>,
+    pub batch: i64,
+}
+
+/// Writes events to `out` until the log is exhausted (or forever with `follow`).
+/// Returns how many lines were written.
+pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write) -> anyhow::Result<usize> {
+    let mut written = 0usize;
+    let mut checkpoint = options.after;
+    let reached = |n: usize| options.limit.is_some_and(|limit| n >= limit);
+    if !options.follow {
+        loop {
+            let batch = store.read_all_after(checkpoint, options.batch).await?;
+            if batch.is_empty() {
+                return Ok(written);
+            }
+            for event in &batch {
+                writeln!(out, "{}", json_line(event)?)?;
+                written += 1;
+                checkpoint = event.checkpoint();
+                if reached(written) {
+                    return Ok(written);
+                }
+            }
+            out.flush()?;
+        }
+    }
+    let mut subscription = store
+        .subscribe_all_with(checkpoint, SubscriptionOptions::default())
+        .await?;
+    loop {
+        for event in subscription.next_batch().await? {
+            writeln!(out, "{}", json_line(&event)?)?;
+            written += 1;
+            if reached(written) {
+                out.flush()?;
+                return Ok(written);
+            }
+        }
+        out.flush()?;
+    }
+}
