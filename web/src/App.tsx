@@ -1,15 +1,40 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
+import { EXTERNAL, TERMS_PATHS } from './content/company';
 
 // One lazily loaded chunk per route: the home page loads only what it shows.
 const Home = lazy(() => import('./pages/Home'));
+const Contact = lazy(() => import('./pages/Contact'));
+const Faq = lazy(() => import('./pages/Faq'));
+const Security = lazy(() => import('./pages/Security'));
+const BrisanetLanding = lazy(() => import('./pages/BrisanetLanding'));
+const Cloud = lazy(() => import('./pages/Cloud'));
+const Management = lazy(() => import('./pages/Management'));
+const Chat = lazy(() => import('./pages/Chat'));
+const Links = lazy(() => import('./pages/Links'));
+const Terms = lazy(() => import('./pages/Terms'));
+const ExternalRedirect = lazy(() => import('./pages/ExternalRedirect'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
 export function App() {
   return (
     <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
       <Routes>
+        {/* Public site (docs/site.md) */}
         <Route path="/" element={<Home />} />
+        <Route path="/contato" element={<Contact />} />
+        <Route path="/faq" element={<Faq />} />
+        <Route path="/seguranca" element={<Security />} />
+        <Route path="/seguranca/brisanet" element={<BrisanetLanding />} />
+        <Route path="/cloud" element={<Cloud />} />
+        <Route path="/gestao" element={<Management />} />
+        <Route path="/chat" element={<Chat />} />
+        <Route path="/links" element={<Links />} />
+        <Route path={TERMS_PATHS.terms} element={<Terms />} />
+        <Route path={TERMS_PATHS.privacy} element={<Terms />} />
+        <Route path="/termos" element={<ExternalRedirect to={EXTERNAL.termsPage} />} />
+        <Route path="/atendimento" element={<Navigate to="/?show-bot" replace />} />
+
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

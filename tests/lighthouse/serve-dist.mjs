@@ -1,0 +1,64 @@
+// A stand-in for the orchestrator while it is not at hand: serves web/dist with SPA fallback,
+// GET /api/public-config, and a plain chatbot page for the frame. Not used by the real test run.
+//   node lighthouse/serve-dist.mjs [port]   (default 4173)
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const port = Number(process.argv[2] ?? process.env.PORT ?? 4173);
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.pdf': 'application/pdf',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json',
+};
+
+const CHATBOT_PAGE = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Assistente EXA</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:system-ui,sans-serif;margin:16px"><main><h1 style="font-size:1.2rem">Olá! Sou a assistente virtual da EXA.</h1>
+<p>Como posso ajudar?</p></main></body></html>`;
+
+function send(res, status, type, body) {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' });
+  res.end(body);
+}
+
+createServer((req, res) => {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+  if (url.pathname === '/api/public-config') {
+    const origin = `http://${req.headers.host}`;
+    return send(
+      res,
+      200,
+      'application/json',
+      JSON.stringify({
+        chatbotUrl: `${origin}/sandbox/chatbot?p=hero`,
+        chatbotAvatarUrl: `${origin}/img/chatbot-avatar.svg`,
+        sandbox: true,
+        smsInboxUrl: `${origin}/sandbox/sms`,
+      }),
+    );
+  }
+  if (url.pathname === '/sandbox/chatbot') return send(res, 200, 'text/html; charset=utf-8', CHATBOT_PAGE);
+
+  const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+  const file = join(dist, relative);
+  if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
+    const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+    // Hashed bundles never change; everything else is revalidated.
+    headers['cache-control'] = relative.startsWith('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    res.writeHead(200, headers);
+    return createReadStream(file).pipe(res);
+  }
+  if (url.pathname.startsWith('/api/')) return send(res, 404, 'application/json', '{"message":"not found"}');
+  res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' });
+  createReadStream(join(dist, 'index.html')).pipe(res);
+}).listen(port, '127.0.0.1', () => console.log(`serving web/dist on http://127.0.0.1:${port}`));

@@ -1,0 +1,88 @@
+import { Link } from 'react-router';
+import { COMPANY, EXTERNAL, TERMS_PATHS } from '../content/company';
+import { LINKED_DOCUMENTS } from '../content/documents';
+import { SOCIAL_LINKS } from '../content/menu';
+import { ExternalLink } from './ExternalLink';
+import { ExaLogo, SocialIcon } from './Icons';
+import { usePublicConfig } from './usePublicConfig';
+
+const FOOTER_DOCUMENT_LABELS: Record<string, string> = {
+  'igualdade-salarial': 'Relatório de igualdade salarial',
+  'nc-exa': 'Nota de compromisso EXA',
+  'anuncio-encerramento': 'Anúncio de encerramento do Hero',
+};
+
+const SEALS = [
+  { src: '/img/seal-empresa-etica.svg', alt: 'Selo Empresa Ética certificada' },
+  { src: '/img/seal-lgpd.svg', alt: 'Selo de conformidade com a LGPD' },
+  { src: '/img/seal-site-seguro.svg', alt: 'Selo de site seguro com conexão criptografada' },
+];
+
+export function Footer() {
+  const config = usePublicConfig();
+  const year = new Date().getFullYear();
+
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div className="footer-brand">
+          <ExaLogo inverted />
+          <p>Proteção digital para você e sua família, no celular, no computador e na nuvem.</p>
+          <ul className="footer-social" aria-label="Redes sociais">
+            {SOCIAL_LINKS.map((social) => (
+              <li key={social.name}>
+                <ExternalLink href={social.url} className="icon-button" aria-label={`EXA no ${social.name}`}>
+                  <SocialIcon name={social.icon} />
+                </ExternalLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <nav className="footer-links" aria-label="Transparência">
+          <h2 className="footer-title">Transparência</h2>
+          <ul>
+            {LINKED_DOCUMENTS.map((doc) => (
+              <li key={doc.key}>
+                <Link to={`/links?q=${doc.key}`}>{FOOTER_DOCUMENT_LABELS[doc.key] ?? doc.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav className="footer-links" aria-label="Privacidade e ética">
+          <h2 className="footer-title">Privacidade e ética</h2>
+          <ul>
+            <li>
+              <Link to={TERMS_PATHS.terms}>Termos de uso e privacidade</Link>
+            </li>
+            <li>
+              <ExternalLink href={EXTERNAL.privacyPortal}>Portal de privacidade</ExternalLink>
+            </li>
+            <li>
+              <ExternalLink href={EXTERNAL.codeOfEthics}>Código de ética</ExternalLink>
+            </li>
+            {config?.sandbox && config.smsInboxUrl && (
+              <li>
+                <ExternalLink href={config.smsInboxUrl}>Caixa de SMS do sandbox</ExternalLink>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div className="footer-seals">
+          <h2 className="footer-title">Selos</h2>
+          <ul>
+            {SEALS.map((seal) => (
+              <li key={seal.src}>
+                <img src={seal.src} alt={seal.alt} width="72" height="72" loading="lazy" />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <div className="footer-bottom">
+        <p className="container">
+          © {year} {COMPANY.legalName} · CNPJ {COMPANY.cnpj} · Todos os direitos reservados.
+        </p>
+      </div>
+    </footer>
+  );
+}

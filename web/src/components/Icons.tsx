@@ -1,0 +1,67 @@
+// Small inline icons (decorative: the control that holds one carries the accessible name).
+
+interface IconProps {
+  size?: number;
+}
+
+export function MenuIcon({ size = 24 }: IconProps) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function CloseIcon({ size = 24 }: IconProps) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function ChevronIcon({ size = 16, open = false }: IconProps & { open?: boolean }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform .2s' }}
+    >
+      <path d="M3 6l5 5 5-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function SocialIcon({ name, size = 24 }: IconProps & { name: 'instagram' | 'linkedin' }) {
+  if (name === 'instagram') {
+    return (
+      <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <rect x="3" y="3" width="18" height="18" rx="5" fill="none" stroke="currentColor" strokeWidth="2" />
+        <circle cx="12" cy="12" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+        <circle cx="17.5" cy="6.5" r="1.3" fill="currentColor" />
+      </svg>
+    );
+  }
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <rect x="3" y="3" width="18" height="18" rx="3" fill="none" stroke="currentColor" strokeWidth="2" />
+      <path d="M8 10v6M8 7.5v.01M12 16v-6M12 12.5c0-1.5 1-2.5 2.3-2.5S16 11 16 12.5V16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function ExaLogo({ inverted = false }: { inverted?: boolean }) {
+  const ink = inverted ? '#ffffff' : '#0b1f4b';
+  return (
+    <svg width="92" height="32" viewBox="0 0 92 32" role="img" aria-label="EXA" focusable="false">
+      <path d="M16 2l12 4.7v8.6C28 23.4 22.6 28.7 16 31 9.4 28.7 4 23.4 4 15.3V6.7z" fill="#19c3a6" />
+      <path d="M11 16.5l3.6 3.6L21.5 13" fill="none" stroke="#0b1f4b" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" />
+      <text x="36" y="24" fontFamily="system-ui, Arial, sans-serif" fontSize="21" fontWeight="800" fill={ink} letterSpacing="1">
+        EXA
+      </text>
+    </svg>
+  );
+}

@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'react';
+import { loadPublicConfig, type PublicConfig } from '../config';
+
+/** The public config, or null while it is still loading. */
+export function usePublicConfig(): PublicConfig | null {
+  const [config, setConfig] = useState<PublicConfig | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadPublicConfig().then((loaded) => {
+      if (live) setConfig(loaded);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return config;
+}
