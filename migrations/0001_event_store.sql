@@ -1,2 +1,107 @@
--- placeholder replaced by the event store work
-SELECT 1;
+-- Event store: one append-only table of events plus one row per stream that carries
+-- the stream's current version. See docs/event-store.md.
+
+-- One row per stream. Its `version` is the optimistic-concurrency gate: an append
+-- moves it forward with a conditional UPDATE (or INSERT for a new stream) before any
+-- event row is written, so a writer with a stale expectation fails without taking a
+-- position from the sequence.
+CREATE TABLE streams (
+    stream_id  text        PRIMARY KEY,
+    category   text        NOT NULL GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
+    version    bigint      NOT NULL CHECK (version >= 0),
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE events (
+    -- Global order of insertion. NOT gap-free and NOT commit order: concurrent
+    -- transactions commit out of order and rolled-back ones leave holes.
+    position       bigserial   PRIMARY KEY,
+    -- Writing transaction; readers of "all events" filter on it against the
+    -- snapshot xmin so an event that commits late is never skipped.
+    tx_id          xid8        NOT NULL DEFAULT pg_current_xact_id(),
+    stream_id      text        NOT NULL,
+    -- `<flow>` part of `<flow>-<uuid>`, so a category read is an index scan.
+    category       text        NOT NULL GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
+    version        bigint      NOT NULL CHECK (version >= 1),
+    event_type     text        NOT NULL,
+    schema_version integer     NOT NULL CHECK (schema_version >= 1),
+    payload        jsonb       NOT NULL,
+    metadata       jsonb       NOT NULL,
+    recorded_at    timestamptz NOT NULL DEFAULT now(),
+    -- A second writer of the same version fails instead of interleaving.
+    CONSTRAINT events_stream_version_key UNIQUE (stream_id, version)
+);
+
+CREATE INDEX events_tx_position_idx ON events (tx_id, position);
+CREATE INDEX events_category_position_idx ON events (category, position);
+
+-- Append-only: history is never rewritten (erasure of personal data is done by
+-- deleting keys, see 0002_pii.sql).
+CREATE FUNCTION events_reject_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events is append-only (% refused)', TG_OP;
+END $$;
+
+CREATE TRIGGER events_append_only
+    BEFORE UPDATE OR DELETE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_reject_change();
+
+-- Appends a batch of events to one stream in one statement (one round trip).
+--   p_expected: NULL = any version, 0 = the stream must not exist, n = the stream
+--   must be exactly at version n.
+-- Returns appended = false with the stream's actual version on a version conflict
+-- (instead of raising) so a caller's surrounding transaction stays usable.
+CREATE FUNCTION append_events(
+    p_stream_id       text,
+    p_expected        bigint,
+    p_types           text[],
+    p_schema_versions integer[],
+    p_payloads        jsonb[],
+    p_metadata        jsonb[]
+) RETURNS TABLE (appended boolean, stream_version bigint, positions bigint[])
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    n     integer := cardinality(p_types);
+    v_new bigint;
+BEGIN
+    IF n IS NULL OR n = 0 THEN
+        RAISE EXCEPTION 'append_events: no events to append';
+    END IF;
+
+    -- Version gate first: a loser stops here and burns no position.
+    IF p_expected IS NULL THEN
+        INSERT INTO streams AS s (stream_id, version) VALUES (p_stream_id, n)
+        ON CONFLICT (stream_id) DO UPDATE SET version = s.version + n
+        RETURNING s.version INTO v_new;
+    ELSIF p_expected = 0 THEN
+        INSERT INTO streams (stream_id, version) VALUES (p_stream_id, n)
+        ON CONFLICT (stream_id) DO NOTHING
+        RETURNING version INTO v_new;
+    ELSE
+        UPDATE streams SET version = version + n
+        WHERE stream_id = p_stream_id AND version = p_expected
+        RETURNING version INTO v_new;
+    END IF;
+
+    IF v_new IS NULL THEN
+        RETURN QUERY SELECT false,
+            coalesce((SELECT s.version FROM streams s WHERE s.stream_id = p_stream_id), 0::bigint),
+            NULL::bigint[];
+        RETURN;
+    END IF;
+
+    RETURN QUERY
+    WITH ins AS (
+        INSERT INTO events (stream_id, version, event_type, schema_version, payload, metadata)
+        SELECT p_stream_id, v_new - n + t.ord, t.et, t.sv, t.pl, t.md
+        FROM unnest(p_types, p_schema_versions, p_payloads, p_metadata)
+             WITH ORDINALITY AS t(et, sv, pl, md, ord)
+        ORDER BY t.ord
+        RETURNING position
+    )
+    SELECT true, v_new, array_agg(ins.position ORDER BY ins.position) FROM ins;
+
+    -- Delivered at commit only; wakes subscribers (see EventStore::subscribe_all).
+    PERFORM pg_notify('events', p_stream_id);
+END $$;

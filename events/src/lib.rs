@@ -1,1 +1,21 @@
-pub fn placeholder() {}
+//! The event vocabulary and the PostgreSQL event store of the EXA portal.
+//!
+//! - [`EventStore`]: optimistic appends, stream / category / gap-free global reads,
+//!   live subscriptions (LISTEN/NOTIFY + polling), upcasting through [`Upcasters`].
+//! - [`pii`]: the personal-data [`Vault`](pii::Vault) (per-person keys, sealed payload
+//!   fields, keyed look-ups, crypto-shredding).
+//!
+//! Design and guarantees: `docs/event-store.md`.
+
+mod error;
+pub mod pii;
+mod store;
+mod stream_id;
+mod types;
+mod upcast;
+
+pub use error::StoreError;
+pub use store::{EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL};
+pub use stream_id::StreamId;
+pub use types::{AppendOutcome, Checkpoint, ExpectedVersion, Metadata, NewEvent, RecordedEvent};
+pub use upcast::{UpcastError, Upcasters};

@@ -1,0 +1,93 @@
+//! Personal data (phone, CPF/CNPJ, e-mail) never goes into an event payload in clear.
+//!
+//! Each person ("subject") has a random data key, stored wrapped with the master key
+//! (KEK) in `pii_subjects`. Payload fields hold a [`Sealed`] value (ciphertext under the
+//! subject's key); a keyed HMAC of the normalized value finds the subject again
+//! (`pii_lookup`), and `pii_stream_links` lists the streams that mention them.
+//! [`Vault::forget`] deletes the key: every sealed field of that person, in the whole
+//! history, then reads as erased (crypto-shredding) while the events themselves remain.
+
+mod crypto;
+mod keys;
+mod sealed;
+mod vault;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::StoreError;
+
+pub use keys::Keys;
+pub use sealed::{Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
+pub use vault::Vault;
+
+/// The kinds of personal data the portal handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PiiKind {
+    Phone,
+    CpfCnpj,
+    Email,
+}
+
+impl PiiKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PiiKind::Phone => "phone",
+            PiiKind::CpfCnpj => "cpf_cnpj",
+            PiiKind::Email => "email",
+        }
+    }
+
+    /// Canonical form used for look-ups, so `(11) 98765-4321` and `11987654321` are
+    /// the same person: digits only for phones and CPF/CNPJ, trimmed lowercase e-mail.
+    pub fn normalize(self, value: &str) -> String {
+        match self {
+            PiiKind::Phone | PiiKind::CpfCnpj => {
+                value.chars().filter(|c| c.is_ascii_digit()).collect()
+            }
+            PiiKind::Email => value.trim().to_lowercase(),
+        }
+    }
+}
+
+impl fmt::Display for PiiKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for PiiKind {
+    type Err = StoreError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "phone" => Ok(PiiKind::Phone),
+            "cpf_cnpj" => Ok(PiiKind::CpfCnpj),
+            "email" => Ok(PiiKind::Email),
+            other => Err(StoreError::Crypto(format!("unknown personal-data kind {other:?}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_per_kind() {
+        assert_eq!(PiiKind::Phone.normalize("(11) 98765-4321"), "11987654321");
+        assert_eq!(PiiKind::CpfCnpj.normalize("123.456.789-09"), "12345678909");
+        assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
+    }
+
+    #[test]
+    fn kind_names_round_trip() {
+        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email] {
+            assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
+            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
+        }
+        assert!("cpf".parse::<PiiKind>().is_err());
+    }
+}

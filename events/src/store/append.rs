@@ -1,0 +1,99 @@
+//! Appends: one statement (the `append_events` SQL function) per batch, so the version
+//! check, the inserts and the NOTIFY are a single round trip.
+
+use sqlx::{PgConnection, Row};
+
+use super::EventStore;
+use crate::error::StoreError;
+use crate::stream_id::StreamId;
+use crate::types::{AppendOutcome, ExpectedVersion, NewEvent};
+
+impl EventStore {
+    /// Appends `events` to `stream` atomically if the stream is at `expected`.
+    ///
+    /// A stale expectation returns [`StoreError::Conflict`] and writes nothing (not even
+    /// a position). Subscribers are notified when the transaction commits.
+    pub async fn append(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        // A single autocommit statement is its own transaction.
+        let mut conn = self.pool.acquire().await?;
+        append_on(&mut conn, stream, expected, &events).await
+    }
+
+    /// Same as [`EventStore::append`] inside the caller's transaction, so the caller can
+    /// update its own tables atomically with the events (pass `&mut *tx`).
+    ///
+    /// On `Conflict` the transaction is still usable (nothing was written); the caller
+    /// decides whether to roll back. Under REPEATABLE READ / SERIALIZABLE a concurrent
+    /// writer surfaces as a `Database` serialization error instead of `Conflict`.
+    pub async fn append_in_tx(
+        &self,
+        conn: &mut PgConnection,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        append_on(conn, stream, expected, &events).await
+    }
+
+    /// Current version of `stream` (0 when it has no events).
+    pub async fn stream_version(&self, stream: &StreamId) -> Result<i64, StoreError> {
+        let version: Option<i64> =
+            sqlx::query_scalar("SELECT version FROM streams WHERE stream_id = $1")
+                .bind(stream.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(version.unwrap_or(0))
+    }
+}
+
+async fn append_on(
+    conn: &mut PgConnection,
+    stream: &StreamId,
+    expected: ExpectedVersion,
+    events: &[NewEvent],
+) -> Result<AppendOutcome, StoreError> {
+    if events.is_empty() {
+        return Err(StoreError::EmptyAppend);
+    }
+    let mut types = Vec::with_capacity(events.len());
+    let mut schema_versions = Vec::with_capacity(events.len());
+    let mut payloads = Vec::with_capacity(events.len());
+    let mut metadata = Vec::with_capacity(events.len());
+    for e in events {
+        types.push(e.event_type.as_str());
+        schema_versions.push(e.schema_version);
+        payloads.push(&e.payload);
+        metadata.push(serde_json::to_value(&e.metadata)?);
+    }
+    let row = sqlx::query(
+        "SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(stream.as_str())
+    .bind(expected.as_sql())
+    .bind(&types)
+    .bind(&schema_versions)
+    .bind(&payloads)
+    .bind(&metadata)
+    .fetch_one(&mut *conn)
+    .await?;
+
+    let appended: bool = row.try_get("appended")?;
+    let stream_version: i64 = row.try_get("stream_version")?;
+    if !appended {
+        return Err(StoreError::Conflict {
+            stream: stream.to_string(),
+            expected,
+            actual: stream_version,
+        });
+    }
+    let positions: Vec<i64> = row.try_get("positions")?;
+    Ok(AppendOutcome {
+        stream_version,
+        positions,
+    })
+}

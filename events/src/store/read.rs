@@ -1,0 +1,84 @@
+//! Reads. Every read upcasts payloads through the store's registry.
+
+use super::{EventStore, SELECT_EVENT};
+use crate::error::StoreError;
+use crate::stream_id::StreamId;
+use crate::types::{Checkpoint, RecordedEvent};
+
+impl EventStore {
+    /// All events of one stream, in version order.
+    pub async fn read_stream(&self, stream: &StreamId) -> Result<Vec<RecordedEvent>, StoreError> {
+        let sql = format!("{SELECT_EVENT} WHERE e.stream_id = $1 ORDER BY e.version");
+        let rows = sqlx::query(&sql)
+            .bind(stream.as_str())
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| self.decode(r)).collect()
+    }
+
+    /// Up to `limit` events of every stream of `category` (`activation`, ...) with a
+    /// position above `after_position`, in position order.
+    ///
+    /// Positions are insertion order, not commit order: while writers are in flight
+    /// this can skip an event that commits late with a lower position. Use it for
+    /// reports over settled data; live followers use [`EventStore::read_all_after`].
+    pub async fn read_category(
+        &self,
+        category: &str,
+        after_position: i64,
+        limit: i64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let sql = format!(
+            "{SELECT_EVENT} WHERE e.category = $1 AND e.position > $2 ORDER BY e.position LIMIT $3"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(category)
+            .bind(after_position)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| self.decode(r)).collect()
+    }
+
+    /// Up to `limit` events after `checkpoint`, in (transaction id, position) order,
+    /// gap-free: only events of transactions older than every transaction still in
+    /// progress are returned, so an event that commits late is delivered later instead
+    /// of being skipped. Resume with the last event's [`RecordedEvent::checkpoint`].
+    pub async fn read_all_after(
+        &self,
+        checkpoint: Checkpoint,
+        limit: i64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        // Ordered by the table's columns (not the bigint alias) so the
+        // (tx_id, position) index gives the order.
+        let sql = format!(
+            "{SELECT_EVENT} \
+             WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
+               AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
+             ORDER BY e.tx_id, e.position LIMIT $3"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(checkpoint.tx_id)
+            .bind(checkpoint.position)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| self.decode(r)).collect()
+    }
+
+    /// Whether committed events after `checkpoint` exist that [`EventStore::read_all_after`]
+    /// still holds back because an older transaction (of any database in the cluster)
+    /// is in progress. Followers use it to re-read soon instead of sleeping a full
+    /// poll interval: that blocking transaction may end without notifying.
+    pub async fn has_held_back_after(&self, checkpoint: Checkpoint) -> Result<bool, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM events e \
+             WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
+               AND e.tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
+        )
+        .bind(checkpoint.tx_id)
+        .bind(checkpoint.position)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+}
