@@ -1,0 +1,160 @@
+//! What happens in a desktop download attempt. Stored `type` names are the serde tags.
+//!
+//! No event carries a token (the user token and the granted URL live in the attempt's
+//! secrets) and the phone is only a [`PiiField`] plus a masked display.
+
+use serde::{Deserialize, Serialize};
+
+use super::validation::DesktopOs;
+use crate::flow::PiiField;
+
+/// A partner plan of the user (`GET /v1/user/partners`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partner {
+    pub id: String,
+    pub name: String,
+    /// Image URL; empty when the partner has none (the client shows a default image).
+    #[serde(default)]
+    pub logotype: String,
+    #[serde(default)]
+    pub priority_subscription_id: Option<String>,
+}
+
+/// A device holding one of the user's licences (`GET /v1/user/devices`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Device {
+    pub id: String,
+    pub device_name: String,
+    #[serde(default)]
+    pub os_type: String,
+    #[serde(default)]
+    pub os_version: String,
+    #[serde(default)]
+    pub country: String,
+    /// Unix seconds of the first login, when known.
+    #[serde(default)]
+    pub first_login: Option<i64>,
+    /// Unix seconds of the last login, when known.
+    #[serde(default)]
+    pub last_login: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum Event {
+    /// The page opened the attempt: the route's `os` and the detected browser name.
+    #[serde(rename = "download.started")]
+    Started { os: DesktopOs, browser: String },
+
+    /// A valid phone was submitted; the runner sends the SMS next.
+    #[serde(rename = "phone.submitted")]
+    PhoneSubmitted { phone: PiiField, masked: String },
+    #[serde(rename = "code.sent")]
+    CodeSent {},
+    /// The visitor asked for a new code after the countdown.
+    #[serde(rename = "code.resend_requested")]
+    CodeResendRequested {},
+    #[serde(rename = "code.resent")]
+    CodeResent {},
+    /// The phone-auth service refused or failed to send (first send or resend).
+    #[serde(rename = "code.send_failed")]
+    CodeSendFailed { reason: String },
+
+    /// A 6-digit code to confirm. One-time and short-lived, so it may be stored; see
+    /// `docs/download-flow.md`.
+    #[serde(rename = "code.submitted")]
+    CodeSubmitted { code: String },
+    /// The service confirmed the code; the user token went to the attempt's secrets.
+    #[serde(rename = "code.confirmed")]
+    CodeConfirmed {},
+    #[serde(rename = "code.rejected")]
+    CodeRejected { reason: String },
+
+    /// The phone is in the user collection.
+    #[serde(rename = "user.found")]
+    UserFound {},
+    #[serde(rename = "user.not_found")]
+    UserNotFound {},
+
+    #[serde(rename = "partners.listed")]
+    PartnersListed { partners: Vec<Partner> },
+    #[serde(rename = "partners.failed")]
+    PartnersFailed { reason: String },
+    /// The visitor picked one of several partners.
+    #[serde(rename = "partner.chosen")]
+    PartnerChosen { partner_id: String, subscription_id: String },
+
+    /// The antivirus API granted a download URL (kept in the attempt's secrets).
+    #[serde(rename = "download.granted")]
+    DownloadGranted {},
+    /// 403 `NO_FREE_LICENSE`.
+    #[serde(rename = "licences.full")]
+    LicencesFull {},
+    /// 403 `SDK_NOT_ALLOWED_FOR_SUBSCRIPTION`.
+    #[serde(rename = "plan.without_antivirus")]
+    PlanWithoutAntivirus {},
+    /// Any other refusal of the download URL.
+    #[serde(rename = "download.failed")]
+    DownloadFailed { reason: String },
+    /// 'click here' on the download-done panel.
+    #[serde(rename = "download.retry_requested")]
+    DownloadRetryRequested {},
+
+    #[serde(rename = "devices.listed")]
+    DevicesListed { devices: Vec<Device> },
+    #[serde(rename = "devices.failed")]
+    DevicesFailed { reason: String },
+    /// The visitor confirmed 'Sim' on disconnecting a device.
+    #[serde(rename = "device.removal_requested")]
+    DeviceRemovalRequested { device_id: String },
+    #[serde(rename = "device.removed")]
+    DeviceRemoved { device_id: String },
+    #[serde(rename = "device.removal_failed")]
+    DeviceRemovalFailed { device_id: String, reason: String },
+
+    /// 'Tentar novamente': back to phone entry.
+    #[serde(rename = "attempt.restarted")]
+    Restarted {},
+
+    /// Appended by the runner after repeated transient failures of a step.
+    #[serde(rename = "step.gave_up")]
+    StepGaveUp {
+        step: String,
+        #[serde(default)]
+        reason: String,
+    },
+}
+
+impl Event {
+    /// The stored type name.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::Started { .. } => "download.started",
+            Event::PhoneSubmitted { .. } => "phone.submitted",
+            Event::CodeSent {} => "code.sent",
+            Event::CodeResendRequested {} => "code.resend_requested",
+            Event::CodeResent {} => "code.resent",
+            Event::CodeSendFailed { .. } => "code.send_failed",
+            Event::CodeSubmitted { .. } => "code.submitted",
+            Event::CodeConfirmed {} => "code.confirmed",
+            Event::CodeRejected { .. } => "code.rejected",
+            Event::UserFound {} => "user.found",
+            Event::UserNotFound {} => "user.not_found",
+            Event::PartnersListed { .. } => "partners.listed",
+            Event::PartnersFailed { .. } => "partners.failed",
+            Event::PartnerChosen { .. } => "partner.chosen",
+            Event::DownloadGranted {} => "download.granted",
+            Event::LicencesFull {} => "licences.full",
+            Event::PlanWithoutAntivirus {} => "plan.without_antivirus",
+            Event::DownloadFailed { .. } => "download.failed",
+            Event::DownloadRetryRequested {} => "download.retry_requested",
+            Event::DevicesListed { .. } => "devices.listed",
+            Event::DevicesFailed { .. } => "devices.failed",
+            Event::DeviceRemovalRequested { .. } => "device.removal_requested",
+            Event::DeviceRemoved { .. } => "device.removed",
+            Event::DeviceRemovalFailed { .. } => "device.removal_failed",
+            Event::Restarted {} => "attempt.restarted",
+            Event::StepGaveUp { .. } => "step.gave_up",
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The desktop download's field rules (spec §5 "Desktop download", §9), as types that parse.
+//!
+//! The web client applies the same rules (`web/src/features/download/validation.ts`); the
+//! vectors in `tests/vectors/download/fields.json` hold both to the same answers.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Shown under the phone field when 11 digits do not match `(DD) 9NNNN-NNNN`.
+pub const INVALID_PHONE: &str = "Número inválido. Verifique novamente.";
+/// Hint under the phone field.
+pub const PHONE_HINT: &str = "Digite apenas números";
+/// Shown under the code field for fewer than 6 digits and for a code the service refused.
+pub const INVALID_CODE: &str = "Código inválido. Verifique o número digitado.";
+/// Snackbar for SMS send, partner list, device list and generic download failures.
+pub const GENERIC_FAILURE: &str = "Algo não funcionou como esperado, procure nosso atendimento.";
+/// Snackbar for a device removal failure.
+pub const REMOVAL_FAILURE: &str = "Não foi possível remover o dispositivo.";
+
+/// Country prefix of every msisdn.
+pub const COUNTRY_PREFIX: &str = "55";
+/// National digits of a mobile number: DD + 9 + 8 digits.
+pub const PHONE_DIGITS: usize = 11;
+/// Length of the SMS code.
+pub const CODE_LENGTH: usize = 6;
+/// Seconds before 'Reenviar código' comes back.
+pub const RESEND_SECONDS: i64 = 90;
+/// Name of the file the browser saves.
+pub const INSTALLER_FILE_NAME: &str = "antivirus-installer.exe";
+
+/// Why a typed phone is not (yet) a phone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhoneError {
+    /// Fewer than 11 digits so far: no message, Continue stays disabled.
+    Incomplete,
+    /// 11 digits (or more, or other characters) that fail the pattern: [`INVALID_PHONE`].
+    Invalid,
+}
+
+impl PhoneError {
+    /// What the field shows while the visitor types.
+    pub fn field_message(self) -> Option<&'static str> {
+        match self {
+            PhoneError::Incomplete => None,
+            PhoneError::Invalid => Some(INVALID_PHONE),
+        }
+    }
+}
+
+/// A Brazilian mobile number in the `(DD) 9NNNN-NNNN` shape: 11 national digits, third is 9.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DesktopPhone {
+    digits: String,
+}
+
+impl DesktopPhone {
+    /// Accepts the masked text or bare digits; mask characters `( ) -` and spaces are ignored.
+    pub fn parse(input: &str) -> Result<Self, PhoneError> {
+        let mut digits = String::with_capacity(PHONE_DIGITS);
+        for c in input.chars() {
+            match c {
+                '0'..='9' => digits.push(c),
+                '(' | ')' | '-' | ' ' => {}
+                _ => return Err(PhoneError::Invalid),
+            }
+        }
+        if digits.len() < PHONE_DIGITS {
+            return Err(PhoneError::Incomplete);
+        }
+        if digits.len() > PHONE_DIGITS || digits.as_bytes()[2] != b'9' {
+            return Err(PhoneError::Invalid);
+        }
+        Ok(Self { digits })
+    }
+
+    /// The 11 national digits.
+    pub fn digits(&self) -> &str {
+        &self.digits
+    }
+
+    /// What the upstreams get: `+55` and the digits.
+    pub fn msisdn(&self) -> String {
+        format!("+{COUNTRY_PREFIX}{}", self.digits)
+    }
+
+    /// A display that is not personal data: area code and last four digits only.
+    pub fn masked(&self) -> String {
+        format!("({}) *****-{}", &self.digits[..2], &self.digits[7..])
+    }
+}
+
+/// The phone is personal data: never print it.
+impl fmt::Debug for DesktopPhone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("DesktopPhone").field(&self.masked()).finish()
+    }
+}
+
+/// The 6-digit SMS code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmsCode(String);
+
+impl SmsCode {
+    pub fn parse(input: &str) -> Result<Self, &'static str> {
+        let code = input.trim();
+        if code.len() == CODE_LENGTH && code.bytes().all(|b| b.is_ascii_digit()) {
+            Ok(Self(code.to_string()))
+        } else {
+            Err(INVALID_CODE)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The `os` route parameter (spec §9: win_pc, mac); sent as `X-Os`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesktopOs {
+    WinPc,
+    Mac,
+}
+
+impl DesktopOs {
+    pub fn parse(input: &str) -> Option<Self> {
+        match input {
+            "win_pc" => Some(Self::WinPc),
+            "mac" => Some(Self::Mac),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::WinPc => "win_pc",
+            Self::Mac => "mac",
+        }
+    }
+}
+
+/// Longest browser name kept; it travels as the `X-Device-Id` header.
+pub const BROWSER_MAX: usize = 40;
+
+/// The browser name the client detected (`Chrome`, `Firefox`, ...), sent as `X-Device-Id`.
+/// Only letters, digits, spaces and `._-`, so it is always a valid header value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrowserName(String);
+
+impl BrowserName {
+    pub fn parse(input: &str) -> Option<Self> {
+        let name = input.trim();
+        let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-');
+        (!name.is_empty() && name.len() <= BROWSER_MAX && name.chars().all(allowed)).then(|| Self(name.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_masked_or_bare_mobile_number_parses() {
+        for input in ["(11) 91234-5678", "11912345678", " (21) 98888-0001 "] {
+            assert!(DesktopPhone::parse(input).is_ok(), "{input}");
+        }
+        let phone = DesktopPhone::parse("(11) 91234-5678").unwrap();
+        assert_eq!(phone.msisdn(), "+5511912345678");
+        assert_eq!(phone.masked(), "(11) *****-5678");
+        assert_eq!(format!("{phone:?}"), "DesktopPhone(\"(11) *****-5678\")");
+    }
+
+    #[test]
+    fn short_numbers_are_incomplete_and_wrong_ones_invalid() {
+        assert_eq!(DesktopPhone::parse(""), Err(PhoneError::Incomplete));
+        assert_eq!(DesktopPhone::parse("(11) 9123"), Err(PhoneError::Incomplete));
+        assert_eq!(DesktopPhone::parse("(11) 81234-5678"), Err(PhoneError::Invalid));
+        assert_eq!(DesktopPhone::parse("119123456789"), Err(PhoneError::Invalid));
+        assert_eq!(DesktopPhone::parse("11a912345678"), Err(PhoneError::Invalid));
+        assert_eq!(PhoneError::Invalid.field_message(), Some(INVALID_PHONE));
+        assert_eq!(PhoneError::Incomplete.field_message(), None);
+    }
+
+    #[test]
+    fn codes_are_six_digits() {
+        assert_eq!(SmsCode::parse("123456").map(|c| c.as_str().to_string()), Ok("123456".to_string()));
+        assert_eq!(SmsCode::parse("12345"), Err(INVALID_CODE));
+        assert_eq!(SmsCode::parse("1234567"), Err(INVALID_CODE));
+        assert_eq!(SmsCode::parse("12a456"), Err(INVALID_CODE));
+    }
+
+    #[test]
+    fn os_and_browser_are_checked() {
+        assert_eq!(DesktopOs::parse("win_pc"), Some(DesktopOs::WinPc));
+        assert_eq!(DesktopOs::parse("mac"), Some(DesktopOs::Mac));
+        assert_eq!(DesktopOs::parse("linux"), None);
+        assert_eq!(BrowserName::parse("Chrome").map(|b| b.as_str().to_string()), Some("Chrome".to_string()));
+        assert_eq!(BrowserName::parse(""), None);
+        assert_eq!(BrowserName::parse("Chrome\r\nX-Evil: 1"), None);
+        assert_eq!(BrowserName::parse(&"a".repeat(41)), None);
+    }
+}

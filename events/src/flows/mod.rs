@@ -1,0 +1,2 @@
+//! The attempt flows: one module each, pure.
+pub mod download;
