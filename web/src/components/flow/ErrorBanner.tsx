@@ -1,0 +1,39 @@
+import './flow.css';
+import { Fragment } from 'react';
+import { Link } from 'react-router';
+import { LinkifiedText } from '../LinkifiedText';
+
+/** The contact page that `{link}` in the spec's messages points to. */
+export const CONTACT_PATH = '/contato';
+
+interface Props {
+  message: string;
+  onDismiss: () => void;
+  /** 'red' for the cloud flow's banner; the activation banner is the default. */
+  tone?: 'default' | 'red';
+}
+
+/**
+ * The dismissible error banner of the flows: `{link}` in a message becomes a link labelled
+ * 'aqui' to the contact page, and every URL in it a link labelled 'aqui' in a new tab.
+ */
+export function ErrorBanner({ message, onDismiss, tone = 'default' }: Props) {
+  const pieces = message.split('{link}');
+  return (
+    <div className={`flow-error flow-error--${tone}`} role="alert">
+      <p className="flow-error__text">
+        {pieces.map((piece, index) => (
+          <Fragment key={index}>
+            {index > 0 && <Link to={CONTACT_PATH}>aqui</Link>}
+            <LinkifiedText text={piece} label="aqui" />
+          </Fragment>
+        ))}
+      </p>
+      <button type="button" className="flow-error__close" aria-label="Fechar aviso de erro" onClick={onDismiss}>
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+// The attempt API shared by the three flows (see docs/attempts.md).
+
+export interface AttemptEvent {
+  type: string;
+  data: Record<string, unknown> | null;
+  version: number;
+  at: string;
+}
+
+export interface AttemptReply<View = Record<string, unknown>> {
+  id: string;
+  flow: string;
+  version: number;
+  events: AttemptEvent[];
+  view: View;
+}
+
+/** A refusal with the spec's message (422), or any other failure with a generic one. */
+export class AttemptError extends Error {
+  readonly status: number;
+  readonly field: string | null;
+  constructor(status: number, message: string, field: string | null) {
+    super(message);
+    this.name = 'AttemptError';
+    this.status = status;
+    this.field = field;
+  }
+}
+
+export const NETWORK_MESSAGE = 'Ops, ocorreu um erro. Tente novamente em instantes.';
+
+async function call<View>(url: string, init: RequestInit): Promise<AttemptReply<View>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin', ...init });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new AttemptError(0, NETWORK_MESSAGE, null);
+  }
+  const body = (await response.json().catch(() => null)) as
+    | (AttemptReply<View> & { message?: string; field?: string | null })
+    | null;
+  if (!response.ok || body === null) {
+    throw new AttemptError(response.status, body?.message ?? NETWORK_MESSAGE, body?.field ?? null);
+  }
+  return body;
+}
+
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+/** Starts an attempt of `flow` with its start command. */
+export function startAttempt<View>(
+  flow: string,
+  command: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<AttemptReply<View>> {
+  return call<View>('/api/attempts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ flow, command }),
+    signal,
+  });
+}
+
+/** Sends one command; a retry of the same call reuses its idempotency key. */
+export function sendCommand<View>(
+  id: string,
+  command: Record<string, unknown>,
+  signal?: AbortSignal,
+  idempotencyKey: string = newKey(),
+): Promise<AttemptReply<View>> {
+  return call<View>(`/api/attempts/${encodeURIComponent(id)}/commands`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(command),
+    signal,
+  });
+}
+
+export function getAttempt<View>(id: string, signal?: AbortSignal): Promise<AttemptReply<View>> {
+  return call<View>(`/api/attempts/${encodeURIComponent(id)}`, { method: 'GET', signal });
+}
+
+/**
+ * Follows the attempt's changes (steps the server finishes later). Returns a function that
+ * stops following. EventSource reconnects by itself after a dropped connection.
+ */
+export function subscribeAttempt<View>(
+  id: string,
+  onReply: (reply: AttemptReply<View>) => void,
+): () => void {
+  const source = new EventSource(`/api/attempts/${encodeURIComponent(id)}/stream`);
+  source.onmessage = (message) => {
+    try {
+      onReply(JSON.parse(message.data) as AttemptReply<View>);
+    } catch {
+      // A malformed message is skipped; the next one carries the whole view again.
+    }
+  };
+  return () => source.close();
+}
