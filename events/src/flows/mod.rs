@@ -1,2 +1,3 @@
 //! The attempt flows: one module each, pure.
+pub mod cloud;
 pub mod download;

@@ -1,0 +1,54 @@
+//! Cloud activation by serial (`/cloud/positivo`, spec sections 2, 4, 5, 7, 8, 9 "Cloud
+//! activation"): form 1 (phone, serial) → phone check → code sent → form 2 (code) → validate
+//! code → register serial → 5 s → custom token → sign in → success. Documented in
+//! `docs/cloud-flow.md`.
+
+mod commands;
+mod decide;
+mod events;
+mod next_step;
+mod state;
+pub mod validation;
+mod view;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::flow::{Flow, PlannedStep, Rejection};
+
+pub use commands::CloudCommand;
+pub use decide::{BUSY, OUT_OF_ORDER};
+pub use events::CloudEvent;
+pub use state::{evolve, CloudState, Panel, Pending, Step, GENERIC_ERROR, RESEND_COUNTDOWN, TOKEN_DELAY};
+pub use view::{SUCCESS_MODAL_MS, SUCCESS_REDIRECT};
+
+/// The stream category and the `flow` of `POST /api/attempts`.
+pub const CATEGORY: &str = "cloud";
+
+pub struct CloudFlow;
+
+impl Flow for CloudFlow {
+    const CATEGORY: &'static str = CATEGORY;
+    type State = CloudState;
+    type Event = CloudEvent;
+    type Command = CloudCommand;
+
+    fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> CloudState {
+        state::evolve(state, event, at)
+    }
+
+    fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> Result<Vec<CloudEvent>, Rejection> {
+        decide::decide(state, command, now)
+    }
+
+    fn next_step(state: &CloudState) -> Option<PlannedStep> {
+        next_step::next_step(state)
+    }
+
+    fn view(state: &CloudState, now: DateTime<Utc>) -> Value {
+        view::view(state, now)
+    }
+}
+
+#[cfg(test)]
+mod tests;

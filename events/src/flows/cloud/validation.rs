@@ -1,0 +1,153 @@
+//! The cloud form's rules (spec section 5, "Cloud activation") as types that parse.
+//!
+//! The spec gives the rules (phone `(##) #####-####` required; serial required, at most 21
+//! characters; code of 6 digits, required) but not the messages: the ones below are ours,
+//! reusing the activation flow's wording where the rule is the same. `docs/cloud-flow.md`
+//! lists them; `tests/vectors/cloud/fields.json` pins them for the web form too.
+
+use std::fmt;
+
+/// Brazil's country prefix (spec section 9).
+pub const COUNTRY_PREFIX: &str = "55";
+/// Serial length limit (spec section 9).
+pub const SERIAL_MAX_LEN: usize = 21;
+/// Code length (spec section 9).
+pub const CODE_LEN: usize = 6;
+
+pub const PHONE_REQUIRED: &str = "Por favor, informe o número do seu celular.";
+pub const PHONE_INVALID: &str = "Por favor, digite um numero de celular válido!";
+pub const SERIAL_REQUIRED: &str = "Por favor, informe o número de série.";
+pub const SERIAL_TOO_LONG: &str = "O número de série deve ter no máximo 21 caracteres.";
+pub const CODE_REQUIRED: &str = "Por favor, informe o código recebido!";
+pub const CODE_INVALID: &str = "O código deve ter 6 dígitos.";
+
+/// A mobile number typed as `(##) #####-####`: 11 digits, area code 11 to 99.
+#[derive(Clone, PartialEq, Eq)]
+pub struct CloudPhone(String);
+
+impl CloudPhone {
+    /// Accepts the masked or the bare form; anything but digits is ignored.
+    pub fn parse(input: &str) -> Result<Self, &'static str> {
+        let digits: String = input.chars().filter(char::is_ascii_digit).collect();
+        if digits.is_empty() {
+            return Err(PHONE_REQUIRED);
+        }
+        // The mask admits exactly 11 digits; area codes start at 11.
+        if digits.len() != 11 || digits.starts_with('0') || digits.starts_with("10") {
+            return Err(PHONE_INVALID);
+        }
+        Ok(Self(digits))
+    }
+
+    /// The 11 national digits.
+    pub fn digits(&self) -> &str {
+        &self.0
+    }
+
+    /// What the upstreams expect: `55` plus the digits.
+    pub fn msisdn(&self) -> String {
+        format!("{COUNTRY_PREFIX}{}", self.0)
+    }
+
+    /// A display form that is not personal data: area code and last four digits.
+    pub fn masked(&self) -> String {
+        format!("({}) *****-{}", &self.0[..2], &self.0[7..])
+    }
+}
+
+// Personal data: keep it out of logs and panic messages.
+impl fmt::Debug for CloudPhone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CloudPhone({})", self.masked())
+    }
+}
+
+/// The computer's serial number as printed on its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Serial(String);
+
+impl Serial {
+    pub fn parse(input: &str) -> Result<Self, &'static str> {
+        let serial = input.trim();
+        if serial.is_empty() {
+            return Err(SERIAL_REQUIRED);
+        }
+        if serial.chars().count() > SERIAL_MAX_LEN {
+            return Err(SERIAL_TOO_LONG);
+        }
+        Ok(Self(serial.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The 6-digit SMS code.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Pincode(String);
+
+impl Pincode {
+    pub fn parse(input: &str) -> Result<Self, &'static str> {
+        let code = input.trim();
+        if code.is_empty() {
+            return Err(CODE_REQUIRED);
+        }
+        if code.len() != CODE_LEN || !code.chars().all(|c| c.is_ascii_digit()) {
+            return Err(CODE_INVALID);
+        }
+        Ok(Self(code.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Pincode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Pincode(******)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phone_accepts_the_mask_and_gives_msisdn_and_masked_forms() {
+        let phone = CloudPhone::parse("(11) 94000-0001").expect("valid");
+        assert_eq!(phone.digits(), "11940000001");
+        assert_eq!(phone.msisdn(), "5511940000001");
+        assert_eq!(phone.masked(), "(11) *****-0001");
+        assert_eq!(format!("{phone:?}"), "CloudPhone((11) *****-0001)");
+    }
+
+    #[test]
+    fn phone_refuses_empty_short_long_and_bad_area_codes() {
+        assert_eq!(CloudPhone::parse("  "), Err(PHONE_REQUIRED));
+        assert_eq!(CloudPhone::parse("(xx) xxxxx-xxxx"), Err(PHONE_REQUIRED));
+        assert_eq!(CloudPhone::parse("(11) 94000-000"), Err(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("119400000011"), Err(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("(01) 94000-0001"), Err(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("(10) 94000-0001"), Err(PHONE_INVALID));
+    }
+
+    #[test]
+    fn serial_is_trimmed_required_and_at_most_21_characters() {
+        assert_eq!(Serial::parse("  PSN-2024-000123 ").map(|s| s.as_str().to_string()), Ok("PSN-2024-000123".into()));
+        assert_eq!(Serial::parse(""), Err(SERIAL_REQUIRED));
+        assert!(Serial::parse(&"A".repeat(21)).is_ok());
+        assert_eq!(Serial::parse(&"A".repeat(22)), Err(SERIAL_TOO_LONG));
+    }
+
+    #[test]
+    fn pincode_is_exactly_six_digits() {
+        assert_eq!(Pincode::parse("123456").map(|p| p.as_str().to_string()), Ok("123456".into()));
+        assert_eq!(Pincode::parse(""), Err(CODE_REQUIRED));
+        assert_eq!(Pincode::parse("12345"), Err(CODE_INVALID));
+        assert_eq!(Pincode::parse("1234567"), Err(CODE_INVALID));
+        assert_eq!(Pincode::parse("12a456"), Err(CODE_INVALID));
+        assert_eq!(format!("{:?}", Pincode::parse("123456").unwrap()), "Pincode(******)");
+    }
+}
