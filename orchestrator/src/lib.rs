@@ -3,6 +3,7 @@
 pub mod config;
 pub mod http;
 pub mod runner;
+pub mod sandbox;
 pub mod shutdown;
 pub mod startup;
 pub mod state;
