@@ -1,3 +1,4 @@
 //! The attempt flows: one module each, pure.
 pub mod cloud;
 pub mod download;
+pub mod activation;

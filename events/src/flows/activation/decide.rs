@@ -1,0 +1,175 @@
+//! The visitor's commands, checked against the panel on screen and the spec's field rules.
+
+use chrono::{DateTime, Utc};
+
+use super::commands::Command;
+use super::events::{EmailSubmitted, Event, PhoneSubmitted, Started};
+use super::messages;
+use super::state::{Panel, State};
+use super::validation::{CpfCnpj, Email, FieldError, Licence, Msisdn, Pincode};
+use super::variant::Variant;
+use crate::flow::{PiiField, Rejection};
+use crate::pii::PiiKind;
+
+/// The broadband partner's return page, the only place its OAuth provider may send visitors.
+pub const BROADBAND_RETURN_PATH: &str = "/seguranca/ativarbrisanet";
+
+/// Longest `?code=` we pass on (OAuth codes are far shorter).
+const MAX_PARTNER_CODE: usize = 512;
+
+fn field(error: FieldError) -> Rejection {
+    Rejection::field(error.field, error.message)
+}
+
+fn not_now() -> Rejection {
+    Rejection::general(messages::NOT_NOW)
+}
+
+/// Whether a visitor's command may act on `panel` now (right panel, no call running).
+fn on_panel(state: &State, panel: Panel) -> Result<(), Rejection> {
+    if state.panel == panel && state.pending.is_none() {
+        Ok(())
+    } else {
+        Err(not_now())
+    }
+}
+
+pub fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec<Event>, Rejection> {
+    match command {
+        Command::Start { variant, licenca, code, return_url } => start(state, variant, licenca, code, return_url),
+        Command::SubmitPhone { phone, licence, cpf_cnpj } => submit_phone(state, &phone, licence, cpf_cnpj),
+        Command::SubmitEmail { phone, email } => submit_email(state, &phone, &email),
+        Command::ResendCode => {
+            on_panel(state, Panel::CodeValidation)?;
+            if state.countdown_running(now) {
+                return Err(Rejection::general(messages::WAIT_COUNTDOWN));
+            }
+            Ok(vec![Event::CodeResendRequested {}])
+        }
+        Command::SubmitCode { pincode, terms_accepted } => {
+            on_panel(state, Panel::CodeValidation)?;
+            // Spec section 4: the validate button is disabled during the resend countdown.
+            if state.countdown_running(now) {
+                return Err(Rejection::general(messages::WAIT_COUNTDOWN));
+            }
+            let pincode = Pincode::parse(&pincode).map_err(field)?;
+            if !terms_accepted {
+                return Err(Rejection::field("terms", messages::TERMS_REQUIRED));
+            }
+            Ok(vec![Event::CodeSubmitted { pincode: pincode.as_str().to_string() }])
+        }
+        Command::RecordStoreRedirect { platform } => {
+            on_panel(state, Panel::RedirectStore)?;
+            // Recorded once; a reload that redirects again adds nothing.
+            Ok(match state.redirected {
+                Some(_) => vec![],
+                None => vec![Event::StoreRedirected { platform }],
+            })
+        }
+        Command::ChooseProduct { product, platform } => {
+            on_panel(state, Panel::ProductList)?;
+            let granted = state.products.map(|p| p.granted()).unwrap_or_default();
+            if !granted.contains(&product.as_str()) {
+                return Err(not_now());
+            }
+            Ok(vec![Event::ProductChosen { product, platform }])
+        }
+    }
+}
+
+fn start(
+    state: &State,
+    variant: Variant,
+    licenca: Option<String>,
+    code: Option<String>,
+    return_url: Option<String>,
+) -> Result<Vec<Event>, Rejection> {
+    if state.variant.is_some() {
+        return Err(not_now());
+    }
+    // `?licenca=` prefills and locks the licence; a value the form could not hold is ignored.
+    let licence = match variant.needs_licence() {
+        true => licenca.as_deref().and_then(|l| Licence::parse(l).ok()).map(|l| l.as_str().to_string()),
+        false => None,
+    };
+    let licence_locked = variant.needs_licence() && (licence.is_some() || variant.licence_always_locked());
+    let partner_code = match variant {
+        Variant::Broadband => code.map(|c| c.trim().to_string()).filter(|c| is_partner_code(c)),
+        _ => None,
+    };
+    let return_url = match variant {
+        Variant::Broadband => return_url.filter(|url| is_return_url(url)),
+        _ => None,
+    };
+    Ok(vec![Event::Started(Started {
+        variant,
+        brand: variant.brand(),
+        licence,
+        licence_locked,
+        partner_code,
+        return_url,
+    })])
+}
+
+/// An OAuth code as providers issue them: URL-safe characters only.
+fn is_partner_code(code: &str) -> bool {
+    !code.is_empty()
+        && code.len() <= MAX_PARTNER_CODE
+        && code.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
+}
+
+/// An absolute http(s) URL of our own broadband return page, nothing appended.
+fn is_return_url(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")) else {
+        return false;
+    };
+    let Some((host, path)) = rest.split_once('/') else { return false };
+    !host.is_empty()
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+        && format!("/{path}") == BROADBAND_RETURN_PATH
+}
+
+fn submit_phone(
+    state: &State,
+    phone: &str,
+    licence: Option<String>,
+    cpf_cnpj: Option<String>,
+) -> Result<Vec<Event>, Rejection> {
+    on_panel(state, Panel::SendCode)?;
+    let variant = state.variant.ok_or_else(not_now)?;
+    if variant.form() != super::variant::Form::SendCode {
+        return Err(not_now());
+    }
+    // Fields in screen order; the first wrong one answers.
+    let msisdn = Msisdn::parse(phone).map_err(field)?;
+    let document = match variant.needs_document() {
+        true => Some(CpfCnpj::parse(cpf_cnpj.as_deref().unwrap_or("")).map_err(field)?),
+        false => None,
+    };
+    let licence = match (variant.needs_licence(), state.licence_locked) {
+        (false, _) => None,
+        // A locked field keeps the link's value (or stays empty on a portal link without one).
+        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or("")).map_err(field)?),
+        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or("")).map_err(field)?),
+    };
+    Ok(vec![Event::PhoneSubmitted(PhoneSubmitted {
+        phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
+        phone_display: msisdn.masked(),
+        licence: licence.map(|l| l.as_str().to_string()),
+        document_kind: document.as_ref().map(CpfCnpj::kind),
+        document_display: document.as_ref().map(CpfCnpj::masked),
+        document: document.map(|d| PiiField::clear(PiiKind::CpfCnpj, d.as_str())),
+    })])
+}
+
+fn submit_email(state: &State, phone: &str, email: &str) -> Result<Vec<Event>, Rejection> {
+    on_panel(state, Panel::Email)?;
+    let msisdn = Msisdn::parse(phone).map_err(field)?;
+    let email = Email::parse(email).map_err(field)?;
+    Ok(vec![Event::EmailSubmitted(EmailSubmitted {
+        phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
+        phone_display: msisdn.masked(),
+        email: PiiField::clear(PiiKind::Email, email.as_str()),
+        email_display: email.masked(),
+    })])
+}

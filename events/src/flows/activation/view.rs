@@ -1,0 +1,28 @@
+//! What the visitor's browser shows: the panel and its data. Never a token, never personal
+//! data in clear (only the masked displays the events carry).
+
+use chrono::{DateTime, Utc};
+use serde_json::{json, Value};
+
+use super::state::{Panel, State};
+
+pub fn view(state: &State, now: DateTime<Utc>) -> Value {
+    let products = match (state.panel, state.products) {
+        (Panel::ProductList, Some(products)) => products.granted(),
+        _ => Vec::new(),
+    };
+    json!({
+        "panel": state.panel.as_str(),
+        "variant": state.variant,
+        // The loading overlay: a call is running (or the attempt is not started yet).
+        "busy": state.pending.is_some() || state.panel == Panel::Starting,
+        "error": state.error,
+        "licence": state.licence,
+        "licence_locked": state.licence_locked,
+        "phone_display": state.phone_display,
+        "resend_in": state.resend_in(now),
+        "products": products,
+        "plan_id": state.plan_id,
+        "partner_login_url": state.partner_login_url,
+    })
+}
