@@ -8,6 +8,8 @@
 //! Design and guarantees: `docs/event-store.md`.
 
 mod error;
+pub mod flow;
+pub mod flows;
 pub mod pii;
 mod store;
 mod stream_id;

@@ -28,6 +28,19 @@ pub struct ServeConfig {
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10)]
     pub database_max_connections: u32,
 
+    /// Master key (32 bytes, hex) wrapping each person's data key. Unset: a fixed
+    /// development key, with a warning; never run production without it.
+    #[arg(long, env = "PII_KEK_HEX", hide_env_values = true)]
+    pub pii_kek_hex: Option<String>,
+
+    /// Key (32 bytes, hex) of the HMAC that indexes phones, CPF/CNPJ and e-mails.
+    #[arg(long, env = "PII_HMAC_HEX", hide_env_values = true)]
+    pub pii_hmac_hex: Option<String>,
+
+    /// Step runners in this process (each runs one step at a time).
+    #[arg(long, env = "RUNNER_WORKERS", default_value_t = 4)]
+    pub runner_workers: usize,
+
     /// Whether the upstreams are the built-in sandbox (shows the SMS inbox link on the site).
     #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
     pub sandbox_mode: bool,

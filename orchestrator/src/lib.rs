@@ -1,6 +1,8 @@
 //! The EXA portal's orchestrator: HTTP API, static SPA, step runner and sandbox upstreams.
 
+pub mod attempts;
 pub mod config;
+pub mod flows;
 pub mod http;
 pub mod runner;
 pub mod sandbox;
@@ -8,3 +10,4 @@ pub mod shutdown;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub mod upstream;

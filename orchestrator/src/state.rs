@@ -2,11 +2,20 @@
 
 use std::sync::Arc;
 
+use events::pii::Vault;
+use events::EventStore;
 use sqlx::PgPool;
+
+use crate::attempts::notifier::Notifier;
+use crate::attempts::Flows;
 
 #[derive(Clone)]
 pub struct AppState {
     pub db: PgPool,
+    pub store: EventStore,
+    pub vault: Vault,
+    pub flows: Arc<Flows>,
+    pub notifier: Notifier,
     pub site: Arc<SiteConfig>,
 }
 

@@ -10,6 +10,9 @@ pub enum ApiError {
     /// A visitor's input broke a rule of the spec; the message is the spec's Portuguese text.
     #[error("validation: {message}")]
     Validation { field: &'static str, message: String },
+    /// The flow refused a command; the message is the spec's Portuguese text.
+    #[error("rejected: {0:?}")]
+    Rejected(events::flow::Rejection),
     #[error("not found")]
     NotFound,
     #[error("forbidden")]
@@ -32,6 +35,10 @@ impl IntoResponse for ApiError {
             ApiError::Validation { field, message } => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 json!({ "message": message, "field": field }),
+            ),
+            ApiError::Rejected(rejection) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({ "message": rejection.message, "field": rejection.field }),
             ),
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,

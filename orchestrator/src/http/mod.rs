@@ -19,6 +19,7 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 pub fn app(state: AppState, web_dist: &Path) -> Router {
     let api = Router::new()
         .merge(health::router())
+        .merge(crate::attempts::api::router())
         .merge(public_config::router());
     api.merge(static_files::router(web_dist))
         .layer(

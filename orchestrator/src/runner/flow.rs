@@ -1,19 +1,11 @@
 //! What a flow tells the runner: which step is due, and how to run it.
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+pub use events::flow::PlannedStep;
 use events::{NewEvent, RecordedEvent, StreamId};
 
 /// The event type the runner appends before it calls out. Flows' projectors ignore it.
 pub const STEP_STARTED: &str = "step.started";
-
-/// A step the flow wants run, and from when.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlannedStep {
-    /// Stable name of the step (for example `send_code`); part of the idempotency key.
-    pub name: String,
-    pub due_at: DateTime<Utc>,
-}
 
 /// Why a step could not produce its outcome events.
 #[derive(Debug, thiserror::Error)]

@@ -285,7 +285,7 @@ fn resumed_key(events: &[RecordedEvent], step: &str) -> Option<String> {
 }
 
 /// The appended events as the projector will read them back (positions are not used by folds).
-fn as_recorded(stream: &StreamId, after_version: i64, events: Vec<NewEvent>) -> Vec<RecordedEvent> {
+pub fn as_recorded(stream: &StreamId, after_version: i64, events: Vec<NewEvent>) -> Vec<RecordedEvent> {
     let now = Utc::now();
     events
         .into_iter()

@@ -3,7 +3,6 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use orchestrator::config::ServeConfig;
 use orchestrator::state::AppState;
@@ -48,13 +47,29 @@ pub fn test_config(dist: PathBuf) -> ServeConfig {
         sandbox_url: "http://127.0.0.1:9".into(),
         database_max_connections: 5,
         sandbox_mode: true,
+        pii_kek_hex: None,
+        pii_hmac_hex: None,
+        runner_workers: 1,
     }
 }
 
 pub async fn spawn_app(db: PgPool) -> TestApp {
+    spawn_app_with(db, |_| {}).await
+}
+
+/// The app with its state adjusted by `adjust` (extra flows, say) before it serves.
+pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
     let dist = fake_dist();
     let config = test_config(dist.path().to_path_buf());
-    let state = AppState { db, site: Arc::new(orchestrator::startup::site_config(&config)) };
+    let app = orchestrator::startup::build(
+        db,
+        events::pii::Keys::insecure_dev(),
+        orchestrator::upstream::Upstreams::sandbox(&config.sandbox_url),
+        orchestrator::startup::site_config(&config),
+    )
+    .expect("app");
+    let mut state = app.state;
+    adjust(&mut state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -1,0 +1,162 @@
+//! What every attempt flow (activation, download, cloud) is made of, as pure functions:
+//! `decide(state, command) -> events`, `evolve(state, event) -> state`,
+//! `next_step(state)` and `view(state)`. No I/O here: the orchestrator supplies the store,
+//! the clock and the upstream calls, and tests fold plain event lists.
+
+mod erased;
+mod pii_field;
+
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::types::RecordedEvent;
+
+pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
+pub use pii_field::{PiiField, CLEAR_MARKER};
+
+/// A step the flow wants the runner to execute (an upstream call or the end of a wait).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedStep {
+    /// Stable name (for example `send_code`); part of the idempotency key of the call.
+    pub name: String,
+    /// Not before this time: waits are due times, never sleeps.
+    pub due_at: DateTime<Utc>,
+}
+
+impl PlannedStep {
+    pub fn now(name: &str, now: DateTime<Utc>) -> Self {
+        Self { name: name.to_string(), due_at: now }
+    }
+}
+
+/// A command the flow refuses, with the spec's Portuguese message for the visitor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejection {
+    /// The form field the message belongs to, when there is one.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl Rejection {
+    pub fn field(field: &str, message: &str) -> Self {
+        Self { field: Some(field.to_string()), message: message.to_string() }
+    }
+
+    pub fn general(message: &str) -> Self {
+        Self { field: None, message: message.to_string() }
+    }
+}
+
+/// One flow's pure logic.
+///
+/// `Event` and `Command` are enums serialized with `#[serde(tag = "type", content = "data")]`
+/// (events) and `#[serde(tag = "type")]` (commands); an event's `type` is its stored
+/// `event_type`, its `data` the payload. The first command of an attempt is its start
+/// command, decided on `State::default()`.
+pub trait Flow: Send + Sync + 'static {
+    /// The stream category: `activation`, `download` or `cloud`.
+    const CATEGORY: &'static str;
+    type State: Default + Clone + Send + Sync;
+    type Event: Serialize + DeserializeOwned + Clone + Send + Sync;
+    type Command: DeserializeOwned + Send;
+
+    fn evolve(state: Self::State, event: &Self::Event, at: DateTime<Utc>) -> Self::State;
+
+    fn decide(
+        state: &Self::State,
+        command: Self::Command,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Self::Event>, Rejection>;
+
+    fn next_step(state: &Self::State) -> Option<PlannedStep>;
+
+    /// What the visitor's browser shows: at least `{"panel": "<name>"}` plus the panel's data.
+    /// Never a token and never personal data in clear.
+    fn view(state: &Self::State, now: DateTime<Utc>) -> Value;
+}
+
+/// Encodes a domain event as (`event_type`, payload).
+pub fn encode<F: Flow>(event: &F::Event) -> Result<(String, Value), serde_json::Error> {
+    let value = serde_json::to_value(event)?;
+    let event_type = value
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| serde::ser::Error::custom("event enums must use #[serde(tag = \"type\")]"))?;
+    let payload = value.get("data").cloned().unwrap_or(Value::Object(Default::default()));
+    Ok((event_type, payload))
+}
+
+/// Decodes a stored event; `None` for types this flow does not know (`step.started`, ...).
+pub fn decode<F: Flow>(event_type: &str, payload: &Value) -> Option<F::Event> {
+    let tagged = serde_json::json!({ "type": event_type, "data": payload });
+    match serde_json::from_value(tagged) {
+        Ok(event) => Some(event),
+        // A unit variant has no `data`; it is stored as an empty object.
+        Err(_) if payload.as_object().is_some_and(|o| o.is_empty()) || payload.is_null() => {
+            serde_json::from_value(serde_json::json!({ "type": event_type })).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// Folds a stream into the flow's state.
+pub fn fold<F: Flow>(events: &[RecordedEvent]) -> F::State {
+    events.iter().fold(F::State::default(), |state, recorded| {
+        match decode::<F>(&recorded.event_type, &recorded.payload) {
+            Some(event) => F::evolve(state, &event, recorded.recorded_at),
+            None => state,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct Tiny;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "type", content = "data")]
+    enum TinyEvent {
+        #[serde(rename = "tiny.opened")]
+        Opened { n: u32 },
+        #[serde(rename = "tiny.closed")]
+        Closed,
+    }
+
+    impl Flow for Tiny {
+        const CATEGORY: &'static str = "tiny";
+        type State = u32;
+        type Event = TinyEvent;
+        type Command = TinyEvent;
+        fn evolve(state: u32, event: &TinyEvent, _at: DateTime<Utc>) -> u32 {
+            match event {
+                TinyEvent::Opened { n } => state + n,
+                TinyEvent::Closed => state * 10,
+            }
+        }
+        fn decide(_: &u32, command: TinyEvent, _: DateTime<Utc>) -> Result<Vec<TinyEvent>, Rejection> {
+            Ok(vec![command])
+        }
+        fn next_step(_: &u32) -> Option<PlannedStep> {
+            None
+        }
+        fn view(state: &u32, _: DateTime<Utc>) -> Value {
+            json!({ "panel": state.to_string() })
+        }
+    }
+
+    #[test]
+    fn events_round_trip_through_type_and_payload_including_unit_variants() {
+        for event in [TinyEvent::Opened { n: 3 }, TinyEvent::Closed] {
+            let (event_type, payload) = encode::<Tiny>(&event).expect("encode");
+            assert_eq!(decode::<Tiny>(&event_type, &payload), Some(event));
+        }
+        assert_eq!(encode::<Tiny>(&TinyEvent::Closed).expect("encode"), ("tiny.closed".into(), json!({})));
+        assert_eq!(decode::<Tiny>("step.started", &json!({ "step": "x" })), None, "foreign types are skipped");
+    }
+}

@@ -1,0 +1,65 @@
+//! A personal-data field inside a domain event.
+//!
+//! `decide` is pure, so it cannot encrypt: it writes `PiiField::clear(kind, value)`, which
+//! serializes to `{"$pii_clear": {"kind", "value"}}`. The orchestrator's append path replaces
+//! every such marker by a sealed value before anything reaches the database, and refuses to
+//! write one it cannot seal. Read back, the field holds the sealed `{"$pii": ...}` value;
+//! a step that needs the clear text opens it through the vault.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::pii::{PiiKind, Sealed};
+
+/// Key of the object marking a clear value that must be sealed before it is stored.
+pub const CLEAR_MARKER: &str = "$pii_clear";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PiiField(Value);
+
+impl PiiField {
+    /// A clear value from a command, to be sealed on append.
+    pub fn clear(kind: PiiKind, value: &str) -> Self {
+        Self(json!({ CLEAR_MARKER: { "kind": kind.as_str(), "value": value } }))
+    }
+
+    /// The stored form (sealed, erased or, before the append, the clear marker).
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+
+    pub fn is_sealed(&self) -> bool {
+        Sealed::is_sealed(&self.0)
+    }
+
+    /// The clear text while the field is still a marker (before it was stored).
+    pub fn clear_text(&self) -> Option<&str> {
+        self.0.get(CLEAR_MARKER)?.get("value")?.as_str()
+    }
+
+    pub fn kind(&self) -> Option<PiiKind> {
+        let kind = match self.0.get(CLEAR_MARKER) {
+            Some(marker) => marker.get("kind")?.as_str()?.to_string(),
+            None => self.0.get(crate::pii::SEALED_MARKER)?.get("kind")?.as_str()?.to_string(),
+        };
+        kind.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clear_field_is_a_marker_naming_its_kind() {
+        let field = PiiField::clear(PiiKind::Phone, "5511910000001");
+        assert_eq!(
+            serde_json::to_value(&field).expect("json"),
+            json!({ "$pii_clear": { "kind": "phone", "value": "5511910000001" } })
+        );
+        assert_eq!(field.clear_text(), Some("5511910000001"));
+        assert_eq!(field.kind(), Some(PiiKind::Phone));
+        assert!(!field.is_sealed());
+    }
+}

@@ -1,0 +1,129 @@
+//! The public attempt API: start, command, read, and a server-sent-event stream.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures::Stream;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::service::{reply, AttemptService};
+use super::session;
+use crate::http::error::ApiError;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/attempts", post(start))
+        .route("/api/attempts/{id}", get(load))
+        .route("/api/attempts/{id}/commands", post(command))
+        .route("/api/attempts/{id}/stream", get(stream))
+}
+
+fn service(state: &AppState) -> AttemptService<'_> {
+    AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows }
+}
+
+/// Browser facts worth keeping with the events (no personal data).
+fn client_info(headers: &HeaderMap) -> Option<Value> {
+    let user_agent = headers.get("user-agent").and_then(|v| v.to_str().ok())?;
+    Some(json!({ "user_agent": user_agent.chars().take(300).collect::<String>() }))
+}
+
+#[derive(Deserialize)]
+struct StartBody {
+    flow: String,
+    command: Value,
+}
+
+async fn start(State(state): State<AppState>, headers: HeaderMap, body: Option<Json<StartBody>>) -> Result<Response, ApiError> {
+    let Json(body) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
+        events::flow::MALFORMED_COMMAND,
+    )))?;
+    let (answer, fresh) = service(&state)
+        .start(&body.flow, body.command, session::from_headers(&headers), client_info(&headers))
+        .await?;
+    let mut response = (StatusCode::CREATED, Json(answer)).into_response();
+    if let Some(token) = fresh {
+        let (name, value) = session::set_cookie(&token);
+        response.headers_mut().insert(name, value);
+    }
+    Ok(response)
+}
+
+async fn command(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Option<Json<Value>>,
+) -> Result<Response, ApiError> {
+    let Json(command) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
+        events::flow::MALFORMED_COMMAND,
+    )))?;
+    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(|s| s.chars().take(100).collect());
+    let answer = service(&state)
+        .command(&id, session::from_headers(&headers), key, command, client_info(&headers))
+        .await?;
+    Ok(Json(answer).into_response())
+}
+
+async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let answer = service(&state).load(&id, session::from_headers(&headers)).await?;
+    Ok(Json(answer).into_response())
+}
+
+/// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
+/// Wakes on NOTIFY; re-reads at least every second in case a notification was lost.
+async fn stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let (stream_id, _) = service(&state).authorize(&id, session::from_headers(&headers)).await?;
+    let receiver = state.notifier.subscribe();
+    let initial = (state, stream_id, receiver, None::<i64>);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
+        loop {
+            if seen.is_some() {
+                let wait = async {
+                    loop {
+                        match receiver.recv().await {
+                            Ok(changed) if changed == stream_id.as_str() => return,
+                            Ok(_) => continue,
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
+                            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                                std::future::pending::<()>().await
+                            }
+                        }
+                    }
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
+            }
+            let history = match state.store.read_stream(&stream_id).await {
+                Ok(history) => history,
+                Err(error) => {
+                    tracing::warn!(%error, "attempt stream read failed");
+                    continue;
+                }
+            };
+            let version = history.last().map(|e| e.version).unwrap_or(0);
+            if seen.is_some_and(|v| v >= version) {
+                continue;
+            }
+            let Some(flow) = state.flows.get(stream_id.category()) else {
+                return None;
+            };
+            let from = seen.map(|v| history.iter().take_while(|e| e.version <= v).count()).unwrap_or(0);
+            let answer = reply(flow, &stream_id, &history, from);
+            let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
+            return Some((Ok(event), (state, stream_id, receiver, Some(version))));
+        }
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}

@@ -1,0 +1,124 @@
+//! Personal data on its way in and out: clear markers are sealed before an append, and
+//! sealed fields are redacted before an event reaches the browser.
+
+use events::flow::CLEAR_MARKER;
+use events::pii::{PiiKind, Sealed, Vault, ERASED_MARKER};
+use events::{StoreError, StreamId};
+use serde_json::Value;
+
+/// Replaces every `{"$pii_clear": {kind, value}}` in `payload` by the sealed value of the
+/// subject it belongs to, and links the subject to the stream for support look-ups.
+pub async fn seal_markers(vault: &Vault, stream: &StreamId, payload: &mut Value) -> Result<(), StoreError> {
+    let mut found = Vec::new();
+    collect_markers(payload, &mut Vec::new(), &mut found)?;
+    for (path, kind, clear) in found {
+        let subject = vault.subject_for(kind, &clear).await?;
+        vault.link_stream(subject, stream).await?;
+        let sealed = vault.seal(subject, kind, &kind.normalize(&clear)).await?.to_value();
+        if let Some(slot) = pointer_mut(payload, &path) {
+            *slot = sealed;
+        }
+    }
+    Ok(())
+}
+
+fn collect_markers(
+    value: &Value,
+    path: &mut Vec<String>,
+    found: &mut Vec<(Vec<String>, PiiKind, String)>,
+) -> Result<(), StoreError> {
+    match value {
+        Value::Object(map) => {
+            if let Some(marker) = map.get(CLEAR_MARKER) {
+                let kind: PiiKind = marker
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| StoreError::Crypto("personal-data marker without a kind".into()))?
+                    .parse()?;
+                let clear = marker
+                    .get("value")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| StoreError::Crypto("personal-data marker without a value".into()))?;
+                found.push((path.clone(), kind, clear.to_string()));
+                return Ok(());
+            }
+            for (key, child) in map {
+                path.push(key.clone());
+                collect_markers(child, path, found)?;
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(i.to_string());
+                collect_markers(child, path, found)?;
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn pointer_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(value, |v, key| match v {
+        Value::Object(map) => map.get_mut(key),
+        Value::Array(items) => key.parse::<usize>().ok().and_then(move |i| items.get_mut(i)),
+        _ => None,
+    })
+}
+
+/// Whether any clear marker is left (an append must never store one).
+pub fn has_clear_marker(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key(CLEAR_MARKER) || map.values().any(has_clear_marker),
+        Value::Array(items) => items.iter().any(has_clear_marker),
+        _ => false,
+    }
+}
+
+/// Replaces sealed, erased and clear personal-data fields by `null` for the browser.
+pub fn redact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let personal = Sealed::is_sealed(&Value::Object(map.clone()))
+                || map.contains_key(CLEAR_MARKER)
+                || map.contains_key(ERASED_MARKER);
+            if personal {
+                *value = Value::Null;
+                return;
+            }
+            map.values_mut().for_each(redact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redaction_nulls_every_personal_field_and_keeps_the_rest() {
+        let mut payload = json!({
+            "phone": { "$pii": { "subject": "x", "kind": "phone", "nonce": "n", "ct": "c" } },
+            "email": { "$pii_clear": { "kind": "email", "value": "a@b.c" } },
+            "gone": { "$erased": true },
+            "masked": "(11) *****-0001",
+            "list": [{ "$pii_clear": { "kind": "phone", "value": "1" } }, 3]
+        });
+        redact(&mut payload);
+        assert_eq!(
+            payload,
+            json!({ "phone": null, "email": null, "gone": null, "masked": "(11) *****-0001", "list": [null, 3] })
+        );
+    }
+
+    #[test]
+    fn clear_markers_are_found_anywhere() {
+        assert!(has_clear_marker(&json!({ "a": [{ "$pii_clear": { "kind": "phone", "value": "1" } }] })));
+        assert!(!has_clear_marker(&json!({ "a": [{ "$pii": {} }] })));
+    }
+}

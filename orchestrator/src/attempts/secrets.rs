@@ -1,0 +1,57 @@
+//! Upstream tokens of one attempt, kept server-side for a short time and never in an event.
+
+use chrono::Utc;
+use sqlx::PgPool;
+
+#[derive(Clone)]
+pub struct Secrets {
+    db: PgPool,
+    stream_id: String,
+}
+
+impl Secrets {
+    pub fn new(db: PgPool, stream_id: &str) -> Self {
+        Self { db, stream_id: stream_id.to_string() }
+    }
+
+    /// Stores (or replaces) a token for `ttl`.
+    pub async fn put(&self, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
+        let expires_at = Utc::now() + chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::hours(1));
+        sqlx::query(
+            "INSERT INTO attempt_secrets (stream_id, name, value, expires_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (stream_id, name) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at",
+        )
+        .bind(&self.stream_id)
+        .bind(name)
+        .bind(value)
+        .bind(expires_at)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// The token if it is there and has not expired.
+    pub async fn get(&self, name: &str) -> Result<Option<String>, sqlx::Error> {
+        sqlx::query_scalar(
+            "SELECT value FROM attempt_secrets WHERE stream_id = $1 AND name = $2 AND expires_at > now()",
+        )
+        .bind(&self.stream_id)
+        .bind(name)
+        .fetch_optional(&self.db)
+        .await
+    }
+
+    /// Forgets every token of the attempt (when it ends).
+    pub async fn clear(&self) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = $1")
+            .bind(&self.stream_id)
+            .execute(&self.db)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Deletes expired tokens of every attempt; run periodically.
+pub async fn purge_expired(db: &PgPool) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM attempt_secrets WHERE expires_at <= now()").execute(db).await?.rows_affected())
+}

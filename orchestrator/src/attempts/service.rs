@@ -1,0 +1,272 @@
+//! Starting attempts and handling visitors' commands: decide, seal, append, schedule, in one
+//! transaction per command, retried on a concurrent append.
+
+use chrono::Utc;
+use events::flow::{AttemptFlow, Rejection};
+use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::pii::{has_clear_marker, redact, seal_markers};
+use super::session;
+use super::Flows;
+use crate::http::error::ApiError;
+use crate::runner::schedule_in_tx;
+use crate::runner::worker::as_recorded;
+
+/// How often a command is re-decided when another writer appended first.
+const CONFLICT_RETRIES: usize = 3;
+
+/// An event as the browser receives it: personal data redacted.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClientEvent {
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub data: Value,
+    pub version: i64,
+    pub at: chrono::DateTime<Utc>,
+}
+
+impl ClientEvent {
+    pub fn from_recorded(event: &RecordedEvent) -> Self {
+        let mut data = event.payload.clone();
+        redact(&mut data);
+        Self { event_type: event.event_type.clone(), data, version: event.version, at: event.recorded_at }
+    }
+}
+
+/// The answer to every attempt call.
+#[derive(Debug, Clone, Serialize)]
+pub struct AttemptReply {
+    pub id: String,
+    pub flow: String,
+    pub version: i64,
+    pub events: Vec<ClientEvent>,
+    pub view: Value,
+}
+
+pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize) -> AttemptReply {
+    AttemptReply {
+        id: stream.as_str().to_string(),
+        flow: flow.category().to_string(),
+        version: history.last().map(|e| e.version).unwrap_or(0),
+        events: history[new_from.min(history.len())..]
+            .iter()
+            .filter(|e| flow.knows(&e.event_type, &e.payload))
+            .map(ClientEvent::from_recorded)
+            .collect(),
+        view: flow.view(history, Utc::now()),
+    }
+}
+
+fn rejected(rejection: Rejection) -> ApiError {
+    ApiError::Rejected(rejection)
+}
+
+pub struct AttemptService<'a> {
+    pub db: &'a sqlx::PgPool,
+    pub store: &'a EventStore,
+    pub vault: &'a events::pii::Vault,
+    pub flows: &'a Flows,
+}
+
+/// Client facts recorded in event metadata (never personal data).
+pub type ClientInfo = Option<Value>;
+
+impl AttemptService<'_> {
+    /// Starts an attempt of `flow` with its start command. Returns the reply and, when the
+    /// browser had no session yet, the new session token to set as a cookie.
+    pub async fn start(
+        &self,
+        flow_name: &str,
+        command: Value,
+        session: Option<String>,
+        client: ClientInfo,
+    ) -> Result<(AttemptReply, Option<String>), ApiError> {
+        let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
+        let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
+        let decided = flow.decide(&[], command, Utc::now()).map_err(rejected)?;
+        let (token, fresh) = match session {
+            Some(token) => (token, None),
+            None => {
+                let token = session::new_token();
+                (token.clone(), Some(token))
+            }
+        };
+        let metadata = Metadata { correlation_id: Uuid::new_v4(), causation_id: None, actor: "visitor".into(), client };
+        let new_events = self.prepare(&stream, decided, &metadata).await?;
+
+        let mut tx = self.db.begin().await?;
+        sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
+            .bind(stream.as_str())
+            .bind(flow.category())
+            .bind(session::hash(&token))
+            .execute(&mut *tx)
+            .await?;
+        self.store
+            .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, new_events.clone())
+            .await
+            .map_err(store_error)?;
+        // The schedule is written with the events, so a crash cannot leave a step unplanned.
+        let history = as_recorded(&stream, 0, new_events);
+        let next = flow.next_step(&history);
+        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref()).await?;
+        tx.commit().await?;
+        Ok((reply(flow, &stream, &history, 0), fresh))
+    }
+
+    /// Handles one command of the browser that owns the attempt; a repeated idempotency key
+    /// answers what the first call answered.
+    pub async fn command(
+        &self,
+        id: &str,
+        session: Option<String>,
+        idempotency_key: Option<String>,
+        command: Value,
+        client: ClientInfo,
+    ) -> Result<AttemptReply, ApiError> {
+        let (stream, flow) = self.authorize(id, session).await?;
+        if let Some(key) = &idempotency_key {
+            let earlier: Option<Value> = sqlx::query_scalar(
+                "SELECT response FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2",
+            )
+            .bind(stream.as_str())
+            .bind(key)
+            .fetch_optional(self.db)
+            .await?;
+            if let Some(earlier) = earlier {
+                return serde_json::from_value::<StoredReply>(earlier)
+                    .map(StoredReply::into_reply)
+                    .map_err(|e| ApiError::Internal(e.into()));
+            }
+        }
+
+        for _ in 0..CONFLICT_RETRIES {
+            let history = self.store.read_stream(&stream).await.map_err(store_error)?;
+            let version = history.last().map(|e| e.version).unwrap_or(0);
+            let decided = flow.decide(&history, command.clone(), Utc::now()).map_err(rejected)?;
+            let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+            let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
+            let new_events = self.prepare(&stream, decided, &metadata).await?;
+
+            let mut tx = self.db.begin().await?;
+            match self.store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(version), new_events.clone()).await {
+                Ok(_) => {}
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(error) => return Err(store_error(error)),
+            }
+            let mut after = history.clone();
+            after.extend(as_recorded(&stream, version, new_events));
+            let next = flow.next_step(&after);
+            schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref()).await?;
+            let answer = reply(flow, &stream, &after, history.len());
+            if let Some(key) = &idempotency_key {
+                sqlx::query(
+                    "INSERT INTO attempt_commands (stream_id, idempotency_key, response) VALUES ($1, $2, $3)
+                     ON CONFLICT DO NOTHING",
+                )
+                .bind(stream.as_str())
+                .bind(key)
+                .bind(serde_json::to_value(StoredReply::from(&answer)).map_err(|e| ApiError::Internal(e.into()))?)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            return Ok(answer);
+        }
+        Err(ApiError::Conflict(format!("attempt {id} kept changing")))
+    }
+
+    /// The attempt as it stands, for its owner.
+    pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
+        let (stream, flow) = self.authorize(id, session).await?;
+        let history = self.store.read_stream(&stream).await.map_err(store_error)?;
+        Ok(reply(flow, &stream, &history, 0))
+    }
+
+    /// The stream and flow of an attempt, if this browser started it.
+    pub async fn authorize(&self, id: &str, session: Option<String>) -> Result<(StreamId, &dyn AttemptFlow), ApiError> {
+        let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
+        let row: Option<(String, Vec<u8>)> =
+            sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
+                .bind(stream.as_str())
+                .fetch_optional(self.db)
+                .await?;
+        let (flow_name, owner) = row.ok_or(ApiError::NotFound)?;
+        match session {
+            Some(token) if session::hash(&token) == owner => {}
+            _ => return Err(ApiError::Forbidden),
+        }
+        let flow = self.flows.get(&flow_name).ok_or(ApiError::NotFound)?;
+        Ok((stream, flow))
+    }
+
+    /// Encodes decided events, sealing personal data; refuses to let a clear value through.
+    async fn prepare(
+        &self,
+        stream: &StreamId,
+        decided: Vec<(String, Value)>,
+        metadata: &Metadata,
+    ) -> Result<Vec<NewEvent>, ApiError> {
+        let mut out = Vec::with_capacity(decided.len());
+        for (event_type, mut payload) in decided {
+            seal_markers(self.vault, stream, &mut payload).await.map_err(store_error)?;
+            if has_clear_marker(&payload) {
+                return Err(ApiError::Internal(anyhow::anyhow!("unsealed personal data in {event_type}")));
+            }
+            out.push(NewEvent { event_type, schema_version: 1, payload, metadata: metadata.clone() });
+        }
+        Ok(out)
+    }
+
+}
+
+fn store_error(error: StoreError) -> ApiError {
+    match error {
+        StoreError::Database(e) => ApiError::Database(e),
+        other => ApiError::Internal(other.into()),
+    }
+}
+
+/// The stored answer of a command (for idempotent repeats).
+#[derive(Serialize, serde::Deserialize)]
+struct StoredReply {
+    id: String,
+    flow: String,
+    version: i64,
+    events: Value,
+    view: Value,
+}
+
+impl From<&AttemptReply> for StoredReply {
+    fn from(reply: &AttemptReply) -> Self {
+        Self {
+            id: reply.id.clone(),
+            flow: reply.flow.clone(),
+            version: reply.version,
+            events: serde_json::to_value(&reply.events).unwrap_or(Value::Array(vec![])),
+            view: reply.view.clone(),
+        }
+    }
+}
+
+impl StoredReply {
+    fn into_reply(self) -> AttemptReply {
+        let events = match self.events {
+            Value::Array(items) => items
+                .into_iter()
+                .filter_map(|v| {
+                    Some(ClientEvent {
+                        event_type: v.get("type")?.as_str()?.to_string(),
+                        data: v.get("data").cloned().unwrap_or(Value::Null),
+                        version: v.get("version")?.as_i64()?,
+                        at: serde_json::from_value(v.get("at")?.clone()).ok()?,
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        AttemptReply { id: self.id, flow: self.flow, version: self.version, events, view: self.view }
+    }
+}

@@ -1,0 +1,130 @@
+//! The I/O half of a flow: runs its due steps (upstream calls) and returns outcome events.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use events::flow::{encode, fold, Flow, PiiField, PlannedStep};
+use events::pii::{Opened, Vault};
+use events::{Metadata, NewEvent, RecordedEvent, StreamId};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::pii::seal_markers;
+use super::secrets::Secrets;
+use crate::runner::{StepError, StepFlow};
+use crate::upstream::Upstreams;
+
+/// What a step may use: the attempt's identity, its secrets, the vault, HTTP and the upstreams.
+pub struct StepContext {
+    pub stream: StreamId,
+    /// Sent upstream as the correlation id of the attempt's calls.
+    pub correlation_id: Uuid,
+    pub vault: Vault,
+    pub secrets: Secrets,
+    pub http: reqwest::Client,
+    pub upstreams: Arc<Upstreams>,
+}
+
+impl StepContext {
+    /// The clear text of a personal-data field of the attempt.
+    pub async fn open(&self, field: &PiiField) -> Result<String, StepError> {
+        if let Some(clear) = field.clear_text() {
+            return Ok(clear.to_string());
+        }
+        match self.vault.open(field.value()).await {
+            Ok(Opened::Clear(text)) => Ok(text),
+            Ok(Opened::Erased) => Err(StepError::Transient("personal data was erased".into())),
+            Err(error) => Err(StepError::Transient(format!("opening personal data: {error}"))),
+        }
+    }
+}
+
+/// A flow's upstream calls.
+#[async_trait]
+pub trait FlowSteps: Send + Sync + 'static {
+    type F: Flow;
+
+    /// Runs `step`; upstream refusals are outcome events, `StepError` only for trouble
+    /// worth retrying. `idempotency_key` is the same on every retry of this step.
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &<Self::F as Flow>::State,
+        step: &PlannedStep,
+        idempotency_key: &str,
+    ) -> Result<Vec<<Self::F as Flow>::Event>, StepError>;
+}
+
+/// Shared dependencies of every flow's steps.
+#[derive(Clone)]
+pub struct StepDeps {
+    pub db: PgPool,
+    pub vault: Vault,
+    pub http: reqwest::Client,
+    pub upstreams: Arc<Upstreams>,
+}
+
+/// Adapts a [`FlowSteps`] to the runner's [`StepFlow`].
+pub struct FlowRunner<S: FlowSteps> {
+    steps: S,
+    deps: StepDeps,
+    _flow: PhantomData<fn() -> S::F>,
+}
+
+impl<S: FlowSteps> FlowRunner<S> {
+    pub fn new(steps: S, deps: StepDeps) -> Self {
+        Self { steps, deps, _flow: PhantomData }
+    }
+}
+
+#[async_trait]
+impl<S: FlowSteps> StepFlow for FlowRunner<S> {
+    fn category(&self) -> &'static str {
+        S::F::CATEGORY
+    }
+
+    fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError> {
+        Ok(S::F::next_step(&fold::<S::F>(events)))
+    }
+
+    async fn run(
+        &self,
+        stream: &StreamId,
+        events: &[RecordedEvent],
+        step: &PlannedStep,
+        idempotency_key: &str,
+    ) -> Result<Vec<NewEvent>, StepError> {
+        let correlation_id = events.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+        let ctx = StepContext {
+            stream: stream.clone(),
+            correlation_id,
+            vault: self.deps.vault.clone(),
+            secrets: Secrets::new(self.deps.db.clone(), stream.as_str()),
+            http: self.deps.http.clone(),
+            upstreams: self.deps.upstreams.clone(),
+        };
+        let state = fold::<S::F>(events);
+        let outcome = self.steps.run(&ctx, &state, step, idempotency_key).await?;
+        let mut new_events = Vec::with_capacity(outcome.len());
+        for event in &outcome {
+            let (event_type, mut payload) =
+                encode::<S::F>(event).map_err(|e| StepError::Transient(format!("encoding event: {e}")))?;
+            seal_markers(&self.deps.vault, stream, &mut payload)
+                .await
+                .map_err(|e| StepError::Transient(format!("sealing personal data: {e}")))?;
+            new_events.push(NewEvent {
+                event_type,
+                schema_version: 1,
+                payload,
+                metadata: Metadata {
+                    correlation_id,
+                    causation_id: None,
+                    actor: format!("step:{}", step.name),
+                    client: None,
+                },
+            });
+        }
+        Ok(new_events)
+    }
+}

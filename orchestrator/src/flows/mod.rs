@@ -1,0 +1,30 @@
+//! The registry of flows: their pure logic for the API and their steps for the runner.
+//! Each flow adds itself in `registry` with one `register` call.
+
+use std::sync::Arc;
+
+use events::flow::Erased;
+
+use crate::attempts::{FlowRunner, FlowSteps, Flows, StepDeps};
+use crate::runner::StepFlow;
+
+/// The API's flows and the runner's step executors.
+pub struct Registry {
+    pub flows: Flows,
+    pub steps: Vec<Arc<dyn StepFlow>>,
+}
+
+impl Registry {
+    /// Adds a flow: its pure logic to the API, its steps to the runner.
+    pub fn register<S: FlowSteps>(mut self, steps: S, deps: &StepDeps) -> Self {
+        self.flows = self.flows.with(Arc::new(Erased::<S::F>::default()));
+        self.steps.push(Arc::new(FlowRunner::new(steps, deps.clone())));
+        self
+    }
+}
+
+/// Every flow of the portal.
+pub fn registry(deps: &StepDeps) -> Registry {
+    let _ = deps;
+    Registry { flows: Flows::default(), steps: Vec::new() }
+}

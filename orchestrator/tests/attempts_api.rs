@@ -1,0 +1,281 @@
+//! The attempt API over a small flow: start, validation, the browser binding, idempotent
+//! commands, sealed personal data, and the live stream of a runner's step.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use common::spawn_app_with;
+use events::flow::{Erased, Flow, PiiField, PlannedStep, Rejection};
+use events::pii::PiiKind;
+use orchestrator::attempts::{FlowRunner, FlowSteps, StepContext, StepDeps};
+use orchestrator::runner::{Runner, RunnerConfig, StepError};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+struct Demo;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+enum DemoEvent {
+    #[serde(rename = "demo.started")]
+    Started { phone: PiiField, masked: String },
+    #[serde(rename = "demo.confirmed")]
+    Confirmed,
+    #[serde(rename = "demo.notified")]
+    Notified { digits: usize },
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum DemoCommand {
+    Start { phone: String },
+    Confirm,
+}
+
+#[derive(Default, Clone)]
+struct DemoState {
+    phone: Option<PiiField>,
+    masked: Option<String>,
+    confirmed: bool,
+    notified: bool,
+}
+
+impl Flow for Demo {
+    const CATEGORY: &'static str = "demo";
+    type State = DemoState;
+    type Event = DemoEvent;
+    type Command = DemoCommand;
+
+    fn evolve(mut state: DemoState, event: &DemoEvent, _at: DateTime<Utc>) -> DemoState {
+        match event {
+            DemoEvent::Started { phone, masked } => {
+                state.phone = Some(phone.clone());
+                state.masked = Some(masked.clone());
+            }
+            DemoEvent::Confirmed => state.confirmed = true,
+            DemoEvent::Notified { .. } => state.notified = true,
+        }
+        state
+    }
+
+    fn decide(state: &DemoState, command: DemoCommand, _now: DateTime<Utc>) -> Result<Vec<DemoEvent>, Rejection> {
+        match command {
+            DemoCommand::Start { phone } => {
+                let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
+                if digits.len() != 11 {
+                    return Err(Rejection::field("phone", "Por favor, digite um numero de celular válido!"));
+                }
+                let masked = format!("({}) *****-{}", &digits[..2], &digits[7..]);
+                Ok(vec![DemoEvent::Started { phone: PiiField::clear(PiiKind::Phone, &format!("55{digits}")), masked }])
+            }
+            DemoCommand::Confirm if state.phone.is_some() && !state.confirmed => Ok(vec![DemoEvent::Confirmed]),
+            DemoCommand::Confirm => Err(Rejection::general("Nada a confirmar.")),
+        }
+    }
+
+    fn next_step(state: &DemoState) -> Option<PlannedStep> {
+        (state.confirmed && !state.notified).then(|| PlannedStep::now("notify", Utc::now()))
+    }
+
+    fn view(state: &DemoState, _now: DateTime<Utc>) -> Value {
+        let panel = if state.notified { "done" } else if state.confirmed { "waiting" } else { "confirm" };
+        json!({ "panel": panel, "phone": state.masked })
+    }
+}
+
+/// The step opens the sealed phone, as a real upstream call would need it.
+struct DemoSteps;
+
+#[async_trait]
+impl FlowSteps for DemoSteps {
+    type F = Demo;
+    async fn run(&self, ctx: &StepContext, state: &DemoState, _step: &PlannedStep, _key: &str) -> Result<Vec<DemoEvent>, StepError> {
+        let phone = state.phone.as_ref().ok_or_else(|| StepError::Transient("no phone".into()))?;
+        let clear = ctx.open(phone).await?;
+        ctx.secrets.put("user_token", "tok-secret-123", Duration::from_secs(60)).await.map_err(|e| StepError::Transient(e.to_string()))?;
+        Ok(vec![DemoEvent::Notified { digits: clear.len() }])
+    }
+}
+
+async fn demo_app(db: PgPool) -> common::TestApp {
+    spawn_app_with(db, |state| {
+        let flows = (*state.flows).clone().with(Arc::new(Erased::<Demo>::default()));
+        state.flows = Arc::new(flows);
+    })
+    .await
+}
+
+fn cookie(response: &reqwest::Response) -> String {
+    let set = response.headers()["set-cookie"].to_str().expect("ascii");
+    assert!(set.contains("HttpOnly"), "the session cookie is not readable by scripts: {set}");
+    set.split(';').next().expect("pair").to_string()
+}
+
+async fn start(app: &common::TestApp, phone: &str) -> (reqwest::StatusCode, Option<String>, Value) {
+    let response = app
+        .client
+        .post(app.url("/api/attempts"))
+        .json(&json!({ "flow": "demo", "command": { "type": "start", "phone": phone } }))
+        .send()
+        .await
+        .expect("start");
+    let status = response.status();
+    let cookie = response.headers().get("set-cookie").map(|_| cookie(&response));
+    (status, cookie, response.json().await.expect("json"))
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn starting_an_attempt_seals_the_phone_and_binds_the_browser(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+
+    let (status, cookie, body) = start(&app, "(11) 91000-0001").await;
+
+    assert_eq!(status, 201);
+    assert!(cookie.is_some());
+    assert_eq!(body["view"], json!({ "panel": "confirm", "phone": "(11) *****-0001" }));
+    assert_eq!(body["events"][0]["type"], "demo.started");
+    assert_eq!(body["events"][0]["data"]["phone"], Value::Null, "the browser never gets the sealed blob");
+    let id = body["id"].as_str().expect("id");
+    assert!(id.starts_with("demo-"));
+
+    let clear: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE payload::text LIKE '%91000%'")
+        .fetch_one(&db)
+        .await
+        .expect("scan");
+    assert_eq!(clear, 0, "no clear phone in any payload");
+    let sealed: Value = sqlx::query_scalar("SELECT payload->'phone' FROM events WHERE stream_id = $1")
+        .bind(id)
+        .fetch_one(&db)
+        .await
+        .expect("payload");
+    assert!(sealed.get("$pii").is_some(), "stored sealed: {sealed}");
+    let vault = events::pii::Vault::new(db.clone(), events::pii::Keys::insecure_dev());
+    let found = vault.streams_for(PiiKind::Phone, "5511910000001").await.expect("lookup");
+    assert_eq!(found, [id.to_string()], "support finds the attempt by phone");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_invalid_start_answers_422_with_the_spec_message(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (status, _, body) = start(&app, "123").await;
+    assert_eq!(status, 422);
+    assert_eq!(body, json!({ "message": "Por favor, digite um numero de celular válido!", "field": "phone" }));
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&db).await.expect("count");
+    assert_eq!(count, 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn another_browser_cannot_read_or_drive_the_attempt(db: PgPool) {
+    let app = demo_app(db).await;
+    let (_, _, body) = start(&app, "11910000001").await;
+    let id = body["id"].as_str().expect("id");
+    let (_, other_cookie, _) = start(&app, "11910000002").await;
+    let other_cookie = other_cookie.expect("cookie");
+
+    let read = app.client.get(app.url(&format!("/api/attempts/{id}"))).header("cookie", &other_cookie).send().await.expect("get");
+    assert_eq!(read.status(), 403);
+    let anonymous = app
+        .client
+        .post(app.url(&format!("/api/attempts/{id}/commands")))
+        .json(&json!({ "type": "confirm" }))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(anonymous.status(), 403);
+    let unknown = app.client.get(app.url("/api/attempts/demo-00000000-0000-0000-0000-000000000000")).header("cookie", &other_cookie).send().await.expect("get");
+    assert_eq!(unknown.status(), 404);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_repeated_command_with_the_same_key_acts_once(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let cookie = cookie.expect("cookie");
+    let id = body["id"].as_str().expect("id");
+    let send = || async {
+        let response = app
+            .client
+            .post(app.url(&format!("/api/attempts/{id}/commands")))
+            .header("cookie", &cookie)
+            .header("idempotency-key", "k-1")
+            .json(&json!({ "type": "confirm" }))
+            .send()
+            .await
+            .expect("command");
+        (response.status(), response.json::<Value>().await.expect("json"))
+    };
+
+    let (first_status, first) = send().await;
+    let (second_status, second) = send().await;
+
+    assert_eq!(first_status, 200);
+    assert_eq!(second_status, 200, "the repeat is answered, not refused");
+    assert_eq!(first, second);
+    assert_eq!(first["view"]["panel"], "waiting");
+    assert_eq!(first["events"].as_array().map(Vec::len), Some(1));
+    let confirmed: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE event_type = 'demo.confirmed'")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(confirmed, 1);
+    let due: String = sqlx::query_scalar("SELECT step FROM due_steps WHERE stream_id = $1").bind(id).fetch_one(&db).await.expect("due");
+    assert_eq!(due, "notify", "the command scheduled the next step with its events");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_stream_pushes_the_view_when_a_step_finishes(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let cookie = cookie.expect("cookie");
+    let id = body["id"].as_str().expect("id").to_string();
+    let mut sse = app
+        .client
+        .get(app.url(&format!("/api/attempts/{id}/stream")))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(sse.headers()["content-type"], "text/event-stream");
+
+    app.client
+        .post(app.url(&format!("/api/attempts/{id}/commands")))
+        .header("cookie", &cookie)
+        .json(&json!({ "type": "confirm" }))
+        .send()
+        .await
+        .expect("confirm");
+    let deps = StepDeps {
+        db: db.clone(),
+        vault: events::pii::Vault::new(db.clone(), events::pii::Keys::insecure_dev()),
+        http: reqwest::Client::new(),
+        upstreams: Arc::new(orchestrator::upstream::Upstreams::sandbox("http://127.0.0.1:9")),
+    };
+    let runner = Runner::new(db.clone(), events::EventStore::new(db.clone()), RunnerConfig::default())
+        .with_flow(Arc::new(FlowRunner::new(DemoSteps, deps)));
+    runner.tick().await.expect("tick");
+
+    let mut seen = String::new();
+    let done = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Ok(Some(chunk)) = sse.chunk().await {
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+            if seen.contains("\"panel\":\"done\"") {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the done view arrived over SSE; got {seen}");
+    assert!(seen.contains("\"demo.notified\""));
+    assert!(seen.contains("\"digits\":13"), "the step opened the sealed phone (55 + 11 digits)");
+    assert!(!seen.contains("tok-secret-123"), "tokens never reach the browser");
+    let leaked: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE payload::text LIKE '%tok-secret%'")
+        .fetch_one(&db)
+        .await
+        .expect("scan");
+    assert_eq!(leaked, 0, "tokens never enter an event");
+}
