@@ -9,7 +9,7 @@ use std::collections::{HashMap, VecDeque};
 use std::time::Duration as StdDuration;
 
 use axum::body::{to_bytes, Body, Bytes};
-use axum::extract::Request;
+use axum::extract::{OriginalUri, Request};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -162,7 +162,11 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
             seq: 0,
             endpoint,
             method: request.method().to_string(),
-            path: request.uri().path().to_string(),
+            // Nested routers strip their prefix from the URI; the log shows the full path.
+            path: request
+                .extensions()
+                .get::<OriginalUri>()
+                .map_or_else(|| request.uri().path().to_string(), |original| original.path().to_string()),
             idempotency_key: key.clone(),
             correlation_id: header_text(headers::CORRELATION_ID),
             at: state.now().to_rfc3339_opts(SecondsFormat::Millis, true),
