@@ -15,6 +15,8 @@ const Links = lazy(() => import('./pages/Links'));
 const Terms = lazy(() => import('./pages/Terms'));
 const ExternalRedirect = lazy(() => import('./pages/ExternalRedirect'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const CloudActivation = lazy(() => import('./features/cloud/CloudActivationPage'));
+const ClienteHero = lazy(() => import('./pages/ClienteHero'));
 
 export function App() {
   return (
@@ -35,6 +37,8 @@ export function App() {
         <Route path="/termos" element={<ExternalRedirect to={EXTERNAL.termsPage} />} />
         <Route path="/atendimento" element={<Navigate to="/?show-bot" replace />} />
 
+        <Route path="/cloud/positivo" element={<CloudActivation />} />
+        <Route path="/cliente/hero" element={<ClienteHero />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

@@ -1,0 +1,126 @@
+import './cloud.css';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { openChatbot } from '../../components/Chatbot';
+import { ErrorBanner } from '../../components/flow/ErrorBanner';
+import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
+import { usePageMeta } from '../../components/Seo';
+import { SiteShell } from '../../components/SiteShell';
+import { CloudFaq } from './components/CloudFaq';
+import { CodeForm } from './components/CodeForm';
+import { DetailsForm } from './components/DetailsForm';
+import { HelpPanel } from './components/HelpPanel';
+import { SuccessModal } from './components/SuccessModal';
+import { cloudMachine, SUCCESS_REDIRECT } from './machine';
+import { loadingOf, panelOf, resendOf } from './selectors';
+
+const STEPS = ['Seus dados', 'Código SMS', 'Ativação'] as const;
+
+function Stepper({ current }: { current: number }) {
+  return (
+    <ol className="cloud-steps" aria-label="Etapas da ativação">
+      {STEPS.map((label, index) => (
+        <li
+          key={label}
+          className={`cloud-steps__item${index === current ? ' is-current' : ''}${index < current ? ' is-done' : ''}`}
+          aria-current={index === current ? 'step' : undefined}
+        >
+          <span className="cloud-steps__number" aria-hidden="true">
+            {index + 1}
+          </span>
+          {label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** /cloud/positivo: activation of the cloud product by the computer's serial number. */
+export default function CloudActivationPage() {
+  usePageMeta({
+    title: 'Ativar número de série | EXA Cloud',
+    description: 'Ative o EXA Cloud do seu computador com o número de série e o seu celular.',
+    noindex: true,
+  });
+  const navigate = useNavigate();
+  const machine = useMemo(
+    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
+    [navigate],
+  );
+  const actor = useActorRef(machine);
+  const panel = useSelector(actor, panelOf);
+  const resend = useSelector(actor, resendOf);
+  const loading = useSelector(actor, loadingOf);
+  const error = useSelector(actor, (s) => s.context.error);
+  const field = useSelector(actor, (s) => s.context.field);
+  const phone = useSelector(actor, (s) => s.context.phone);
+  const serial = useSelector(actor, (s) => s.context.serial);
+  const code = useSelector(actor, (s) => s.context.code);
+  const phoneMasked = useSelector(actor, (s) => s.context.phoneMasked);
+  const seconds = useSelector(actor, (s) => s.context.resendSeconds);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const closeHelp = useCallback(() => setHelpOpen(false), []);
+
+  const step = panel === 'details' ? 0 : panel === 'code' ? 1 : 2;
+
+  return (
+    <SiteShell>
+      <meta name="robots" content="noindex" />
+      <section className="cloud-page" aria-labelledby="cloud-activation-title">
+        <div className="container cloud-page__grid">
+          <div className="cloud-card">
+            <h1 id="cloud-activation-title">Ativar número de série</h1>
+            <p className="cloud-card__lead">
+              Ative o EXA Cloud do seu computador em poucos passos: informe seu celular e o número de série, e confirme
+              com o código que enviaremos por SMS.
+            </p>
+            <Stepper current={step} />
+            {error && <ErrorBanner tone="red" message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
+            {panel === 'details' && (
+              <DetailsForm
+                phone={phone}
+                serial={serial}
+                field={field}
+                disabled={loading}
+                onPhone={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+                onSerial={(value) => actor.send({ type: 'SERIAL_CHANGED', value })}
+                onSubmit={() => actor.send({ type: 'SUBMIT_DETAILS' })}
+                onHelp={() => setHelpOpen(true)}
+              />
+            )}
+            {panel === 'code' && (
+              <CodeForm
+                phoneMasked={phoneMasked}
+                code={code}
+                invalid={field === 'code'}
+                disabled={loading}
+                countdown={resend === 'countdown' ? seconds : null}
+                onCode={(value) => actor.send({ type: 'CODE_CHANGED', value })}
+                onSubmit={() => actor.send({ type: 'SUBMIT_CODE' })}
+                onResend={() => actor.send({ type: 'RESEND' })}
+                onBack={() => actor.send({ type: 'BACK' })}
+              />
+            )}
+            <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
+              Precisa de ajuda?
+            </button>
+          </div>
+          <aside className="cloud-aside" aria-label="Ajuda com o número de série">
+            <h2>Onde está o número de série?</h2>
+            <p>Na etiqueta embaixo do notebook ou atrás do computador, ao lado de "S/N".</p>
+            <button type="button" className="button button--outline button--small" onClick={() => setHelpOpen(true)}>
+              Ver exemplo da etiqueta
+            </button>
+          </aside>
+        </div>
+        <div className="container container--narrow">
+          <CloudFaq />
+        </div>
+      </section>
+      <HelpPanel open={helpOpen} onClose={closeHelp} />
+      <LoadingOverlay visible={loading && panel !== 'success' && panel !== 'done'} label="Processando sua ativação" />
+      {(panel === 'success' || panel === 'done') && <SuccessModal />}
+    </SiteShell>
+  );
+}

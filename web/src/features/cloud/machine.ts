@@ -1,0 +1,329 @@
+// The cloud activation's client machine. Its `panel` region mirrors the server's projector
+// (events/src/flows/cloud/state.rs): it moves on the domain events the server returns, so the
+// shared vectors (tests/vectors/cloud/panels.json) give the same panel on both sides. The
+// `request` region sends one command at a time; the `live` region follows the attempt's
+// stream once it exists, for the steps the server runs later.
+
+import { and, assign, enqueueActions, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import { AttemptError, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt, subscribeAttempt } from '../attempts/api';
+import { parseCode, parsePhone, parseSerial } from './rules';
+import {
+  CLOUD_FLOW,
+  isDomainEventType,
+  type CloudCommand,
+  type DomainEvent,
+  type Field,
+  type ServerEvent,
+} from './types';
+
+/** Spec section 9: the resend link hides this long after a successful resend. */
+export const RESEND_SECONDS = 10;
+/** Spec section 9: how long the success modal shows before /cliente/hero. */
+export const SUCCESS_MODAL_MS = 3000;
+export const SUCCESS_REDIRECT = '/cliente/hero';
+/** Shown when the server gave up on a step (events/src/flows/cloud/state.rs GENERIC_ERROR). */
+export const GENERIC_ERROR = 'Ops, ocorreu um erro. Tente novamente em instantes.';
+
+/** Steps that run once the code was spent: their failure returns to form 1. */
+const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];
+
+export interface CommandInput {
+  attemptId: string | null;
+  command: CloudCommand;
+}
+
+export interface CommandOutput {
+  id: string;
+  events: ServerEvent[];
+}
+
+export interface CloudContext {
+  attemptId: string | null;
+  /** Version of the last server event applied; older or repeated ones are skipped. */
+  version: number;
+  phone: string;
+  serial: string;
+  code: string;
+  /** `(11) *****-5678`, from the server. */
+  phoneMasked: string | null;
+  /** The server is running a step for this attempt. */
+  busy: boolean;
+  /** The red banner's message. */
+  error: string | null;
+  /** The field the message is about, if any. */
+  field: Field | null;
+  resendSeconds: number;
+  outgoing: CloudCommand | null;
+}
+
+type ClientEvent =
+  | { type: 'PHONE_CHANGED'; value: string }
+  | { type: 'SERIAL_CHANGED'; value: string }
+  | { type: 'CODE_CHANGED'; value: string }
+  | { type: 'SUBMIT_DETAILS' }
+  | { type: 'SUBMIT_CODE' }
+  | { type: 'RESEND' }
+  | { type: 'BACK' }
+  | { type: 'DISMISS' }
+  | { type: 'server.events'; events: ServerEvent[] }
+  | { type: 'request.send' };
+
+export type CloudEvent = ClientEvent | DomainEvent;
+
+function messageOf(event: CloudEvent): string {
+  const data = 'data' in event ? event.data : null;
+  const message = data?.message;
+  return typeof message === 'string' && message !== '' ? message : GENERIC_ERROR;
+}
+
+/** Sends one command: the first one starts the attempt. */
+export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ input, signal }) => {
+  const reply = input.attemptId
+    ? await sendCommand(input.attemptId, input.command, signal)
+    : await startAttempt(CLOUD_FLOW, input.command, signal);
+  return { id: reply.id ?? input.attemptId, events: reply.events };
+});
+
+/**
+ * Follows the attempt's stream. A message that skips versions (a reconnect after a drop)
+ * is completed by reading the whole attempt; the machine skips what it already applied.
+ */
+export const followActor = fromCallback<CloudEvent, { id: string }>(({ sendBack, input }) => {
+  let last = 0;
+  const catchUp = () => {
+    getAttempt(input.id)
+      .then((all) => sendBack({ type: 'server.events', events: all.events }))
+      .catch(() => {});
+  };
+  const unsubscribe = subscribeAttempt(input.id, (reply) => {
+    const events = reply.events ?? [];
+    const first = events[0];
+    if (first && first.version > last + 1) catchUp();
+    for (const event of events) last = Math.max(last, event.version);
+    sendBack({ type: 'server.events', events });
+  });
+  // Steps may have finished between the command's reply and the subscription.
+  catchUp();
+  return unsubscribe;
+});
+
+export const cloudMachine = setup({
+  types: {
+    context: {} as CloudContext,
+    events: {} as CloudEvent,
+  },
+  actors: {
+    command: commandActor,
+    follow: followActor,
+  },
+  actions: {
+    /** The page navigates to /cliente/hero; tests leave it empty. */
+    redirect: () => {},
+    working: assign({ busy: true, error: null, field: null }),
+    failed: assign(({ event }) => ({ busy: false, error: messageOf(event), field: null })),
+    failedGeneric: assign({ busy: false, error: GENERIC_ERROR, field: null }),
+    cleared: assign({ busy: false, error: null, field: null }),
+    rememberPhone: assign(({ event }) => {
+      const masked = 'data' in event ? event.data?.phone_masked : null;
+      return { phoneMasked: typeof masked === 'string' ? masked : null };
+    }),
+    startCountdown: assign({ resendSeconds: RESEND_SECONDS }),
+    tick: assign(({ context }) => ({ resendSeconds: context.resendSeconds - 1 })),
+    applyServerEvents: enqueueActions(({ context, event, enqueue }) => {
+      let events: ServerEvent[] = [];
+      if (event.type === 'server.events') events = event.events;
+      else if ('output' in event) events = (event.output as CommandOutput).events;
+      let version = context.version;
+      for (const server of [...events].sort((a, b) => a.version - b.version)) {
+        if (server.version <= version) continue;
+        version = server.version;
+        if (isDomainEventType(server.type)) {
+          enqueue.raise({ type: server.type, data: server.data, at: server.at });
+        }
+      }
+      enqueue.assign({ version });
+    }),
+    rememberAttempt: assign(({ context, event }) => {
+      const output = 'output' in event ? (event.output as CommandOutput) : null;
+      return { attemptId: output?.id ?? context.attemptId };
+    }),
+    requestFailed: assign(({ event }) => {
+      const error = 'error' in event ? event.error : null;
+      if (error instanceof AttemptError) {
+        const field = error.field === 'phone' || error.field === 'serial' || error.field === 'code' ? error.field : null;
+        return { error: error.message, field };
+      }
+      return { error: NETWORK_MESSAGE, field: null };
+    }),
+    dismiss: assign({ error: null, field: null }),
+  },
+  guards: {
+    idle: and([({ context }) => !context.busy, stateIn({ request: 'idle' })]),
+    hasAttempt: ({ context }) => context.attemptId !== null,
+    lastSecond: ({ context }) => context.resendSeconds <= 1,
+    afterCode: ({ event }) => {
+      const step = 'data' in event ? event.data?.step : null;
+      return typeof step === 'string' && AFTER_CODE_STEPS.includes(step);
+    },
+    phoneInvalid: ({ context }) => 'error' in parsePhone(context.phone),
+    serialInvalid: ({ context }) => 'error' in parseSerial(context.serial),
+    codeInvalid: ({ context }) => 'error' in parseCode(context.code),
+  },
+}).createMachine({
+  id: 'cloud',
+  type: 'parallel',
+  context: {
+    attemptId: null,
+    version: 0,
+    phone: '',
+    serial: '',
+    code: '',
+    phoneMasked: null,
+    busy: false,
+    error: null,
+    field: null,
+    resendSeconds: 0,
+    outgoing: null,
+  },
+  on: {
+    'server.events': { actions: 'applyServerEvents' },
+    DISMISS: { actions: 'dismiss' },
+    PHONE_CHANGED: {
+      actions: assign(({ context, event }) => ({ phone: event.value, field: context.field === 'phone' ? null : context.field })),
+    },
+    SERIAL_CHANGED: {
+      actions: assign(({ context, event }) => ({ serial: event.value, field: context.field === 'serial' ? null : context.field })),
+    },
+    CODE_CHANGED: {
+      actions: assign(({ context, event }) => ({ code: event.value, field: context.field === 'code' ? null : context.field })),
+    },
+  },
+  states: {
+    panel: {
+      initial: 'details',
+      // Domain events (the server's), mirrored from evolve in events/src/flows/cloud/state.rs.
+      on: {
+        'details.submitted': { target: '.details', actions: ['working', 'rememberPhone'] },
+        'phone.checked': { actions: 'working' },
+        'phone.refused': { actions: 'failed' },
+        'code.send_failed': { actions: 'failed' },
+        'code.sent': { target: '.code', actions: ['cleared', assign({ code: '' })] },
+        'code.resend_requested': { actions: 'working' },
+        'code.resent': { target: '.code.countdown', actions: ['cleared', 'startCountdown'] },
+        'code.resend_failed': { actions: 'failed' },
+        'details.reopened': { target: '.details', actions: 'cleared' },
+        'code.submitted': { actions: 'working' },
+        'code.validated': { actions: 'working' },
+        'code.rejected': { actions: 'failed' },
+        'serial.registered': { actions: 'working' },
+        'serial.rejected': { target: '.details', actions: 'failed' },
+        'custom_token.obtained': { actions: 'working' },
+        'custom_token.failed': { target: '.details', actions: 'failed' },
+        'account.signed_in': { target: '.success', actions: 'cleared' },
+        'sign_in.failed': { target: '.details', actions: 'failed' },
+        'cloud.activated': { target: '.success', actions: 'cleared' },
+        'step.gave_up': [
+          { guard: 'afterCode', target: '.details', actions: 'failedGeneric' },
+          { actions: 'failedGeneric' },
+        ],
+      },
+      states: {
+        details: {
+          on: {
+            SUBMIT_DETAILS: [
+              { guard: not('idle') },
+              { guard: 'phoneInvalid', actions: assign(({ context }) => ({ error: errorOf(parsePhone(context.phone)), field: 'phone' as const })) },
+              { guard: 'serialInvalid', actions: assign(({ context }) => ({ error: errorOf(parseSerial(context.serial)), field: 'serial' as const })) },
+              {
+                actions: [
+                  assign(({ context }) => ({
+                    error: null,
+                    field: null,
+                    outgoing: {
+                      type: context.attemptId ? 'submit_details' : 'start',
+                      phone: context.phone,
+                      serial: context.serial,
+                    } as CloudCommand,
+                  })),
+                  raise({ type: 'request.send' }),
+                ],
+              },
+            ],
+          },
+        },
+        code: {
+          initial: 'link',
+          on: {
+            SUBMIT_CODE: [
+              { guard: not('idle') },
+              { guard: 'codeInvalid', actions: assign(({ context }) => ({ error: errorOf(parseCode(context.code)), field: 'code' as const })) },
+              {
+                actions: [
+                  assign(({ context }) => ({ error: null, field: null, outgoing: { type: 'submit_code', code: context.code.trim() } as CloudCommand })),
+                  raise({ type: 'request.send' }),
+                ],
+              },
+            ],
+            BACK: {
+              guard: 'idle',
+              actions: [assign({ error: null, field: null, outgoing: { type: 'back' } as CloudCommand }), raise({ type: 'request.send' })],
+            },
+          },
+          states: {
+            link: {
+              on: {
+                RESEND: {
+                  guard: 'idle',
+                  actions: [assign({ error: null, field: null, outgoing: { type: 'resend' } as CloudCommand }), raise({ type: 'request.send' })],
+                },
+              },
+            },
+            countdown: {
+              after: {
+                1000: [
+                  { guard: 'lastSecond', target: 'link', actions: assign({ resendSeconds: 0 }) },
+                  { target: 'countdown', reenter: true, actions: 'tick' },
+                ],
+              },
+            },
+          },
+        },
+        success: {
+          // The account is active: later copies of the same news change nothing.
+          on: { 'account.signed_in': {}, 'cloud.activated': {} },
+          after: { [SUCCESS_MODAL_MS]: 'done' },
+        },
+        done: { type: 'final', entry: 'redirect' },
+      },
+    },
+    request: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'request.send': 'sending' } },
+        sending: {
+          invoke: {
+            src: 'command',
+            input: ({ context }) => ({ attemptId: context.attemptId, command: context.outgoing as CloudCommand }),
+            onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
+            onError: { target: 'idle', actions: 'requestFailed' },
+          },
+        },
+      },
+    },
+    live: {
+      initial: 'off',
+      states: {
+        off: { always: { guard: 'hasAttempt', target: 'on' } },
+        on: {
+          invoke: { src: 'follow', input: ({ context }) => ({ id: context.attemptId ?? '' }) },
+          on: { 'account.signed_in': 'stopped', 'cloud.activated': 'stopped' },
+        },
+        stopped: {},
+      },
+    },
+  },
+});
+
+function errorOf(parsed: { ok: string } | { error: string }): string | null {
+  return 'error' in parsed ? parsed.error : null;
+}
