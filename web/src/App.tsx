@@ -15,6 +15,7 @@ const Links = lazy(() => import('./pages/Links'));
 const Terms = lazy(() => import('./pages/Terms'));
 const ExternalRedirect = lazy(() => import('./pages/ExternalRedirect'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+const Activation = lazy(() => import('./features/activation/ActivationPage'));
 const CloudActivation = lazy(() => import('./features/cloud/CloudActivationPage'));
 const ClienteHero = lazy(() => import('./pages/ClienteHero'));
 
@@ -39,6 +40,12 @@ export function App() {
 
         <Route path="/cloud/positivo" element={<CloudActivation />} />
         <Route path="/cliente/hero" element={<ClienteHero />} />
+        <Route path="/seguranca/ativar" element={<Activation variant="standard" />} />
+        <Route path="/seguranca/ativarbradescoseguros" element={<Activation variant="insurance" />} />
+        <Route path="/seguranca/ativarsumicity" element={<Activation variant="partner_portal" />} />
+        <Route path="/seguranca/ativarbrisanet" element={<Activation variant="broadband" />} />
+        <Route path="/seguranca/ativaragility" element={<Activation variant="telecom" />} />
+        <Route path="/seguranca/tim" element={<Activation variant="carrier" />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

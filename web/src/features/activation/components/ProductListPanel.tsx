@@ -1,0 +1,40 @@
+import type { Platform, Product } from '../machine';
+import { PRODUCT_LIST_HEADING } from '../messages';
+import { PRODUCT_NAMES, productTarget } from '../platform';
+
+interface Props {
+  products: Product[];
+  platform: Platform;
+  onChoose: (product: Product) => void;
+}
+
+/** Spec panel 4: one download button per product the plan grants. */
+export function ProductListPanel({ products, platform, onChoose }: Props) {
+  return (
+    <section className="activation-panel" aria-labelledby="activation-heading">
+      <h1 id="activation-heading" className="activation-heading">
+        {PRODUCT_LIST_HEADING}
+      </h1>
+      <ul className="activation-products">
+        {products.map((product) => {
+          const target = productTarget(product, platform);
+          return (
+            <li key={product} className="activation-product">
+              <span className="activation-product__name">{PRODUCT_NAMES[product]}</span>
+              <a
+                className="button button--primary button--small"
+                href={target.href}
+                target={target.newTab ? '_blank' : undefined}
+                rel={target.newTab ? 'noopener noreferrer' : undefined}
+                onClick={() => onChoose(product)}
+                aria-label={`Baixar ${PRODUCT_NAMES[product]}`}
+              >
+                Baixar
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

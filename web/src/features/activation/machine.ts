@@ -1,0 +1,573 @@
+// The activation template's client machine (one for the six variants). Its `panel` region's
+// states are the spec's panels; they move on the domain events the server returns, exactly as
+// the Rust projector folds them (events/src/flows/activation/state.rs), which the shared
+// vectors (tests/vectors/activation/flows.json) check on both sides. The `request` region
+// sends one command at a time, `live` follows the attempt's stream for the steps the server
+// runs later, and a ticker moves the clock for the resend countdown.
+
+import { and, assign, enqueueActions, fromCallback, fromPromise, not, setup, stateIn } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import { AttemptError, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt, subscribeAttempt } from '../attempts/api';
+import type { AttemptEvent } from '../attempts/api';
+import { afterCode, beforeCode, isStep, isVariant, needsDocument, needsLicence, stepAfter } from './chain';
+import type { Step, Variant } from './chain';
+import {
+  CODE_EXPIRED,
+  CODE_LOCKED,
+  CODE_WRONG,
+  CUSTOMER_NOT_FOUND,
+  GENERIC,
+  NOT_AUTHORIZED,
+  PARTNER_LOGIN_REFUSED,
+  SERIAL_NOT_FOUND,
+  TERMS_REQUIRED,
+} from './messages';
+import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode } from './validation';
+import type { Field, Parsed } from './validation';
+
+export const ACTIVATION_FLOW = 'activation';
+/** Spec section 9: the activation's resend countdown. */
+export const RESEND_SECONDS = 60;
+
+export type Platform = 'ios' | 'android' | 'desktop';
+export type Product = 'seguranca' | 'cloud' | 'gestao';
+
+export type Command = { type: string } & Record<string, unknown>;
+
+/** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
+export const DOMAIN_EVENTS = [
+  'attempt.started',
+  'partner.login_prepared',
+  'customer.found',
+  'customer.not_found',
+  'phone.submitted',
+  'email.submitted',
+  'partner.logged_in',
+  'partner.login_refused',
+  'partner.plan_found',
+  'carrier.token_obtained',
+  'document.authorized',
+  'document.refused',
+  'code.sent',
+  'code.send_failed',
+  'code.resend_requested',
+  'code.submitted',
+  'code.validated',
+  'code.rejected',
+  'authorization.granted',
+  'authorization.refused',
+  'identity.verified',
+  'packs.fetched',
+  'subscription.created',
+  'serial.not_found',
+  'step.failed',
+  'step.gave_up',
+  'store.redirected',
+  'product.chosen',
+] as const;
+
+export type DomainEventType = (typeof DOMAIN_EVENTS)[number];
+export type DomainEvent = { type: DomainEventType; data: Record<string, unknown>; at: string };
+
+export function isDomainEventType(type: string): type is DomainEventType {
+  return (DOMAIN_EVENTS as readonly string[]).includes(type);
+}
+
+export interface StartInput {
+  variant: Variant;
+  licenca?: string | null;
+  code?: string | null;
+  returnUrl?: string | null;
+  /** False in tests that feed events by hand. */
+  autostart?: boolean;
+}
+
+export interface ActivationContext {
+  /** The page's variant; the server's `attempt.started` confirms it. */
+  variant: Variant;
+  start: StartInput;
+  attemptId: string | null;
+  /** Version of the last server event applied; older or repeated ones are skipped. */
+  version: number;
+  // Mirrored from the server's events.
+  startedVariant: Variant | null;
+  pending: Step | null;
+  resending: boolean;
+  error: string | null;
+  field: Field | null;
+  licence: string | null;
+  licenceLocked: boolean;
+  phoneDisplay: string | null;
+  resendUntil: number | null;
+  products: Product[];
+  planId: string | null;
+  partnerLoginUrl: string | null;
+  // The visitor's side.
+  now: number;
+  phone: string;
+  licenceInput: string;
+  cpfCnpj: string;
+  email: string;
+  pincode: string;
+  terms: boolean;
+  outgoing: Command | null;
+}
+
+export type ActivationEvent =
+  | DomainEvent
+  | { type: 'server.events'; events: AttemptEvent[] }
+  | { type: 'clock.tick'; now: number }
+  | { type: 'PHONE_CHANGED'; value: string }
+  | { type: 'LICENCE_CHANGED'; value: string }
+  | { type: 'CPF_CNPJ_CHANGED'; value: string }
+  | { type: 'EMAIL_CHANGED'; value: string }
+  | { type: 'PINCODE_CHANGED'; value: string }
+  | { type: 'TERMS_CHANGED'; value: boolean }
+  | { type: 'SUBMIT' }
+  | { type: 'RESEND' }
+  | { type: 'DISMISS' }
+  | { type: 'STORE_REDIRECTED'; platform: Platform }
+  | { type: 'PRODUCT_CHOSEN'; product: Product; platform: Platform }
+  | { type: 'request.send' };
+
+export interface CommandInput {
+  attemptId: string | null;
+  command: Command;
+}
+
+export interface CommandOutput {
+  id: string;
+  events: AttemptEvent[];
+}
+
+/** Sends one command: the first one starts the attempt. */
+export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ input, signal }) => {
+  const reply = input.attemptId
+    ? await sendCommand(input.attemptId, input.command, signal)
+    : await startAttempt(ACTIVATION_FLOW, input.command, signal);
+  return { id: reply.id ?? input.attemptId, events: reply.events };
+});
+
+/** Follows the attempt's stream; a gap in versions is filled by reading the whole attempt. */
+export const followActor = fromCallback<ActivationEvent, { id: string }>(({ sendBack, input }) => {
+  let last = 0;
+  const catchUp = () => {
+    getAttempt(input.id)
+      .then((all) => sendBack({ type: 'server.events', events: all.events }))
+      .catch(() => {});
+  };
+  const unsubscribe = subscribeAttempt(input.id, (reply) => {
+    const events = reply.events ?? [];
+    const first = events[0];
+    if (first && first.version > last + 1) catchUp();
+    for (const event of events) last = Math.max(last, event.version);
+    sendBack({ type: 'server.events', events });
+  });
+  // Steps may have finished between the command's reply and the subscription.
+  catchUp();
+  return unsubscribe;
+});
+
+/** Moves the machine's clock four times a second (the countdown text changes each second). */
+export const tickerActor = fromCallback<ActivationEvent>(({ sendBack }) => {
+  const timer = setInterval(() => sendBack({ type: 'clock.tick', now: Date.now() }), 250);
+  return () => clearInterval(timer);
+});
+
+function dataOf(event: ActivationEvent): Record<string, unknown> {
+  return 'data' in event && event.data && typeof event.data === 'object' ? event.data : {};
+}
+
+function chainVariant(context: ActivationContext): Variant {
+  return context.startedVariant ?? context.variant;
+}
+
+/** Seconds left on the resend countdown at the machine's clock, rounded up. */
+export function resendIn(context: ActivationContext): number {
+  if (context.resendUntil === null || context.now >= context.resendUntil) return 0;
+  return Math.floor((context.resendUntil - context.now + 999) / 1000);
+}
+
+const GRANTED_ORDER: Product[] = ['seguranca', 'cloud', 'gestao'];
+
+function grantedProducts(data: Record<string, unknown>): Product[] {
+  const products = (data.products ?? {}) as Record<string, unknown>;
+  return GRANTED_ORDER.filter((name) => products[name] === true);
+}
+
+function firstError<T>(results: Parsed<T>[]): { error: string; field: Field } | null {
+  for (const result of results) if ('error' in result) return result;
+  return null;
+}
+
+export const activationMachine = setup({
+  types: {
+    context: {} as ActivationContext,
+    events: {} as ActivationEvent,
+    input: {} as StartInput,
+  },
+  actors: {
+    command: commandActor,
+    follow: followActor,
+    ticker: tickerActor,
+  },
+  actions: {
+    started: assign(({ event }) => {
+      const data = dataOf(event);
+      const variant = isVariant(data.variant) ? data.variant : null;
+      const partnerCode = typeof data.partner_code === 'string' && data.partner_code !== '';
+      let pending: Step | null = null;
+      if (variant === 'broadband') pending = partnerCode ? 'look_up_customer' : 'prepare_partner_login';
+      return {
+        startedVariant: variant,
+        licence: typeof data.licence === 'string' ? data.licence : null,
+        licenceLocked: data.licence_locked === true,
+        pending,
+        error: null,
+        field: null,
+        resending: false,
+        resendUntil: null,
+        products: [],
+        planId: null,
+        partnerLoginUrl: null,
+        phoneDisplay: null,
+      };
+    }),
+    loginPrepared: assign(({ event }) => {
+      const url = dataOf(event).authorize_url;
+      return { pending: null, partnerLoginUrl: typeof url === 'string' ? url : null };
+    }),
+    idle: assign({ pending: null }),
+    submitted: assign(({ context, event }) => {
+      const display = dataOf(event).phone_display;
+      const first = beforeCode(chainVariant(context))[0] ?? 'send_code';
+      return {
+        phoneDisplay: typeof display === 'string' ? display : null,
+        error: null,
+        field: null,
+        resending: false,
+        pending: first,
+      };
+    }),
+    nextAfter: assign(({ context, event }) => {
+      const done: Record<string, Step> = {
+        'partner.logged_in': 'partner_login',
+        'partner.plan_found': 'fetch_account',
+        'carrier.token_obtained': 'carrier_token',
+        'document.authorized': 'authorize_document',
+        'authorization.granted': 'authorize',
+        'identity.verified': 'verify_token',
+      };
+      const step = done[event.type];
+      return { pending: step ? stepAfter(chainVariant(context), step) : null };
+    }),
+    planFound: assign(({ event }) => {
+      const plan = dataOf(event).plan_id;
+      return { planId: typeof plan === 'string' ? plan : null };
+    }),
+    codeSent: assign(({ event }) => {
+      const resend = dataOf(event).resend === true;
+      const at = 'at' in event ? Date.parse(event.at) : NaN;
+      return {
+        pending: null,
+        resending: false,
+        resendUntil: resend && !Number.isNaN(at) ? at + RESEND_SECONDS * 1000 : null,
+      };
+    }),
+    resendRequested: assign({ error: null, field: null, resending: true, pending: 'send_code' as Step }),
+    codeSubmitted: assign({ error: null, field: null, pending: 'validate_code' as Step }),
+    codeValidated: assign(({ context }) => ({ pending: afterCode(chainVariant(context))[0] ?? null })),
+    codeRejected: assign(({ event }) => {
+      const reason = dataOf(event).reason;
+      const error = reason === 'expired' ? CODE_EXPIRED : reason === 'locked' ? CODE_LOCKED : CODE_WRONG;
+      return { pending: null, error, field: null };
+    }),
+    productsListed: assign(({ event }) => ({ pending: null, products: grantedProducts(dataOf(event)) })),
+    failCustomer: assign({ pending: null, error: CUSTOMER_NOT_FOUND, field: null }),
+    failPartnerLogin: assign({ pending: null, error: PARTNER_LOGIN_REFUSED, field: null }),
+    failNotAuthorized: assign({ pending: null, error: NOT_AUTHORIZED, field: null }),
+    failSerial: assign({ pending: null, error: SERIAL_NOT_FOUND, field: null }),
+    failGeneric: assign({ pending: null, error: GENERIC, field: null, resending: false }),
+    applyServerEvents: enqueueActions(({ context, event, enqueue }) => {
+      let events: AttemptEvent[] = [];
+      if (event.type === 'server.events') events = event.events;
+      else if ('output' in event) events = (event.output as CommandOutput).events;
+      let version = context.version;
+      for (const server of [...events].sort((a, b) => a.version - b.version)) {
+        if (server.version <= version) continue;
+        version = server.version;
+        if (isDomainEventType(server.type)) {
+          enqueue.raise({ type: server.type, data: server.data ?? {}, at: server.at });
+        }
+      }
+      enqueue.assign({ version });
+    }),
+    rememberAttempt: assign(({ context, event }) => {
+      const output = 'output' in event ? (event.output as CommandOutput) : null;
+      return { attemptId: output?.id ?? context.attemptId };
+    }),
+    requestFailed: assign(({ event }) => {
+      const error = 'error' in event ? event.error : null;
+      if (error instanceof AttemptError) {
+        return { error: error.message, field: (error.field as Field | null) ?? null };
+      }
+      return { error: NETWORK_MESSAGE, field: null };
+    }),
+    dismiss: assign({ error: null, field: null }),
+    prepareStart: assign(({ context }) => ({
+      outgoing: {
+        type: 'start',
+        variant: context.variant,
+        licenca: context.start.licenca ?? null,
+        code: context.start.code ?? null,
+        return_url: context.start.returnUrl ?? null,
+      },
+    })),
+    /** The send-code panel: parsed on this side first, the server parses again. */
+    submitPhone: enqueueActions(({ context, enqueue }) => {
+      const variant = chainVariant(context);
+      const checks: Parsed<unknown>[] = [parsePhone(context.phone)];
+      if (needsDocument(variant)) checks.push(parseCpfCnpj(context.cpfCnpj));
+      if (needsLicence(variant)) checks.push(parseLicence(context.licenceLocked ? (context.licence ?? '') : context.licenceInput));
+      const wrong = firstError(checks);
+      if (wrong) {
+        enqueue.assign({ error: wrong.error, field: wrong.field });
+        return;
+      }
+      const command: Command = { type: 'submit_phone', phone: context.phone };
+      if (needsDocument(variant)) command.cpf_cnpj = context.cpfCnpj;
+      if (needsLicence(variant)) command.licence = context.licenceLocked ? context.licence : context.licenceInput;
+      enqueue.assign({ outgoing: command, error: null, field: null });
+      enqueue.raise({ type: 'request.send' });
+    }),
+    submitEmail: enqueueActions(({ context, enqueue }) => {
+      const wrong = firstError<unknown>([parsePhone(context.phone), parseEmail(context.email)]);
+      if (wrong) {
+        enqueue.assign({ error: wrong.error, field: wrong.field });
+        return;
+      }
+      enqueue.assign({ outgoing: { type: 'submit_email', phone: context.phone, email: context.email }, error: null, field: null });
+      enqueue.raise({ type: 'request.send' });
+    }),
+    submitCode: enqueueActions(({ context, enqueue }) => {
+      const pincode = parsePincode(context.pincode);
+      if ('error' in pincode) {
+        enqueue.assign({ error: pincode.error, field: pincode.field });
+        return;
+      }
+      if (!context.terms) {
+        enqueue.assign({ error: TERMS_REQUIRED, field: 'terms' });
+        return;
+      }
+      enqueue.assign({
+        outgoing: { type: 'submit_code', pincode: pincode.ok, terms_accepted: true },
+        error: null,
+        field: null,
+      });
+      enqueue.raise({ type: 'request.send' });
+    }),
+    resend: enqueueActions(({ enqueue }) => {
+      enqueue.assign({ outgoing: { type: 'resend_code' }, pincode: '' });
+      enqueue.raise({ type: 'request.send' });
+    }),
+    recordRedirect: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'STORE_REDIRECTED') return;
+      enqueue.assign({ outgoing: { type: 'record_store_redirect', platform: event.platform } });
+      enqueue.raise({ type: 'request.send' });
+    }),
+    chooseProduct: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'PRODUCT_CHOSEN') return;
+      enqueue.assign({ outgoing: { type: 'choose_product', product: event.product, platform: event.platform } });
+      enqueue.raise({ type: 'request.send' });
+    }),
+  },
+  guards: {
+    autostart: ({ context }) => context.start.autostart !== false,
+    hasAttempt: ({ context }) => context.attemptId !== null,
+    ready: and([({ context }) => context.pending === null, stateIn({ request: 'idle' })]),
+    countingDown: ({ context }) => resendIn(context) > 0,
+    telecomForm: ({ context }) => chainVariant(context) === 'telecom',
+    broadbandWithCode: ({ event }) => {
+      const data = dataOf(event);
+      return data.variant === 'broadband' && typeof data.partner_code === 'string' && data.partner_code !== '';
+    },
+    broadband: ({ event }) => dataOf(event).variant === 'broadband',
+    telecom: ({ event }) => dataOf(event).variant === 'telecom',
+    resending: ({ context }) => context.resending,
+    grantsSomething: ({ event }) => grantedProducts(dataOf(event)).length > 0,
+    failedBeforeForm: ({ event }) => {
+      const step = dataOf(event).step;
+      return step === 'prepare_partner_login' || step === 'look_up_customer';
+    },
+    failedOnCode: ({ context, event }) => {
+      const step = dataOf(event).step;
+      return step === 'validate_code' || (step === 'send_code' && context.resending);
+    },
+    failedKnownStep: ({ event }) => isStep(dataOf(event).step),
+  },
+}).createMachine({
+  id: 'activation',
+  type: 'parallel',
+  context: ({ input }) => ({
+    variant: input.variant,
+    start: input,
+    attemptId: null,
+    version: 0,
+    startedVariant: null,
+    pending: null,
+    resending: false,
+    error: null,
+    field: null,
+    licence: null,
+    licenceLocked: false,
+    phoneDisplay: null,
+    resendUntil: null,
+    products: [],
+    planId: null,
+    partnerLoginUrl: null,
+    now: Date.now(),
+    phone: '',
+    licenceInput: '',
+    cpfCnpj: '',
+    email: '',
+    pincode: '',
+    terms: false,
+    outgoing: null,
+  }),
+  invoke: { src: 'ticker' },
+  on: {
+    'server.events': { actions: 'applyServerEvents' },
+    'clock.tick': { actions: assign(({ event }) => ({ now: event.now })) },
+    DISMISS: { actions: 'dismiss' },
+    // Spec section 5: typing clears the error.
+    PHONE_CHANGED: { actions: assign(({ event }) => ({ phone: event.value, error: null, field: null })) },
+    LICENCE_CHANGED: { actions: assign(({ event }) => ({ licenceInput: event.value, error: null, field: null })) },
+    CPF_CNPJ_CHANGED: { actions: assign(({ event }) => ({ cpfCnpj: event.value, error: null, field: null })) },
+    EMAIL_CHANGED: { actions: assign(({ event }) => ({ email: event.value, error: null, field: null })) },
+    PINCODE_CHANGED: { actions: assign(({ event }) => ({ pincode: event.value, error: null, field: null })) },
+    TERMS_CHANGED: { actions: assign(({ event }) => ({ terms: event.value })) },
+  },
+  states: {
+    panel: {
+      initial: 'starting',
+      on: {
+        'attempt.started': [
+          { guard: 'broadbandWithCode', target: '.send_code', actions: 'started' },
+          { guard: 'broadband', target: '.partner_login', actions: 'started' },
+          { guard: 'telecom', target: '.email', actions: 'started' },
+          { target: '.send_code', actions: 'started' },
+        ],
+        'partner.login_prepared': { actions: 'loginPrepared' },
+        'customer.found': { target: '.send_code', actions: 'idle' },
+        'customer.not_found': { target: '.partner_login', actions: 'failCustomer' },
+        'phone.submitted': { actions: 'submitted' },
+        'email.submitted': { actions: 'submitted' },
+        'partner.logged_in': { actions: 'nextAfter' },
+        'partner.login_refused': [
+          { guard: 'telecomForm', target: '.email', actions: 'failPartnerLogin' },
+          { target: '.send_code', actions: 'failPartnerLogin' },
+        ],
+        'partner.plan_found': { actions: ['planFound', 'nextAfter'] },
+        'carrier.token_obtained': { actions: 'nextAfter' },
+        'document.authorized': { actions: 'nextAfter' },
+        'document.refused': [
+          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
+          { target: '.send_code', actions: 'failNotAuthorized' },
+        ],
+        'authorization.refused': [
+          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
+          { target: '.send_code', actions: 'failNotAuthorized' },
+        ],
+        'code.sent': { target: '.code_validation', actions: 'codeSent' },
+        'code.send_failed': [
+          { guard: 'resending', target: '.code_validation', actions: 'failGeneric' },
+          { guard: 'telecomForm', target: '.email', actions: 'failGeneric' },
+          { target: '.send_code', actions: 'failGeneric' },
+        ],
+        'code.resend_requested': { actions: 'resendRequested' },
+        'code.submitted': { actions: 'codeSubmitted' },
+        'code.validated': { actions: 'codeValidated' },
+        'code.rejected': { target: '.code_validation', actions: 'codeRejected' },
+        'authorization.granted': { actions: 'nextAfter' },
+        'identity.verified': { actions: 'nextAfter' },
+        'packs.fetched': [
+          { guard: 'grantsSomething', target: '.product_list', actions: 'productsListed' },
+          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
+          { target: '.send_code', actions: 'failNotAuthorized' },
+        ],
+        'subscription.created': { target: '.redirect_store', actions: 'idle' },
+        'serial.not_found': [
+          { guard: 'telecomForm', target: '.email', actions: 'failSerial' },
+          { target: '.send_code', actions: 'failSerial' },
+        ],
+        'step.failed': [
+          { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
+          { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
+          { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
+          { guard: 'failedKnownStep', target: '.send_code', actions: 'failGeneric' },
+          { actions: 'failGeneric' },
+        ],
+        'step.gave_up': [
+          { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
+          { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
+          { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
+          { guard: 'failedKnownStep', target: '.send_code', actions: 'failGeneric' },
+          { actions: 'failGeneric' },
+        ],
+      },
+      states: {
+        starting: {},
+        partner_login: {},
+        send_code: {
+          on: { SUBMIT: { guard: 'ready', actions: 'submitPhone' } },
+        },
+        email: {
+          on: { SUBMIT: { guard: 'ready', actions: 'submitEmail' } },
+        },
+        code_validation: {
+          on: {
+            // Spec section 4: the validate button is disabled during the countdown.
+            SUBMIT: { guard: and(['ready', not('countingDown')]), actions: 'submitCode' },
+            RESEND: { guard: and(['ready', not('countingDown')]), actions: 'resend' },
+          },
+        },
+        product_list: {
+          on: { PRODUCT_CHOSEN: { guard: stateIn({ request: 'idle' }), actions: 'chooseProduct' } },
+        },
+        redirect_store: {
+          on: { STORE_REDIRECTED: { guard: stateIn({ request: 'idle' }), actions: 'recordRedirect' } },
+        },
+      },
+    },
+    request: {
+      initial: 'boot',
+      states: {
+        boot: {
+          always: [{ guard: 'autostart', target: 'sending', actions: 'prepareStart' }, { target: 'idle' }],
+        },
+        idle: {
+          on: { 'request.send': 'sending' },
+        },
+        sending: {
+          invoke: {
+            src: 'command',
+            input: ({ context }) => ({ attemptId: context.attemptId, command: context.outgoing ?? { type: 'noop' } }),
+            onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
+            onError: { target: 'idle', actions: 'requestFailed' },
+          },
+        },
+      },
+    },
+    live: {
+      initial: 'off',
+      states: {
+        off: { always: { guard: 'hasAttempt', target: 'following' } },
+        following: {
+          invoke: { src: 'follow', input: ({ context }) => ({ id: context.attemptId ?? '' }) },
+        },
+      },
+    },
+  },
+});
+
+export type ActivationSnapshot = SnapshotFrom<typeof activationMachine>;

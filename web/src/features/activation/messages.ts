@@ -1,0 +1,38 @@
+// Every text of the activation flow the visitor reads, mirrored from
+// events/src/flows/activation/messages.rs. Quoted texts are the spec's (sections 5 and 8),
+// word for word; `{link}` becomes a link labelled 'aqui' to the contact page (ErrorBanner).
+
+// Spec section 5, "Activation".
+export const INVALID_PHONE = 'Por favor, digite um numero de celular válido!';
+export const INVALID_CPF_CNPJ = 'Por favor, digite um número de CPF/CNPJ válido!';
+export const INVALID_CPF = 'Por favor, digite um número de CPF válido!';
+export const INVALID_CNPJ = 'Por favor, digite um número de CNPJ válido!';
+export const MISSING_LICENCE = 'Por favor, informe o código recebido!';
+
+// Spec section 8, "Activation".
+export const GENERIC = 'Ops, ocorreu um erro. Clique {link} para falar conosco!';
+export const CODE_EXPIRED = 'Código inválido ou expirado, solicite um novo código e tente novamente!';
+export const CODE_LOCKED = 'Máximo de tentativas excedido. Clique {link} para falar conosco!';
+export const CODE_WRONG = 'Código incorreto, verifique a mensagem enviada e tente novamente!';
+export const NOT_AUTHORIZED = 'Ops, você não tem esse produto cadastrado. Clique {link} para falar conosco!';
+export const SERIAL_NOT_FOUND = 'Ops, esse serial não foi encontrado. Clique {link} para falar conosco!';
+export const CUSTOMER_NOT_FOUND =
+  'Não identificamos disponibilidade do EXA Segurança para esta assinatura. Por favor entre em contato com a central de atendimento ligando 0800 281 5500.';
+export const PARTNER_LOGIN_REFUSED =
+  'Não foi possível ativar o EXA Segurança porque não identificamos a sua assinatura. Fale com a Agility pelo telefone 0800 591 0800 ou pelo WhatsApp (11) 99114-0800.';
+
+// Ours: the spec names these rules without a message.
+export const INVALID_EMAIL = 'Por favor, digite um e-mail válido!';
+export const TERMS_REQUIRED = 'Para ativar, aceite os Termos de uso e Privacidade.';
+
+// Panel texts (spec section 2, "Security activation screens").
+export const DEFAULT_HEADING = 'Você está bem perto de ativar seu EXA Segurança';
+export const DEFAULT_BUTTON = 'Validar';
+export const CARRIER_BUTTON = 'Continuar';
+export const ACTIVATE_BUTTON = 'Ativar';
+export const TERMS_LABEL = 'Li e concordo com os Termos de uso e Privacidade';
+export const RESEND_LINK = 'Reenviar código';
+export const resendingIn = (seconds: number) => `Reenviando em ${seconds} segundos...`;
+export const PRODUCT_LIST_HEADING = 'Estes são os serviços disponíveis para seu plano.';
+export const REDIRECT_TEXT = 'Aguarde um instante enquanto te direcionamos ...';
+export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segurança';

@@ -1,0 +1,52 @@
+// The machine's view, in the shape of the Rust projector's (events/src/flows/activation/view.rs),
+// so the shared vectors compare both sides field by field.
+
+import { resendIn } from './machine';
+import type { ActivationSnapshot, Product } from './machine';
+import type { Variant } from './chain';
+
+export type Panel =
+  | 'starting'
+  | 'partner_login'
+  | 'send_code'
+  | 'email'
+  | 'code_validation'
+  | 'product_list'
+  | 'redirect_store';
+
+export interface View {
+  panel: Panel;
+  variant: Variant | null;
+  busy: boolean;
+  error: string | null;
+  licence: string | null;
+  licence_locked: boolean;
+  phone_display: string | null;
+  resend_in: number;
+  products: Product[];
+  plan_id: string | null;
+  partner_login_url: string | null;
+}
+
+export function panelOf(snapshot: ActivationSnapshot): Panel {
+  const value = snapshot.value as { panel: Panel };
+  return value.panel;
+}
+
+export function viewOf(snapshot: ActivationSnapshot): View {
+  const context = snapshot.context;
+  const panel = panelOf(snapshot);
+  return {
+    panel,
+    variant: context.startedVariant,
+    busy: context.pending !== null || panel === 'starting',
+    error: context.error,
+    licence: context.licence,
+    licence_locked: context.licenceLocked,
+    phone_display: context.phoneDisplay,
+    resend_in: resendIn(context),
+    products: panel === 'product_list' ? context.products : [],
+    plan_id: context.planId,
+    partner_login_url: context.partnerLoginUrl,
+  };
+}
