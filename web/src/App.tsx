@@ -18,6 +18,7 @@ const NotFound = lazy(() => import('./pages/NotFound'));
 const Activation = lazy(() => import('./features/activation/ActivationPage'));
 const CloudActivation = lazy(() => import('./features/cloud/CloudActivationPage'));
 const ClienteHero = lazy(() => import('./pages/ClienteHero'));
+const DownloadPage = lazy(() => import('./features/download/DownloadPage'));
 
 export function App() {
   return (
@@ -38,6 +39,7 @@ export function App() {
         <Route path="/termos" element={<ExternalRedirect to={EXTERNAL.termsPage} />} />
         <Route path="/atendimento" element={<Navigate to="/?show-bot" replace />} />
 
+        <Route path="/av-desktop/download/:os" element={<DownloadPage />} />
         <Route path="/cloud/positivo" element={<CloudActivation />} />
         <Route path="/cliente/hero" element={<ClienteHero />} />
         <Route path="/seguranca/ativar" element={<Activation variant="standard" />} />

@@ -1,0 +1,82 @@
+import './download.css';
+import { useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
+import { usePageMeta } from '../../components/Seo';
+import { SiteShell } from '../../components/SiteShell';
+import { detectBrowser } from './browser';
+import { CodePanel } from './components/CodePanel';
+import { DownloadDonePanel } from './components/DownloadDonePanel';
+import { LicencesPanel } from './components/LicencesPanel';
+import { PartnerChoicePanel } from './components/PartnerChoicePanel';
+import { PhonePanel } from './components/PhonePanel';
+import { ProblemPanel } from './components/ProblemPanel';
+import { Snackbar } from './components/Snackbar';
+import { StepIndicator } from './components/StepIndicator';
+import { DownloadActor } from './context';
+import { isBusy, panelOf, stepOf } from './machine';
+import { TEXTS } from './texts';
+import type { Panel } from './types';
+import { isDesktopOs, type DesktopOs } from './validation';
+
+function CurrentPanel({ panel }: { panel: Panel }) {
+  switch (panel) {
+    case 'phone_entry':
+      return <PhonePanel />;
+    case 'code_entry':
+      return <CodePanel />;
+    case 'download_done':
+      return <DownloadDonePanel />;
+    case 'user_not_found':
+      return <ProblemPanel id="dl-not-found" title={TEXTS.notFoundTitle} text={TEXTS.notFoundText} canRetry />;
+    case 'download_error':
+      return (
+        <ProblemPanel id="dl-error" title={TEXTS.downloadErrorTitle} text={TEXTS.downloadErrorText} canRetry />
+      );
+    case 'partner_choice':
+      return <PartnerChoicePanel />;
+    case 'licences_in_use':
+      return <LicencesPanel />;
+    case 'plan_without_antivirus':
+      return <ProblemPanel id="dl-plan" title={TEXTS.planTitle} text={TEXTS.planText} canRetry={false} />;
+  }
+}
+
+function DownloadFlow({ os }: { os: DesktopOs }) {
+  usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
+  const actor = DownloadActor.useActorRef();
+  const panel = DownloadActor.useSelector(panelOf);
+  const step = DownloadActor.useSelector(stepOf);
+  const busy = DownloadActor.useSelector(isBusy);
+
+  useEffect(() => {
+    actor.send({ type: 'START', os, browser: detectBrowser(navigator.userAgent) });
+  }, [actor, os]);
+
+  return (
+    <SiteShell>
+      <div className="dl-page container container--narrow" data-panel={panel}>
+        <h1 className="dl-page__title">{TEXTS.pageTitle}</h1>
+        <h2 className="dl-page__heading">{TEXTS.heading}</h2>
+        <StepIndicator current={step} />
+        <div className="dl-page__panel">
+          <CurrentPanel panel={panel} />
+        </div>
+      </div>
+      <LoadingOverlay visible={busy} label={TEXTS.loading} />
+      <Snackbar />
+    </SiteShell>
+  );
+}
+
+/** `/av-desktop/download/{os}`: win_pc or mac; anything else replaces history with /seguranca. */
+export default function DownloadPage() {
+  const { os } = useParams();
+  if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
+  // A new os is a new attempt: the key gives it a fresh machine.
+  return (
+    <DownloadActor.Provider key={os}>
+      <DownloadFlow os={os} />
+    </DownloadActor.Provider>
+  );
+}

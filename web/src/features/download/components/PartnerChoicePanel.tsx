@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { DownloadActor } from '../context';
+import { TEXTS } from '../texts';
+import defaultLogo from './default-partner.svg';
+
+/** Several partner plans: the visitor picks one card, then 'Continuar'. */
+export function PartnerChoicePanel() {
+  const actor = DownloadActor.useActorRef();
+  const partners = DownloadActor.useSelector((s) => s.context.partners);
+  const [chosen, setChosen] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (chosen) actor.send({ type: 'COMMAND', command: { type: 'choose_partner', partner_id: chosen } });
+  };
+
+  return (
+    <form className="dl-panel" onSubmit={submit} aria-labelledby="dl-partner-title">
+      <h3 id="dl-partner-title" className="dl-panel__title">
+        {TEXTS.partnerTitle}
+      </h3>
+      <fieldset className="dl-partners">
+        <legend>{TEXTS.partnerText}</legend>
+        {partners.map((partner) => (
+          <label
+            key={partner.id}
+            className={`dl-partner${chosen === partner.id ? ' dl-partner--chosen' : ''}`}
+          >
+            <input
+              type="radio"
+              name="partner"
+              value={partner.id}
+              checked={chosen === partner.id}
+              onChange={() => setChosen(partner.id)}
+            />
+            <img
+              className="dl-partner__logo"
+              src={partner.logotype || defaultLogo}
+              alt={TEXTS.partnerLogoAlt(partner.name)}
+              width={96}
+              height={48}
+              onError={(event) => {
+                // A broken partner image falls back to the default one.
+                if (event.currentTarget.src !== new URL(defaultLogo, window.location.href).href) {
+                  event.currentTarget.src = defaultLogo;
+                }
+              }}
+            />
+            <span className="dl-partner__name">{partner.name}</span>
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" className="button button--primary dl-panel__action" disabled={chosen === null}>
+        {TEXTS.continue}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,147 @@
+// The machine's io: start, commands, stream replies applied once, and panels that change
+// without dropping the attempt.
+
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import type { AttemptReply } from '../attempts/api';
+import { AttemptError } from '../attempts/api';
+import { downloadMachine, isBusy, panelOf, type UiEvent } from './machine';
+import type { Command } from './types';
+import { GENERIC_FAILURE } from './validation';
+
+const ID = 'download-00000000-0000-4000-8000-000000000002';
+
+function reply(version: number, events: { type: string; data: Record<string, unknown> }[]): AttemptReply {
+  return {
+    id: ID,
+    flow: 'download',
+    version: version + events.length - 1,
+    events: events.map((e, i) => ({ ...e, version: version + i, at: '2025-03-05T12:00:00Z' })),
+    view: {},
+  };
+}
+
+function harness(answer: (command: Command) => Promise<AttemptReply>) {
+  let push: ((reply: AttemptReply) => void) | null = null;
+  const saved: number[] = [];
+  const commands: Command[] = [];
+  const actor = createActor(
+    downloadMachine.provide({
+      actors: {
+        startAttempt: fromPromise(async () => reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }])),
+        sendCommand: fromPromise(async ({ input }: { input: { id: string; command: Command } }) => {
+          commands.push(input.command);
+          return answer(input.command);
+        }),
+        followAttempt: fromCallback<UiEvent, { id: string }>(({ sendBack }) => {
+          push = (r) => sendBack({ type: 'REPLY', reply: r });
+          return () => {
+            push = null;
+          };
+        }),
+      },
+      actions: { saveInstaller: ({ context }) => saved.push(context.downloads) },
+    }),
+  );
+  actor.start();
+  return { actor, commands, saved, push: (r: AttemptReply) => push?.(r) };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+afterEach(() => vi.useRealTimers());
+
+describe('download machine io', () => {
+  it('starts, sends commands and keeps following across panel changes', async () => {
+    const h = harness(async () => reply(2, [{ type: 'phone.submitted', data: { phone: null, masked: '(11) *****-0001' } }]));
+    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
+    expect(isBusy(h.actor.getSnapshot())).toBe(true);
+    await tick();
+    expect(h.actor.getSnapshot().matches({ io: { live: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().context.attemptId).toBe(ID);
+
+    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: '(11) 91000-0001' } });
+    await tick();
+    expect(h.commands).toEqual([{ type: 'submit_phone', phone: '(11) 91000-0001' }]);
+    expect(h.actor.getSnapshot().context.maskedPhone).toBe('(11) *****-0001');
+    expect(isBusy(h.actor.getSnapshot())).toBe(true);
+
+    h.push(reply(3, [{ type: 'code.sent', data: {} }]));
+    expect(panelOf(h.actor.getSnapshot())).toBe('code_entry');
+    expect(h.actor.getSnapshot().matches({ io: { live: 'ready' } })).toBe(true);
+    h.actor.stop();
+  });
+
+  it('applies an event once even when the reply and the stream both carry it', async () => {
+    const h = harness(async () => reply(2, [{ type: 'phone.submitted', data: { masked: 'x' } }]));
+    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
+    await tick();
+    const granted = reply(2, [
+      { type: 'partners.listed', data: { partners: [] } },
+      { type: 'download.granted', data: {} },
+    ]);
+    h.push(granted);
+    h.push(granted);
+    expect(h.actor.getSnapshot().context.downloads).toBe(1);
+    expect(h.saved).toEqual([1]);
+    expect(panelOf(h.actor.getSnapshot())).toBe('download_done');
+    h.actor.stop();
+  });
+
+  it('puts a field refusal under its field and other failures in the snackbar', async () => {
+    let failure: unknown = new AttemptError(422, 'Número inválido. Verifique novamente.', 'phone');
+    const h = harness(async () => {
+      throw failure;
+    });
+    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
+    await tick();
+    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: 'x' } });
+    await tick();
+    expect(h.actor.getSnapshot().context.fieldError).toEqual({ field: 'phone', message: 'Número inválido. Verifique novamente.' });
+    h.actor.send({ type: 'FIELD_EDITED', field: 'phone' });
+    expect(h.actor.getSnapshot().context.fieldError).toBeNull();
+
+    failure = new AttemptError(502, 'bad gateway', null);
+    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: 'x' } });
+    await tick();
+    expect(h.actor.getSnapshot().context.snackbar?.message).toBe(GENERIC_FAILURE);
+    h.actor.stop();
+  });
+
+  it('asks for confirmation before removing a device and sends the chosen one on Sim', async () => {
+    const h = harness(async () => reply(9, [{ type: 'device.removal_requested', data: { device_id: 'd2' } }]));
+    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
+    await tick();
+    h.actor.send({ type: 'DISCONNECT', deviceId: 'd2' });
+    expect(h.actor.getSnapshot().context.confirmDevice).toBe('d2');
+    h.actor.send({ type: 'CONFIRM_NO' });
+    expect(h.actor.getSnapshot().context.confirmDevice).toBeNull();
+    h.actor.send({ type: 'CONFIRM_YES' });
+    await tick();
+    expect(h.commands).toEqual([]);
+    h.actor.send({ type: 'DISCONNECT', deviceId: 'd2' });
+    h.actor.send({ type: 'CONFIRM_YES' });
+    expect(h.actor.getSnapshot().context.confirmDevice).toBeNull();
+    await tick();
+    expect(h.commands).toEqual([{ type: 'remove_device', device_id: 'd2' }]);
+    h.actor.stop();
+  });
+
+  it('closes the snackbar after 4 s, but not an earlier timer closing a newer one', () => {
+    vi.useFakeTimers();
+    const actor = createActor(downloadMachine.provide({ actions: { saveInstaller: () => {} } }));
+    actor.start();
+    actor.send({ type: 'download.started', data: { os: 'win_pc', browser: 'C' } });
+    actor.send({ type: 'phone.submitted', data: { masked: 'x' } });
+    actor.send({ type: 'code.send_failed', data: { reason: 'r' } });
+    vi.advanceTimersByTime(3_000);
+    actor.send({ type: 'phone.submitted', data: { masked: 'x' } });
+    actor.send({ type: 'code.send_failed', data: { reason: 'r' } });
+    const second = actor.getSnapshot().context.snackbar;
+    vi.advanceTimersByTime(1_500);
+    expect(actor.getSnapshot().context.snackbar).toEqual(second);
+    vi.advanceTimersByTime(2_600);
+    expect(actor.getSnapshot().context.snackbar).toBeNull();
+    actor.stop();
+  });
+});
