@@ -1,0 +1,59 @@
+import { expect, test } from '../fixtures';
+
+const PAGES = ['/', '/contato', '/faq', '/seguranca', '/cloud', '/gestao', '/chat', '/seguranca/brisanet'];
+
+test('every page has the footer with copyright, tax id, seals and links', async ({ page }) => {
+  for (const path of PAGES) {
+    await page.goto(path);
+    const footer = page.getByRole('contentinfo');
+    await expect(footer, path).toContainText(/© \d{4} EXA Tecnologia e Segurança Digital S\.A\./);
+    await expect(footer, path).toContainText('CNPJ 12.345.678/0001-95');
+    await expect(footer.getByRole('img', { name: 'Selo Empresa Ética certificada' }), path).toBeAttached();
+    await expect(footer.getByRole('img', { name: 'Selo de conformidade com a LGPD' }), path).toBeAttached();
+    const hrefs = await footer.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs, path).toEqual(
+      expect.arrayContaining([
+        '/links?q=igualdade-salarial',
+        '/links?q=nc-exa',
+        '/links?q=anuncio-encerramento',
+        '/assets/termos-de-uso.htm',
+        'https://privacidade.exa.com.br',
+        'https://www.exa.com.br/institucional/codigo-de-etica',
+        'https://www.instagram.com/exa.seguranca',
+        'https://www.linkedin.com/company/exa-seguranca',
+      ]),
+    );
+  }
+});
+
+test('the privacy terms link opens the terms screen', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Termos de uso e privacidade' }).click();
+  await expect(page).toHaveURL(/\/assets\/termos-de-uso\.htm$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Termos de uso e Privacidade' })).toBeVisible();
+});
+
+test('the sandbox SMS inbox link follows /api/public-config', async ({ page, request }) => {
+  const response = await request.get('/api/public-config');
+  const config = response.ok() ? ((await response.json()) as { sandbox?: boolean; smsInboxUrl?: string | null }) : {};
+  await page.goto('/');
+  const inbox = page.getByRole('contentinfo').getByRole('link', { name: 'Caixa de SMS do sandbox' });
+  if (config.sandbox === true && config.smsInboxUrl) {
+    await expect(inbox).toHaveAttribute('href', new URL(config.smsInboxUrl, page.url()).toString());
+  } else {
+    // Give the config call time to land before asserting the link's absence.
+    await page.waitForLoadState('networkidle');
+    await expect(inbox).toHaveCount(0);
+  }
+});
+
+test('the footer stacks into one centred column under 768px and spreads out from 768px', async ({ page }) => {
+  await page.setViewportSize({ width: 767, height: 900 });
+  await page.goto('/');
+  const grid = page.locator('.footer-grid');
+  const columns = async () => (await grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns)).split(' ').length;
+  expect(await columns()).toBe(1);
+  await expect(grid).toHaveCSS('text-align', 'center');
+  await page.setViewportSize({ width: 768, height: 900 });
+  expect(await columns()).toBe(4);
+});
