@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
 import { BRISANET_BANNER, BRISANET_CARDS } from '../content/brisanet';
+import { Illustration } from '../components/Illustration';
+import heroSvg from '../content/illustrations/brisanet-family.svg?raw';
 
 export default function BrisanetLanding() {
   usePageMeta({
@@ -20,14 +22,7 @@ export default function BrisanetLanding() {
             <h1 id="brisanet-title">{banner.title}</h1>
             <p className="hero__lead">{banner.description}</p>
           </div>
-          <img
-            className="hero__image"
-            src={banner.image}
-            width="440"
-            height="340"
-            alt="Família reunida usando celular e computador com proteção"
-            fetchPriority="high"
-          />
+          <Illustration className="hero__image" svg={heroSvg} label="Família reunida usando celular e computador com proteção" />
         </div>
       </section>
       <section className="section" aria-labelledby="how-title">

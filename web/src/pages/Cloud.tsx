@@ -5,6 +5,8 @@ import { SiteShell } from '../components/SiteShell';
 import { StoreButtons } from '../components/StoreButtons';
 import { EXTERNAL, STORES } from '../content/company';
 import { CLOUD_FEATURES } from '../content/features';
+import { Illustration } from '../components/Illustration';
+import heroSvg from '../content/illustrations/hero-cloud.svg?raw';
 
 export default function Cloud() {
   usePageMeta({
@@ -29,14 +31,7 @@ export default function Cloud() {
             <p className="hero__lead">Suas memórias guardadas com segurança e sempre à mão, em qualquer aparelho.</p>
             <StoreButtons product="EXA Cloud" android={STORES.cloud.android} ios={STORES.cloud.ios} />
           </div>
-          <img
-            className="hero__image"
-            src="/img/hero-cloud.svg"
-            width="440"
-            height="340"
-            alt="Nuvem guardando fotos, músicas e documentos"
-            fetchPriority="high"
-          />
+          <Illustration className="hero__image" svg={heroSvg} label="Nuvem guardando fotos, músicas e documentos" />
         </div>
       </section>
       <FeatureSections sections={CLOUD_FEATURES} />

@@ -5,6 +5,8 @@ import { SiteShell } from '../components/SiteShell';
 import { PRESS } from '../content/press';
 import { PRODUCT_CARDS, SAFER_CARDS } from '../content/products';
 import { SCAM_CARDS } from '../content/scams';
+import { Illustration } from '../components/Illustration';
+import heroSvg from '../content/illustrations/hero-home.svg?raw';
 
 export default function Home() {
   usePageMeta({
@@ -28,14 +30,7 @@ export default function Home() {
               Descubra a Exa
             </a>
           </div>
-          <img
-            className="hero__image"
-            src="/img/hero-home.svg"
-            width="440"
-            height="340"
-            alt="Família com celulares protegidos por um escudo da EXA"
-            fetchPriority="high"
-          />
+          <Illustration className="hero__image" svg={heroSvg} label="Família com celulares protegidos por um escudo da EXA" />
         </div>
       </section>
 

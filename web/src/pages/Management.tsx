@@ -4,6 +4,8 @@ import { SiteShell } from '../components/SiteShell';
 import { StoreButtons } from '../components/StoreButtons';
 import { STORES } from '../content/company';
 import { MANAGEMENT_FEATURES } from '../content/features';
+import { Illustration } from '../components/Illustration';
+import heroSvg from '../content/illustrations/hero-gestao.svg?raw';
 
 export default function Management() {
   usePageMeta({
@@ -22,14 +24,7 @@ export default function Management() {
             <p className="hero__lead">Saiba que todos chegaram bem: localização em tempo real, áreas favoritas e pedido de ajuda.</p>
             <StoreButtons product="Gestão Digital" android={STORES.gestao.android} ios={STORES.gestao.ios} />
           </div>
-          <img
-            className="hero__image"
-            src="/img/hero-gestao.svg"
-            width="440"
-            height="340"
-            alt="Mapa da cidade com a localização das pessoas da família"
-            fetchPriority="high"
-          />
+          <Illustration className="hero__image" svg={heroSvg} label="Mapa da cidade com a localização das pessoas da família" />
         </div>
       </section>
       <FeatureSections sections={MANAGEMENT_FEATURES} />

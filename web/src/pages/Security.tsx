@@ -5,6 +5,8 @@ import { SiteShell } from '../components/SiteShell';
 import { StoreButtons } from '../components/StoreButtons';
 import { STORES } from '../content/company';
 import { SECURITY_FEATURES } from '../content/features';
+import { Illustration } from '../components/Illustration';
+import heroSvg from '../content/illustrations/hero-seguranca.svg?raw';
 
 function DesktopMark({ os }: { os: 'windows' | 'mac' }) {
   return os === 'windows' ? (
@@ -56,14 +58,7 @@ export default function Security() {
               </li>
             </ul>
           </div>
-          <img
-            className="hero__image"
-            src="/img/hero-seguranca.svg"
-            width="440"
-            height="340"
-            alt="Celular e notebook protegidos pelo escudo do EXA Segurança"
-            fetchPriority="high"
-          />
+          <Illustration className="hero__image" svg={heroSvg} label="Celular e notebook protegidos pelo escudo do EXA Segurança" />
         </div>
       </section>
       <FeatureSections sections={SECURITY_FEATURES} />
