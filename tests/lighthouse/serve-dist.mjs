@@ -55,10 +55,21 @@ createServer((req, res) => {
     const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
     // Hashed bundles never change; everything else is revalidated.
     headers['cache-control'] = relative.startsWith('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    // Like the orchestrator: send the build's precompressed twin when the browser takes gzip.
+    const gzip = `${file}.gz`;
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && existsSync(gzip)) {
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+      return createReadStream(gzip).pipe(res);
+    }
     res.writeHead(200, headers);
     return createReadStream(file).pipe(res);
   }
   if (url.pathname.startsWith('/api/')) return send(res, 404, 'application/json', '{"message":"not found"}');
-  res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' });
-  createReadStream(join(dist, 'index.html')).pipe(res);
+  const gzipped = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && existsSync(join(dist, 'index.html.gz'));
+  res.writeHead(200, {
+    'content-type': TYPES['.html'],
+    'cache-control': 'no-cache',
+    ...(gzipped ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
+  });
+  createReadStream(join(dist, gzipped ? 'index.html.gz' : 'index.html')).pipe(res);
 }).listen(port, '127.0.0.1', () => console.log(`serving web/dist on http://127.0.0.1:${port}`));
