@@ -23,12 +23,25 @@ const VALID_OS: [&str; 2] = ["win_pc", "mac"];
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route("/v1/user/partners", tracked(state, "antivirus.partners", get(partners)))
-        .route("/v1/user/devices", tracked(state, "antivirus.devices", get(devices)))
-        .route("/v1/fs/av-desktop-url", tracked(state, "antivirus.av-desktop-url", get(av_desktop_url)))
+        .route(
+            "/v1/user/partners",
+            tracked(state, "antivirus.partners", get(partners)),
+        )
+        .route(
+            "/v1/user/devices",
+            tracked(state, "antivirus.devices", get(devices)),
+        )
+        .route(
+            "/v1/fs/av-desktop-url",
+            tracked(state, "antivirus.av-desktop-url", get(av_desktop_url)),
+        )
         .route(
             "/v1/user/remove-user-device",
-            tracked(state, "antivirus.remove-user-device", delete(remove_user_device)),
+            tracked(
+                state,
+                "antivirus.remove-user-device",
+                delete(remove_user_device),
+            ),
         )
         .route("/logos/{file}", tracked(state, "antivirus.logo", get(logo)))
 }
@@ -38,30 +51,70 @@ fn user(state: &SandboxState, headers: &HeaderMap) -> Result<String, Refusal> {
     let token = headers::required(headers, headers::USER_TOKEN, STYLE)?;
     let now = state.now();
     let claims = state.with(|w| w.claims(token, &[TokenKind::PhoneUser], now, STYLE))?;
-    let Claims { msisdn: Some(msisdn), .. } = claims else {
-        return Err(Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token has no phone"));
+    let Claims {
+        msisdn: Some(msisdn),
+        ..
+    } = claims
+    else {
+        return Err(Refusal::new(
+            STYLE,
+            StatusCode::UNAUTHORIZED,
+            "INVALID_TOKEN",
+            "token has no phone",
+        ));
     };
     br_ids::msisdn_national(&msisdn)
         .map(str::to_string)
-        .ok_or_else(|| Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token has no phone"))
-}
-
-fn seat_mut<'w>(world: &'w mut World, national: &str, subscription_id: &str) -> Result<&'w mut Seat, Refusal> {
-    world
-        .desktop
-        .get_mut(national)
-        .and_then(|account| account.seats.iter_mut().find(|seat| seat.subscription_id == subscription_id))
         .ok_or_else(|| {
-            Refusal::new(STYLE, StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND", "subscription not found for this user")
+            Refusal::new(
+                STYLE,
+                StatusCode::UNAUTHORIZED,
+                "INVALID_TOKEN",
+                "token has no phone",
+            )
         })
 }
 
-async fn partners(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
+fn seat_mut<'w>(
+    world: &'w mut World,
+    national: &str,
+    subscription_id: &str,
+) -> Result<&'w mut Seat, Refusal> {
+    world
+        .desktop
+        .get_mut(national)
+        .and_then(|account| {
+            account
+                .seats
+                .iter_mut()
+                .find(|seat| seat.subscription_id == subscription_id)
+        })
+        .ok_or_else(|| {
+            Refusal::new(
+                STYLE,
+                StatusCode::NOT_FOUND,
+                "SUBSCRIPTION_NOT_FOUND",
+                "subscription not found for this user",
+            )
+        })
+}
+
+async fn partners(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let account: Option<DesktopAccount> = state.with(|w| w.desktop.get(&national).cloned());
-    let Some(account) = account else { return Ok(Json(json!([]))) };
+    let Some(account) = account else {
+        return Ok(Json(json!([])));
+    };
     if account.partners_fail {
-        return Err(Refusal::new(STYLE, StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", "partner service unavailable"));
+        return Err(Refusal::new(
+            STYLE,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            "partner service unavailable",
+        ));
     }
     let base = urls::public_base(&headers);
     let partners: Vec<Value> = account
@@ -95,27 +148,45 @@ fn device_json(device: &Device) -> Value {
     })
 }
 
-async fn devices(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
+async fn devices(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
-    let devices = state.with(|w| seat_mut(w, &national, subscription).map(|seat| seat.devices.clone()))?;
-    Ok(Json(Value::Array(devices.iter().map(device_json).collect())))
+    let devices =
+        state.with(|w| seat_mut(w, &national, subscription).map(|seat| seat.devices.clone()))?;
+    Ok(Json(Value::Array(
+        devices.iter().map(device_json).collect(),
+    )))
 }
 
-async fn av_desktop_url(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
+async fn av_desktop_url(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
     // The detected browser's name: required, not checked further.
     headers::required(&headers, headers::DEVICE_ID, STYLE)?;
     let os = headers::required(&headers, headers::OS, STYLE)?;
     if !VALID_OS.contains(&os) {
-        return Err(Refusal::bad_request(STYLE, "INVALID_OS", "X-Os must be win_pc or mac"));
+        return Err(Refusal::bad_request(
+            STYLE,
+            "INVALID_OS",
+            "X-Os must be win_pc or mac",
+        ));
     }
     let now = state.now();
     let token = state.with(|w| {
         let seat = seat_mut(w, &national, subscription)?;
         if seat.download_fails {
-            return Err(Refusal::new(STYLE, StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", "download service unavailable"));
+            return Err(Refusal::new(
+                STYLE,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "INTERNAL_ERROR",
+                "download service unavailable",
+            ));
         }
         if !seat.sdk_allowed {
             return Err(Refusal::new(
@@ -133,14 +204,24 @@ async fn av_desktop_url(State(state): State<SandboxState>, headers: HeaderMap) -
                 format!("all {} licences are in use", seat.licences),
             ));
         }
-        let claims = Claims { subject: Some(os.to_string()), ..Claims::default() };
+        let claims = Claims {
+            subject: Some(os.to_string()),
+            ..Claims::default()
+        };
         Ok(w.issue_token(TokenKind::Download, claims, now))
     })?;
-    let url = format!("{}{}/files/{token}/antivirus-installer.exe", urls::public_base(&headers), urls::DOWNLOAD_MANAGER);
+    let url = format!(
+        "{}{}/files/{token}/antivirus-installer.exe",
+        urls::public_base(&headers),
+        urls::DOWNLOAD_MANAGER
+    );
     Ok(Json(json!({ "url": url })))
 }
 
-async fn remove_user_device(State(state): State<SandboxState>, headers: HeaderMap) -> Result<StatusCode, Refusal> {
+async fn remove_user_device(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+) -> Result<StatusCode, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
     let device_id = headers::required(&headers, headers::DEVICE_ID, STYLE)?;
@@ -157,7 +238,12 @@ async fn remove_user_device(State(state): State<SandboxState>, headers: HeaderMa
         let before = seat.devices.len();
         seat.devices.retain(|device| device.id != device_id);
         if seat.devices.len() == before {
-            return Err(Refusal::new(STYLE, StatusCode::NOT_FOUND, "DEVICE_NOT_FOUND", "no such device on this subscription"));
+            return Err(Refusal::new(
+                STYLE,
+                StatusCode::NOT_FOUND,
+                "DEVICE_NOT_FOUND",
+                "no such device on this subscription",
+            ));
         }
         Ok(StatusCode::NO_CONTENT)
     })

@@ -34,7 +34,10 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
             "/bff/api/v2/subscription/subscribe-by-hash",
             tracked(state, "bff.subscribe-by-hash", post(subscribe_by_hash)),
         )
-        .route("/bff/api/v2/brisanet/customer/about/{code}", tracked(state, "bff.customer-about", get(customer_about)))
+        .route(
+            "/bff/api/v2/brisanet/customer/about/{code}",
+            tracked(state, "bff.customer-about", get(customer_about)),
+        )
         .route("/bff/api/v2/packs", tracked(state, "bff.packs", get(packs)))
 }
 
@@ -65,10 +68,17 @@ impl World {
 
     /// The subscription of `kind` for `serial`, if any.
     pub fn serial_subscription(&self, kind: &str, serial: &str) -> Option<&Subscription> {
-        self.subscriptions.iter().find(|s| s.kind == kind && s.serial.as_deref() == Some(serial))
+        self.subscriptions
+            .iter()
+            .find(|s| s.kind == kind && s.serial.as_deref() == Some(serial))
     }
 
-    fn hash_subscription(&self, partner: &str, partner_subscription_id: &str, msisdn: &str) -> Option<&Subscription> {
+    fn hash_subscription(
+        &self,
+        partner: &str,
+        partner_subscription_id: &str,
+        msisdn: &str,
+    ) -> Option<&Subscription> {
         self.subscriptions.iter().find(|s| {
             s.kind == "hash"
                 && s.partner.as_deref() == Some(partner)
@@ -100,7 +110,12 @@ fn require_verified(world: &World, msisdn: &str) -> Result<(), Refusal> {
     if world.is_verified(Channel::Activation, msisdn) {
         Ok(())
     } else {
-        Err(Refusal::new(STYLE, StatusCode::FORBIDDEN, "MSISDN_NOT_VERIFIED", "this msisdn has not validated a code"))
+        Err(Refusal::new(
+            STYLE,
+            StatusCode::FORBIDDEN,
+            "MSISDN_NOT_VERIFIED",
+            "this msisdn has not validated a code",
+        ))
     }
 }
 
@@ -110,25 +125,45 @@ struct BySerial {
     msisdn: String,
 }
 
-async fn subscribe_serial(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn subscribe_serial(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let brand = headers::client(&headers)?;
     let request: BySerial = json_body(STYLE, &headers, &body)?;
     msisdn(&request.msisdn, STYLE)?;
     let serial = request.serial.trim().to_string();
     if serial.is_empty() || serial.chars().count() > SERIAL_MAX_LEN {
-        return Err(Refusal::bad_request(STYLE, "INVALID_SERIAL", "serial must have 1 to 21 characters"));
+        return Err(Refusal::bad_request(
+            STYLE,
+            "INVALID_SERIAL",
+            "serial must have 1 to 21 characters",
+        ));
     }
     let now = state.now();
     let id = state.with(|w| {
         require_verified(w, &request.msisdn)?;
         if scenarios::is_missing_serial(&serial) {
-            return Err(Refusal::new(STYLE, StatusCode::NOT_FOUND, "SERIAL_NOT_FOUND", "serial not found"));
+            return Err(Refusal::new(
+                STYLE,
+                StatusCode::NOT_FOUND,
+                "SERIAL_NOT_FOUND",
+                "serial not found",
+            ));
         }
         // A serial activates one phone; the same phone again gets its subscription back.
         match w.serial_subscription("serial", &serial) {
-            Some(existing) if existing.msisdn == request.msisdn => return Ok(existing.subscription_id.clone()),
+            Some(existing) if existing.msisdn == request.msisdn => {
+                return Ok(existing.subscription_id.clone())
+            }
             Some(_) => {
-                return Err(Refusal::new(STYLE, StatusCode::CONFLICT, "SERIAL_IN_USE", "serial already active for another phone"));
+                return Err(Refusal::new(
+                    STYLE,
+                    StatusCode::CONFLICT,
+                    "SERIAL_IN_USE",
+                    "serial already active for another phone",
+                ));
             }
             None => {}
         }
@@ -150,16 +185,33 @@ struct ByHash {
     email: Option<String>,
 }
 
-async fn subscribe_by_hash(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn subscribe_by_hash(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let brand = headers::client(&headers)?;
     let request: ByHash = json_body(STYLE, &headers, &body)?;
     msisdn(&request.msisdn, STYLE)?;
     let now = state.now();
     let id = state.with(|w| {
         require_verified(w, &request.msisdn)?;
-        let unknown_customer =
-            || Refusal::new(STYLE, StatusCode::NOT_FOUND, "CUSTOMER_NOT_FOUND", "subscription_id is not a customer of this partner");
-        let wrong_hash = || Refusal::new(STYLE, StatusCode::UNPROCESSABLE_ENTITY, "HASH_MISMATCH", "hash is not this customer's plan");
+        let unknown_customer = || {
+            Refusal::new(
+                STYLE,
+                StatusCode::NOT_FOUND,
+                "CUSTOMER_NOT_FOUND",
+                "subscription_id is not a customer of this partner",
+            )
+        };
+        let wrong_hash = || {
+            Refusal::new(
+                STYLE,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "HASH_MISMATCH",
+                "hash is not this customer's plan",
+            )
+        };
         match request.partner.as_str() {
             credentials::BROADBAND_PARTNER => {
                 if !w.broadband_customers.contains_key(&request.subscription_id) {
@@ -170,9 +222,18 @@ async fn subscribe_by_hash(State(state): State<SandboxState>, headers: HeaderMap
                 }
             }
             credentials::TELECOM_PARTNER_NAME => {
-                let email = request.email.as_deref().map(str::trim).filter(|e| !e.is_empty()).ok_or_else(|| {
-                    Refusal::bad_request(STYLE, "MISSING_EMAIL", "email is required for the telecom partner")
-                })?;
+                let email = request
+                    .email
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|e| !e.is_empty())
+                    .ok_or_else(|| {
+                        Refusal::bad_request(
+                            STYLE,
+                            "MISSING_EMAIL",
+                            "email is required for the telecom partner",
+                        )
+                    })?;
                 let customer = w
                     .hero_customers
                     .get(&email.to_lowercase())
@@ -183,10 +244,16 @@ async fn subscribe_by_hash(State(state): State<SandboxState>, headers: HeaderMap
                 }
             }
             other => {
-                return Err(Refusal::bad_request(STYLE, "UNKNOWN_PARTNER", format!("partner {other:?} is not known")));
+                return Err(Refusal::bad_request(
+                    STYLE,
+                    "UNKNOWN_PARTNER",
+                    format!("partner {other:?} is not known"),
+                ));
             }
         }
-        if let Some(existing) = w.hash_subscription(&request.partner, &request.subscription_id, &request.msisdn) {
+        if let Some(existing) =
+            w.hash_subscription(&request.partner, &request.subscription_id, &request.msisdn)
+        {
             return Ok(existing.subscription_id.clone());
         }
         Ok(w.subscribe(Subscription {
@@ -218,17 +285,32 @@ async fn customer_about(
     }
     let now = state.now();
     let customer = state.with(|w| w.customer_for_code(&code, now));
-    let customer = customer
-        .ok_or_else(|| Refusal::new(STYLE, StatusCode::NOT_FOUND, "CUSTOMER_NOT_FOUND", "no customer for this code"))?;
-    Ok(Json(json!({ "customer_id": customer.customer_id, "name": customer.name })))
+    let customer = customer.ok_or_else(|| {
+        Refusal::new(
+            STYLE,
+            StatusCode::NOT_FOUND,
+            "CUSTOMER_NOT_FOUND",
+            "no customer for this code",
+        )
+    })?;
+    Ok(Json(
+        json!({ "customer_id": customer.customer_id, "name": customer.name }),
+    ))
 }
 
-async fn packs(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
+async fn packs(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
     headers::client(&headers)?;
     let token = headers::required_bearer(&headers, STYLE)?;
     let now = state.now();
     let claims = state.with(|w| w.claims(token, &[TokenKind::Id], now, STYLE))?;
-    let national = claims.msisdn.as_deref().and_then(super::br_ids::msisdn_national).unwrap_or_default();
+    let national = claims
+        .msisdn
+        .as_deref()
+        .and_then(super::br_ids::msisdn_national)
+        .unwrap_or_default();
     let products: Vec<Value> = scenarios::packs(national)
         .into_iter()
         .enumerate()

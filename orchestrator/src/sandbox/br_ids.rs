@@ -23,12 +23,18 @@ fn is_mobile(national: &str) -> bool {
 
 /// A CPF of 11 digits with both check digits right.
 pub fn is_valid_cpf(cpf: &str) -> bool {
-    let Some(digits) = digits_of(cpf, 11) else { return false };
+    let Some(digits) = digits_of(cpf, 11) else {
+        return false;
+    };
     if digits.iter().all(|d| *d == digits[0]) {
         return false;
     }
     let check = |len: usize| {
-        let sum: u32 = digits[..len].iter().zip((2..=len as u32 + 1).rev()).map(|(d, w)| d * w).sum();
+        let sum: u32 = digits[..len]
+            .iter()
+            .zip((2..=len as u32 + 1).rev())
+            .map(|(d, w)| d * w)
+            .sum();
         let rest = (sum * 10) % 11;
         if rest == 10 {
             0
@@ -41,13 +47,19 @@ pub fn is_valid_cpf(cpf: &str) -> bool {
 
 /// A CNPJ of 14 digits with both check digits right.
 pub fn is_valid_cnpj(cnpj: &str) -> bool {
-    let Some(digits) = digits_of(cnpj, 14) else { return false };
+    let Some(digits) = digits_of(cnpj, 14) else {
+        return false;
+    };
     if digits.iter().all(|d| *d == digits[0]) {
         return false;
     }
     const WEIGHTS: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
     let check = |len: usize| {
-        let sum: u32 = digits[..len].iter().zip(&WEIGHTS[13 - len..]).map(|(d, w)| d * w).sum();
+        let sum: u32 = digits[..len]
+            .iter()
+            .zip(&WEIGHTS[13 - len..])
+            .map(|(d, w)| d * w)
+            .sum();
         let rest = sum % 11;
         if rest < 2 {
             0
@@ -59,7 +71,10 @@ pub fn is_valid_cnpj(cnpj: &str) -> bool {
 }
 
 fn digits_of(text: &str, len: usize) -> Option<Vec<u32>> {
-    let digits: Vec<u32> = text.chars().map(|c| c.to_digit(10)).collect::<Option<_>>()?;
+    let digits: Vec<u32> = text
+        .chars()
+        .map(|c| c.to_digit(10))
+        .collect::<Option<_>>()?;
     (digits.len() == len).then_some(digits)
 }
 

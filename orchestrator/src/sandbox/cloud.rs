@@ -30,12 +30,30 @@ const KIND: &str = "cloud-serial";
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route("/checkPhone", tracked(state, "cloud.check-phone", post(check_phone)))
-        .route("/sendCode", tracked(state, "cloud.send-code", post(send_code)))
-        .route("/validateCode", tracked(state, "cloud.validate-code", post(validate_code)))
-        .route("/registerSerial", tracked(state, "cloud.register-serial", post(register_serial)))
-        .route("/getCustomToken", tracked(state, "cloud.custom-token", post(get_custom_token)))
-        .route("/signInWithToken", tracked(state, "cloud.sign-in", post(sign_in_with_token)))
+        .route(
+            "/checkPhone",
+            tracked(state, "cloud.check-phone", post(check_phone)),
+        )
+        .route(
+            "/sendCode",
+            tracked(state, "cloud.send-code", post(send_code)),
+        )
+        .route(
+            "/validateCode",
+            tracked(state, "cloud.validate-code", post(validate_code)),
+        )
+        .route(
+            "/registerSerial",
+            tracked(state, "cloud.register-serial", post(register_serial)),
+        )
+        .route(
+            "/getCustomToken",
+            tracked(state, "cloud.custom-token", post(get_custom_token)),
+        )
+        .route(
+            "/signInWithToken",
+            tracked(state, "cloud.sign-in", post(sign_in_with_token)),
+        )
 }
 
 fn refuse(status: StatusCode, code: &'static str, message: &str) -> Refusal {
@@ -52,14 +70,26 @@ fn success(message: &str, extra: Value) -> Json<Value> {
 
 fn national(msisdn: &str) -> Result<&str, Refusal> {
     br_ids::msisdn_national(msisdn).ok_or_else(|| {
-        refuse(StatusCode::BAD_REQUEST, "INVALID_MSISDN", "Telefone inválido. Informe DDD e número de celular.")
+        refuse(
+            StatusCode::BAD_REQUEST,
+            "INVALID_MSISDN",
+            "Telefone inválido. Informe DDD e número de celular.",
+        )
     })
 }
 
 fn token_refusal(error: TokenError) -> Refusal {
     match error {
-        TokenError::Unknown => refuse(StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "Sessão inválida. Comece a ativação novamente."),
-        TokenError::Expired => refuse(StatusCode::UNAUTHORIZED, "TOKEN_EXPIRED", "Sessão expirada. Comece a ativação novamente."),
+        TokenError::Unknown => refuse(
+            StatusCode::UNAUTHORIZED,
+            "INVALID_TOKEN",
+            "Sessão inválida. Comece a ativação novamente.",
+        ),
+        TokenError::Expired => refuse(
+            StatusCode::UNAUTHORIZED,
+            "TOKEN_EXPIRED",
+            "Sessão expirada. Comece a ativação novamente.",
+        ),
     }
 }
 
@@ -80,7 +110,11 @@ async fn check_phone(headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Ref
     Ok(success("Telefone válido.", json!({})))
 }
 
-async fn send_code(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn send_code(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let Phone { msisdn } = json_body(STYLE, &headers, &body)?;
     if national(&msisdn)? == scenarios::SEND_CODE_FAILS {
         return Err(refuse(
@@ -91,7 +125,10 @@ async fn send_code(State(state): State<SandboxState>, headers: HeaderMap, body: 
     }
     let now = state.now();
     let transaction_id = state.with(|w| w.send_code(Channel::Cloud, &msisdn, now));
-    Ok(success("Código enviado por SMS.", json!({ "transaction_id": transaction_id })))
+    Ok(success(
+        "Código enviado por SMS.",
+        json!({ "transaction_id": transaction_id }),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -100,16 +137,33 @@ struct Validate {
     pincode: String,
 }
 
-async fn validate_code(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn validate_code(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let request: Validate = json_body(STYLE, &headers, &body)?;
     codes::check_format(&request.pincode, STYLE)?;
     let now = state.now();
     let msisdn = state
-        .with(|w| w.check_code(Channel::Cloud, &request.transaction_id, &request.pincode, now))
+        .with(|w| {
+            w.check_code(
+                Channel::Cloud,
+                &request.transaction_id,
+                &request.pincode,
+                now,
+            )
+        })
         .into_msisdn(STYLE)?;
-    let claims = Claims { msisdn: Some(msisdn), ..Claims::default() };
+    let claims = Claims {
+        msisdn: Some(msisdn),
+        ..Claims::default()
+    };
     let token = state.with(|w| w.issue_token(TokenKind::CloudFsCustom, claims, now));
-    Ok(success("Código validado.", json!({ "fs_custom_token": token })))
+    Ok(success(
+        "Código validado.",
+        json!({ "fs_custom_token": token }),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -118,12 +172,20 @@ struct Register {
     msisdn: String,
 }
 
-async fn register_serial(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn register_serial(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let request: Register = json_body(STYLE, &headers, &body)?;
     national(&request.msisdn)?;
     let serial = request.serial.trim().to_string();
     if serial.is_empty() || serial.chars().count() > SERIAL_MAX_LEN {
-        return Err(refuse(StatusCode::BAD_REQUEST, "INVALID_SERIAL", "Informe o número de série (até 21 caracteres)."));
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "INVALID_SERIAL",
+            "Informe o número de série (até 21 caracteres).",
+        ));
     }
     let now = state.now();
     state.with(|w| {
@@ -149,7 +211,10 @@ async fn register_serial(State(state): State<SandboxState>, headers: HeaderMap, 
                 "Este número de série já foi ativado com outro telefone.",
             )),
             None => {
-                w.subscribe(Subscription { serial: Some(serial.clone()), ..Subscription::new(KIND, &request.msisdn, now) });
+                w.subscribe(Subscription {
+                    serial: Some(serial.clone()),
+                    ..Subscription::new(KIND, &request.msisdn, now)
+                });
                 Ok(())
             }
         }
@@ -163,7 +228,11 @@ struct CustomTokenRequest {
     auth_token: String,
 }
 
-async fn get_custom_token(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn get_custom_token(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let request: CustomTokenRequest = json_body(STYLE, &headers, &body)?;
     let now = state.now();
     let token = state.with(|w| {
@@ -197,14 +266,24 @@ struct SignIn {
     return_secure_token: bool,
 }
 
-async fn sign_in_with_token(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
+async fn sign_in_with_token(
+    State(state): State<SandboxState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
     let request: SignIn = json_body(STYLE, &headers, &body)?;
     if !request.return_secure_token {
-        return Err(refuse(StatusCode::BAD_REQUEST, "INVALID_REQUEST", "returnSecureToken deve ser true."));
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "INVALID_REQUEST",
+            "returnSecureToken deve ser true.",
+        ));
     }
     let now = state.now();
     let id_token = state.with(|w| {
-        let claims = w.check_token(&request.token, &[TokenKind::CloudCustom], now).map_err(token_refusal)?;
+        let claims = w
+            .check_token(&request.token, &[TokenKind::CloudCustom], now)
+            .map_err(token_refusal)?;
         Ok::<_, Refusal>(w.issue_token(TokenKind::CloudId, claims, now))
     })?;
     Ok(success("Login realizado.", json!({ "id_token": id_token })))

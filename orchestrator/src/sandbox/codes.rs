@@ -60,13 +60,17 @@ struct Transaction {
 /// What checking a code found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CodeOutcome {
-    Accepted { msisdn: String },
+    Accepted {
+        msisdn: String,
+    },
     /// No such transaction on this channel.
     Unknown,
     Expired,
     /// The code was already accepted once.
     Used,
-    Wrong { attempts_left: u32 },
+    Wrong {
+        attempts_left: u32,
+    },
     /// [`MAX_WRONG_CODES`] wrong codes were already given.
     Locked,
 }
@@ -82,7 +86,11 @@ impl CodeOutcome {
                 "TRANSACTION_NOT_FOUND",
                 "Transação não encontrada. Solicite um novo código.".to_string(),
             ),
-            Self::Expired => (StatusCode::FORBIDDEN, "CODE_EXPIRED", "Código expirado. Solicite um novo código.".to_string()),
+            Self::Expired => (
+                StatusCode::FORBIDDEN,
+                "CODE_EXPIRED",
+                "Código expirado. Solicite um novo código.".to_string(),
+            ),
             Self::Used => (
                 StatusCode::FORBIDDEN,
                 "CODE_ALREADY_USED",
@@ -108,7 +116,11 @@ pub fn check_format(code: &str, style: Style) -> Result<(), Refusal> {
     if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
         Ok(())
     } else {
-        Err(Refusal::bad_request(style, "INVALID_PINCODE", "O código deve ter 6 dígitos."))
+        Err(Refusal::bad_request(
+            style,
+            "INVALID_PINCODE",
+            "O código deve ter 6 dígitos.",
+        ))
     }
 }
 
@@ -125,7 +137,12 @@ impl World {
     pub fn send_code(&mut self, channel: Channel, msisdn: &str, now: DateTime<Utc>) -> String {
         let id = self.uuid().to_string();
         let code = self.code();
-        self.inbox.push(Sms { to: msisdn.to_string(), text: channel.text(&code), code: code.clone(), sent_at: now });
+        self.inbox.push(Sms {
+            to: msisdn.to_string(),
+            text: channel.text(&code),
+            code: code.clone(),
+            sent_at: now,
+        });
         let transaction = Transaction {
             channel,
             msisdn: msisdn.to_string(),
@@ -138,8 +155,19 @@ impl World {
         id
     }
 
-    pub fn check_code(&mut self, channel: Channel, id: &str, code: &str, now: DateTime<Utc>) -> CodeOutcome {
-        let Some(transaction) = self.codes.transactions.get_mut(id).filter(|t| t.channel == channel) else {
+    pub fn check_code(
+        &mut self,
+        channel: Channel,
+        id: &str,
+        code: &str,
+        now: DateTime<Utc>,
+    ) -> CodeOutcome {
+        let Some(transaction) = self
+            .codes
+            .transactions
+            .get_mut(id)
+            .filter(|t| t.channel == channel)
+        else {
             return CodeOutcome::Unknown;
         };
         if transaction.used {
@@ -153,7 +181,9 @@ impl World {
         }
         if transaction.code != code {
             transaction.wrong += 1;
-            return CodeOutcome::Wrong { attempts_left: MAX_WRONG_CODES - transaction.wrong };
+            return CodeOutcome::Wrong {
+                attempts_left: MAX_WRONG_CODES - transaction.wrong,
+            };
         }
         transaction.used = true;
         let msisdn = transaction.msisdn.clone();
@@ -178,7 +208,9 @@ mod tests {
         let state = SandboxState::new(SandboxConfig::default());
         let now = state.now();
         let id = state.with(|w| w.send_code(channel, PHONE, now));
-        let code = state.with(|w| w.inbox.latest_for(PHONE).map(|sms| sms.code.clone())).unwrap();
+        let code = state
+            .with(|w| w.inbox.latest_for(PHONE).map(|sms| sms.code.clone()))
+            .unwrap();
         (state, id, code)
     }
 
@@ -192,10 +224,18 @@ mod tests {
         let now = state.now();
         state.with(|w| {
             assert!(!w.is_verified(Channel::Activation, PHONE));
-            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Accepted { msisdn: PHONE.into() });
+            assert_eq!(
+                w.check_code(Channel::Activation, &id, &code, now),
+                CodeOutcome::Accepted {
+                    msisdn: PHONE.into()
+                }
+            );
             assert!(w.is_verified(Channel::Activation, PHONE));
             assert!(!w.is_verified(Channel::Cloud, PHONE));
-            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Used);
+            assert_eq!(
+                w.check_code(Channel::Activation, &id, &code, now),
+                CodeOutcome::Used
+            );
         });
     }
 
@@ -205,22 +245,41 @@ mod tests {
         let now = state.now();
         state.with(|w| {
             for left in (0..MAX_WRONG_CODES).rev() {
-                assert_eq!(w.check_code(Channel::Activation, &id, &wrong(&code), now), CodeOutcome::Wrong { attempts_left: left });
+                assert_eq!(
+                    w.check_code(Channel::Activation, &id, &wrong(&code), now),
+                    CodeOutcome::Wrong {
+                        attempts_left: left
+                    }
+                );
             }
-            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Locked);
+            assert_eq!(
+                w.check_code(Channel::Activation, &id, &code, now),
+                CodeOutcome::Locked
+            );
         });
     }
 
     #[test]
     fn security_codes_last_15_minutes_and_cloud_codes_5() {
-        for (channel, minutes) in [(Channel::Activation, 15), (Channel::Desktop, 15), (Channel::Cloud, 5)] {
+        for (channel, minutes) in [
+            (Channel::Activation, 15),
+            (Channel::Desktop, 15),
+            (Channel::Cloud, 5),
+        ] {
             let (state, id, code) = sent(channel);
             let now = state.now();
             let just_before = now + Duration::minutes(minutes) - Duration::seconds(1);
             let at_expiry = now + Duration::minutes(minutes);
             state.with(|w| {
-                assert_eq!(w.check_code(channel, &id, &wrong(&code), just_before), CodeOutcome::Wrong { attempts_left: 4 });
-                assert_eq!(w.check_code(channel, &id, &code, at_expiry), CodeOutcome::Expired, "{channel:?}");
+                assert_eq!(
+                    w.check_code(channel, &id, &wrong(&code), just_before),
+                    CodeOutcome::Wrong { attempts_left: 4 }
+                );
+                assert_eq!(
+                    w.check_code(channel, &id, &code, at_expiry),
+                    CodeOutcome::Expired,
+                    "{channel:?}"
+                );
             });
         }
     }
@@ -230,8 +289,14 @@ mod tests {
         let (state, id, code) = sent(Channel::Cloud);
         let now = state.now();
         state.with(|w| {
-            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Unknown);
-            assert_eq!(w.check_code(Channel::Cloud, "nope", &code, now), CodeOutcome::Unknown);
+            assert_eq!(
+                w.check_code(Channel::Activation, &id, &code, now),
+                CodeOutcome::Unknown
+            );
+            assert_eq!(
+                w.check_code(Channel::Cloud, "nope", &code, now),
+                CodeOutcome::Unknown
+            );
         });
     }
 }

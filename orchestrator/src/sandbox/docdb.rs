@@ -82,7 +82,12 @@ async fn run_query(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     if project != credentials::DOCDB_PROJECT || database != DATABASE {
-        return Err(Refusal::new(STYLE, StatusCode::NOT_FOUND, "NOT_FOUND", format!("database {project}/{database} not found")));
+        return Err(Refusal::new(
+            STYLE,
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("database {project}/{database} not found"),
+        ));
     }
     let token = headers::required_bearer(&headers, STYLE)?;
     let now = state.now();
@@ -103,7 +108,12 @@ async fn run_query(
     // Security rules: the token's own phone, nobody else's.
     let phone = &filter.value.string_value;
     if claims.msisdn.map(|msisdn| format!("+{msisdn}")).as_deref() != Some(phone.as_str()) {
-        return Err(Refusal::new(STYLE, StatusCode::FORBIDDEN, "PERMISSION_DENIED", "Missing or insufficient permissions."));
+        return Err(Refusal::new(
+            STYLE,
+            StatusCode::FORBIDDEN,
+            "PERMISSION_DENIED",
+            "Missing or insufficient permissions.",
+        ));
     }
 
     let read_time = now.to_rfc3339_opts(SecondsFormat::Micros, true);

@@ -61,20 +61,34 @@ pub fn required<'h>(headers: &'h HeaderMap, name: &str, style: Style) -> Result<
         .and_then(|value| value.to_str().ok())
         .map(str::trim)
         .filter(|value| !value.is_empty())
-        .ok_or_else(|| Refusal::bad_request(style, "MISSING_HEADER", format!("header {name} is required")))
+        .ok_or_else(|| {
+            Refusal::bad_request(
+                style,
+                "MISSING_HEADER",
+                format!("header {name} is required"),
+            )
+        })
 }
 
 /// The token of `Authorization: Bearer <token>`, if any.
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|token| !token.is_empty())
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|token| !token.is_empty())
 }
 
 /// The bearer token, or 401 `MISSING_BEARER_TOKEN`.
 pub fn required_bearer(headers: &HeaderMap, style: Style) -> Result<&str, Refusal> {
     bearer(headers).ok_or_else(|| {
-        Refusal::new(style, StatusCode::UNAUTHORIZED, "MISSING_BEARER_TOKEN", "Authorization: Bearer <token> is required")
+        Refusal::new(
+            style,
+            StatusCode::UNAUTHORIZED,
+            "MISSING_BEARER_TOKEN",
+            "Authorization: Bearer <token> is required",
+        )
     })
 }
 
@@ -83,7 +97,11 @@ pub fn caller(headers: &HeaderMap) -> Result<Brand, Refusal> {
     let style = Style::Partner;
     let correlation = required(headers, CORRELATION_ID, style)?;
     if Uuid::parse_str(correlation).is_err() {
-        return Err(Refusal::bad_request(style, "INVALID_CORRELATION_ID", "x-correlation-id must be a UUID"));
+        return Err(Refusal::bad_request(
+            style,
+            "INVALID_CORRELATION_ID",
+            "x-correlation-id must be a UUID",
+        ));
     }
     let requester = required(headers, REQUESTER_NAME, style)?;
     if requester != credentials::REQUESTER_NAME {
@@ -95,8 +113,13 @@ pub fn caller(headers: &HeaderMap) -> Result<Brand, Refusal> {
         ));
     }
     let brand = required(headers, BRAND_NAME, style)?;
-    Brand::parse(brand)
-        .ok_or_else(|| Refusal::bad_request(style, "UNKNOWN_BRAND", format!("brand {brand:?} is not known")))
+    Brand::parse(brand).ok_or_else(|| {
+        Refusal::bad_request(
+            style,
+            "UNKNOWN_BRAND",
+            format!("brand {brand:?} is not known"),
+        )
+    })
 }
 
 /// [`caller`] plus the client credentials headers.
@@ -146,7 +169,11 @@ mod tests {
             headers.insert(name, value.parse().unwrap());
             assert_eq!(client(&headers).unwrap_err().code, code, "{name}");
             headers.remove(name);
-            assert_eq!(client(&headers).unwrap_err().code, "MISSING_HEADER", "{name}");
+            assert_eq!(
+                client(&headers).unwrap_err().code,
+                "MISSING_HEADER",
+                "{name}"
+            );
         }
     }
 
@@ -163,6 +190,9 @@ mod tests {
     #[test]
     fn the_carrier_brand_has_its_own_identity_key() {
         assert_eq!(Brand::Tim.identity_key(), credentials::IDENTITY_KEY_TIM);
-        assert_eq!(Brand::Agility.identity_key(), credentials::IDENTITY_KEY_DEFAULT);
+        assert_eq!(
+            Brand::Agility.identity_key(),
+            credentials::IDENTITY_KEY_DEFAULT
+        );
     }
 }

@@ -95,7 +95,8 @@ fn inbox_page(messages: &[Sms]) -> axum::response::Html<String> {
         })
         .collect();
     let listing = if messages.is_empty() {
-        "<p>Nenhuma mensagem enviada ainda. Peça um código no portal e ele aparece aqui.</p>".to_string()
+        "<p>Nenhuma mensagem enviada ainda. Peça um código no portal e ele aparece aqui.</p>"
+            .to_string()
     } else {
         format!(
             "<table>\n<thead><tr><th>Para</th><th>Código</th><th>Mensagem</th><th>Enviada em</th></tr></thead>\n\
@@ -129,10 +130,18 @@ mod tests {
     fn newest_first_and_capped() {
         let mut inbox = Inbox::default();
         for i in 0..CAPACITY + 5 {
-            inbox.push(Sms { to: "5511910000001".into(), code: format!("{i:06}"), text: String::new(), sent_at: Utc::now() });
+            inbox.push(Sms {
+                to: "5511910000001".into(),
+                code: format!("{i:06}"),
+                text: String::new(),
+                sent_at: Utc::now(),
+            });
         }
         assert_eq!(inbox.all().len(), CAPACITY);
-        assert_eq!(inbox.latest_for("5511910000001").map(|s| s.code.as_str()), Some("001004"));
+        assert_eq!(
+            inbox.latest_for("5511910000001").map(|s| s.code.as_str()),
+            Some("001004")
+        );
     }
 
     #[test]

@@ -14,10 +14,16 @@ use super::tokens::{TokenError, TokenKind};
 pub const FILE_NAME: &str = "antivirus-installer.exe";
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
-    Router::new().route("/files/{token}/{file}", tracked(state, "download-manager.installer", get(installer)))
+    Router::new().route(
+        "/files/{token}/{file}",
+        tracked(state, "download-manager.installer", get(installer)),
+    )
 }
 
-async fn installer(State(state): State<SandboxState>, Path((token, file)): Path<(String, String)>) -> Response {
+async fn installer(
+    State(state): State<SandboxState>,
+    Path((token, file)): Path<(String, String)>,
+) -> Response {
     if file != FILE_NAME {
         return (StatusCode::NOT_FOUND, "arquivo não encontrado").into_response();
     }
@@ -28,13 +34,18 @@ async fn installer(State(state): State<SandboxState>, Path((token, file)): Path<
             (
                 [
                     (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-                    (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{FILE_NAME}\"")),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"{FILE_NAME}\""),
+                    ),
                 ],
                 body(&os),
             )
                 .into_response()
         }
-        Err(TokenError::Unknown) => (StatusCode::NOT_FOUND, "link de download inválido").into_response(),
+        Err(TokenError::Unknown) => {
+            (StatusCode::NOT_FOUND, "link de download inválido").into_response()
+        }
         Err(TokenError::Expired) => (StatusCode::GONE, "link de download expirado").into_response(),
     }
 }

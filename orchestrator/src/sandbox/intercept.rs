@@ -101,7 +101,12 @@ pub struct CallRecord {
 enum Reply {
     /// The first call with this key is running; `request` is its body.
     InFlight { request: Bytes },
-    Done { request: Bytes, status: StatusCode, content_type: Option<HeaderValue>, body: Bytes },
+    Done {
+        request: Bytes,
+        status: StatusCode,
+        content_type: Option<HeaderValue>,
+        body: Bytes,
+    },
 }
 
 /// The admin side of the sandbox: faults, the call log, stored answers.
@@ -114,11 +119,20 @@ pub struct AdminBook {
 
 impl AdminBook {
     pub fn new(rng: StdRng) -> Self {
-        Self { faults: FaultBook::new(rng), calls: VecDeque::new(), next_seq: 1, replies: HashMap::new() }
+        Self {
+            faults: FaultBook::new(rng),
+            calls: VecDeque::new(),
+            next_seq: 1,
+            replies: HashMap::new(),
+        }
     }
 
     pub fn calls(&self, endpoint: Option<&str>) -> Vec<CallRecord> {
-        self.calls.iter().filter(|call| endpoint.is_none_or(|e| call.endpoint == e)).cloned().collect()
+        self.calls
+            .iter()
+            .filter(|call| endpoint.is_none_or(|e| call.endpoint == e))
+            .cloned()
+            .collect()
     }
 
     pub fn clear_calls(&mut self) {
@@ -145,7 +159,11 @@ impl AdminBook {
 }
 
 /// Wraps `route` so its calls are logged, faultable and idempotent under `endpoint`.
-pub fn tracked(state: &SandboxState, endpoint: &'static str, route: MethodRouter<SandboxState>) -> MethodRouter<SandboxState> {
+pub fn tracked(
+    state: &SandboxState,
+    endpoint: &'static str,
+    route: MethodRouter<SandboxState>,
+) -> MethodRouter<SandboxState> {
     let state = state.clone();
     route.route_layer(middleware::from_fn(move |request: Request, next: Next| {
         let state = state.clone();
@@ -153,9 +171,20 @@ pub fn tracked(state: &SandboxState, endpoint: &'static str, route: MethodRouter
     }))
 }
 
-async fn intercept(state: SandboxState, endpoint: &'static str, request: Request, next: Next) -> Response {
+async fn intercept(
+    state: SandboxState,
+    endpoint: &'static str,
+    request: Request,
+    next: Next,
+) -> Response {
     let (key, record) = {
-        let header_text = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let header_text = |name: &str| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
         let writes = !matches!(*request.method(), Method::GET | Method::HEAD);
         let key = header_text(headers::IDEMPOTENCY_KEY).filter(|_| writes);
         let record = CallRecord {
@@ -163,10 +192,10 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
             endpoint,
             method: request.method().to_string(),
             // Nested routers strip their prefix from the URI; the log shows the full path.
-            path: request
-                .extensions()
-                .get::<OriginalUri>()
-                .map_or_else(|| request.uri().path().to_string(), |original| original.path().to_string()),
+            path: request.extensions().get::<OriginalUri>().map_or_else(
+                || request.uri().path().to_string(),
+                |original| original.path().to_string(),
+            ),
             idempotency_key: key.clone(),
             correlation_id: header_text(headers::CORRELATION_ID),
             at: state.now().to_rfc3339_opts(SecondsFormat::Millis, true),
@@ -177,7 +206,11 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
         (key, record)
     };
     let (seq, fault) = state.admin(|admin| (admin.log(record), admin.faults.take(endpoint)));
-    let call = Call { state: state.clone(), seq, cut: request.extensions().get::<ConnectionCut>().cloned() };
+    let call = Call {
+        state: state.clone(),
+        seq,
+        cut: request.extensions().get::<ConnectionCut>().cloned(),
+    };
 
     if let Some(fault) = &fault {
         if fault.latency_ms > 0 {
@@ -195,7 +228,12 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
 
     let fault_id = fault.as_ref().map(|fault| fault.id);
     match fault {
-        Some(Fault { id, phase: Phase::After, effect: Some(effect), .. }) => call.apply(id, &effect).await,
+        Some(Fault {
+            id,
+            phase: Phase::After,
+            effect: Some(effect),
+            ..
+        }) => call.apply(id, &effect).await,
         _ => {
             let status = response.status().as_u16();
             state.admin(|admin| admin.finish(seq, Some(status), outcome, fault_id));
@@ -207,54 +245,110 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
 /// Runs the contract once per key: a repeat with the same body gets the stored answer
 /// ([`Outcome::Replayed`]), the same key with another body 422, a repeat while the first call
 /// still runs 409. Only 2xx answers are stored, so a refused call can be retried.
-async fn idempotent(state: &SandboxState, endpoint: &'static str, key: String, request: Request, next: Next) -> (Response, Outcome) {
+async fn idempotent(
+    state: &SandboxState,
+    endpoint: &'static str,
+    key: String,
+    request: Request,
+    next: Next,
+) -> (Response, Outcome) {
     let (parts, body) = request.into_parts();
     let Ok(body) = to_bytes(body, MAX_BODY_BYTES).await else {
-        return (local(StatusCode::PAYLOAD_TOO_LARGE, "BODY_TOO_LARGE", "request body too large"), Outcome::Answered);
+        return (
+            local(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "BODY_TOO_LARGE",
+                "request body too large",
+            ),
+            Outcome::Answered,
+        );
     };
     let slot = (endpoint, key);
     let known = state.admin(|admin| match admin.replies.get(&slot) {
         None => {
-            admin.replies.insert(slot.clone(), Reply::InFlight { request: body.clone() });
+            admin.replies.insert(
+                slot.clone(),
+                Reply::InFlight {
+                    request: body.clone(),
+                },
+            );
             None
         }
-        Some(Reply::InFlight { request }) | Some(Reply::Done { request, .. }) if *request != body => Some(local(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "IDEMPOTENCY_KEY_REUSED",
-            "this Idempotency-Key was used with another body",
-        )),
+        Some(Reply::InFlight { request }) | Some(Reply::Done { request, .. })
+            if *request != body =>
+        {
+            Some(local(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "IDEMPOTENCY_KEY_REUSED",
+                "this Idempotency-Key was used with another body",
+            ))
+        }
         Some(Reply::InFlight { .. }) => Some(local(
             StatusCode::CONFLICT,
             "IDEMPOTENCY_KEY_IN_USE",
             "a call with this Idempotency-Key is still running",
         )),
-        Some(Reply::Done { status, content_type, body, .. }) => {
-            Some(rebuild(*status, content_type.clone(), body.clone(), true))
-        }
+        Some(Reply::Done {
+            status,
+            content_type,
+            body,
+            ..
+        }) => Some(rebuild(*status, content_type.clone(), body.clone(), true)),
     });
     if let Some(response) = known {
         let replayed = response.headers().contains_key(REPLAYED_HEADER);
-        return (response, if replayed { Outcome::Replayed } else { Outcome::Answered });
+        return (
+            response,
+            if replayed {
+                Outcome::Replayed
+            } else {
+                Outcome::Answered
+            },
+        );
     }
 
     // If the caller goes away mid-call, the slot must not stay "in flight" forever.
-    let guard = InFlightGuard { state: state.clone(), slot: Some(slot) };
-    let response = next.run(Request::from_parts(parts, Body::from(body.clone()))).await;
+    let guard = InFlightGuard {
+        state: state.clone(),
+        slot: Some(slot),
+    };
+    let response = next
+        .run(Request::from_parts(parts, Body::from(body.clone())))
+        .await;
     let status = response.status();
     if !status.is_success() {
         return (response, Outcome::Answered);
     }
     let content_type = response.headers().get(header::CONTENT_TYPE).cloned();
     let Ok(answer) = to_bytes(response.into_body(), MAX_BODY_BYTES).await else {
-        return (local(StatusCode::INTERNAL_SERVER_ERROR, "BODY_TOO_LARGE", "answer too large to store"), Outcome::Answered);
+        return (
+            local(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "BODY_TOO_LARGE",
+                "answer too large to store",
+            ),
+            Outcome::Answered,
+        );
     };
-    guard.store(Reply::Done { request: body, status, content_type: content_type.clone(), body: answer.clone() });
-    (rebuild(status, content_type, answer, false), Outcome::Answered)
+    guard.store(Reply::Done {
+        request: body,
+        status,
+        content_type: content_type.clone(),
+        body: answer.clone(),
+    });
+    (
+        rebuild(status, content_type, answer, false),
+        Outcome::Answered,
+    )
 }
 
 /// An answer the sandbox gives itself rather than the contract.
 fn local(status: StatusCode, code: &str, message: &str) -> Response {
-    (status, Json(json!({ "error": { "code": code, "message": message } }))).into_response()
+    (
+        status,
+        Json(json!({ "error": { "code": code, "message": message } })),
+    )
+        .into_response()
 }
 
 struct InFlightGuard {
@@ -282,14 +376,23 @@ impl Drop for InFlightGuard {
     }
 }
 
-fn rebuild(status: StatusCode, content_type: Option<HeaderValue>, body: Bytes, replayed: bool) -> Response {
+fn rebuild(
+    status: StatusCode,
+    content_type: Option<HeaderValue>,
+    body: Bytes,
+    replayed: bool,
+) -> Response {
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     if let Some(content_type) = content_type {
-        response.headers_mut().insert(header::CONTENT_TYPE, content_type);
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, content_type);
     }
     if replayed {
-        response.headers_mut().insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
+        response
+            .headers_mut()
+            .insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
     }
     response
 }
@@ -306,19 +409,28 @@ impl Call {
         let fault = Some(fault_id);
         match effect {
             Effect::Status { status, body } => {
-                let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
-                self.state.admin(|admin| admin.finish(self.seq, Some(status.as_u16()), Outcome::Fault, fault));
+                let status =
+                    StatusCode::from_u16(*status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+                self.state.admin(|admin| {
+                    admin.finish(self.seq, Some(status.as_u16()), Outcome::Fault, fault)
+                });
                 let body = body.clone().unwrap_or_else(|| default_fault_body(status));
                 (status, Json(body)).into_response()
             }
             Effect::Timeout { hold_ms } => {
                 // Logged now: the caller gives up long before the hold ends.
-                self.state.admin(|admin| admin.finish(self.seq, None, Outcome::Timeout, fault));
+                self.state
+                    .admin(|admin| admin.finish(self.seq, None, Outcome::Timeout, fault));
                 tokio::time::sleep(StdDuration::from_millis(*hold_ms)).await;
-                (StatusCode::GATEWAY_TIMEOUT, Json(default_fault_body(StatusCode::GATEWAY_TIMEOUT))).into_response()
+                (
+                    StatusCode::GATEWAY_TIMEOUT,
+                    Json(default_fault_body(StatusCode::GATEWAY_TIMEOUT)),
+                )
+                    .into_response()
             }
             Effect::Drop => {
-                self.state.admin(|admin| admin.finish(self.seq, None, Outcome::Dropped, fault));
+                self.state
+                    .admin(|admin| admin.finish(self.seq, None, Outcome::Dropped, fault));
                 match &self.cut {
                     Some(cut) => {
                         cut.cut();
@@ -336,10 +448,15 @@ impl Call {
 /// head and break the body, the closest a handler can get to a dropped connection.
 fn broken_body() -> Response {
     let stream = futures::stream::once(async {
-        Err::<Bytes, std::io::Error>(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "sandbox dropped the connection"))
+        Err::<Bytes, std::io::Error>(std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "sandbox dropped the connection",
+        ))
     });
     let mut response = Response::new(Body::from_stream(stream));
-    response.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from_static("64"));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from_static("64"));
     response
 }
 

@@ -76,7 +76,10 @@ impl SandboxConfig {
     }
 
     fn parse_seed(raw: &str) -> Result<Self, InvalidSeed> {
-        raw.trim().parse().map(|seed| Self { seed }).map_err(|_| InvalidSeed(raw.to_string()))
+        raw.trim()
+            .parse()
+            .map(|seed| Self { seed })
+            .map_err(|_| InvalidSeed(raw.to_string()))
     }
 }
 
@@ -110,7 +113,10 @@ mod tests {
 
     #[test]
     fn seed_parses_or_is_refused() {
-        assert_eq!(SandboxConfig::parse_seed(" 42 ").map(|c| c.seed).ok(), Some(42));
+        assert_eq!(
+            SandboxConfig::parse_seed(" 42 ").map(|c| c.seed).ok(),
+            Some(42)
+        );
         assert!(SandboxConfig::parse_seed("quarenta").is_err());
         assert_eq!(SandboxConfig::default().seed, DEFAULT_SEED);
     }

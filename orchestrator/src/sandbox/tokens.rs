@@ -84,8 +84,18 @@ impl TokenError {
     /// 401 `INVALID_TOKEN` or `TOKEN_EXPIRED` in the upstream's style.
     pub fn refusal(self, style: Style) -> Refusal {
         match self {
-            Self::Unknown => Refusal::new(style, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token not issued by this service"),
-            Self::Expired => Refusal::new(style, StatusCode::UNAUTHORIZED, "TOKEN_EXPIRED", "token expired"),
+            Self::Unknown => Refusal::new(
+                style,
+                StatusCode::UNAUTHORIZED,
+                "INVALID_TOKEN",
+                "token not issued by this service",
+            ),
+            Self::Expired => Refusal::new(
+                style,
+                StatusCode::UNAUTHORIZED,
+                "TOKEN_EXPIRED",
+                "token expired",
+            ),
         }
     }
 }
@@ -103,18 +113,41 @@ pub struct TokenBook(HashMap<String, Issued>);
 impl World {
     pub fn issue_token(&mut self, kind: TokenKind, claims: Claims, now: DateTime<Utc>) -> String {
         let token = self.token(kind.prefix());
-        self.tokens.0.insert(token.clone(), Issued { kind, claims, expires_at: now + kind.ttl() });
+        self.tokens.0.insert(
+            token.clone(),
+            Issued {
+                kind,
+                claims,
+                expires_at: now + kind.ttl(),
+            },
+        );
         token
     }
 
     /// [`World::check_token`] refused in the upstream's style.
-    pub fn claims(&self, token: &str, accepted: &[TokenKind], now: DateTime<Utc>, style: Style) -> Result<Claims, Refusal> {
-        self.check_token(token, accepted, now).map_err(|error| error.refusal(style))
+    pub fn claims(
+        &self,
+        token: &str,
+        accepted: &[TokenKind],
+        now: DateTime<Utc>,
+        style: Style,
+    ) -> Result<Claims, Refusal> {
+        self.check_token(token, accepted, now)
+            .map_err(|error| error.refusal(style))
     }
 
     /// The claims of `token` if it is one of `accepted` and still valid.
-    pub fn check_token(&self, token: &str, accepted: &[TokenKind], now: DateTime<Utc>) -> Result<Claims, TokenError> {
-        let issued = self.tokens.0.get(token).filter(|issued| accepted.contains(&issued.kind));
+    pub fn check_token(
+        &self,
+        token: &str,
+        accepted: &[TokenKind],
+        now: DateTime<Utc>,
+    ) -> Result<Claims, TokenError> {
+        let issued = self
+            .tokens
+            .0
+            .get(token)
+            .filter(|issued| accepted.contains(&issued.kind));
         match issued {
             None => Err(TokenError::Unknown),
             Some(issued) if now >= issued.expires_at => Err(TokenError::Expired),
@@ -132,14 +165,29 @@ mod tests {
     fn a_token_is_valid_for_its_kinds_until_it_expires() {
         let state = SandboxState::new(SandboxConfig::default());
         let now = state.now();
-        let claims = Claims { msisdn: Some("5511910000001".into()), ..Claims::default() };
+        let claims = Claims {
+            msisdn: Some("5511910000001".into()),
+            ..Claims::default()
+        };
         let token = state.with(|w| w.issue_token(TokenKind::FsCustom, claims.clone(), now));
         state.with(|w| {
-            assert_eq!(w.check_token(&token, &[TokenKind::FsAuth, TokenKind::FsCustom], now), Ok(claims));
-            assert_eq!(w.check_token(&token, &[TokenKind::Id], now), Err(TokenError::Unknown));
-            assert_eq!(w.check_token("sbx-fscustom-00", &[TokenKind::FsCustom], now), Err(TokenError::Unknown));
+            assert_eq!(
+                w.check_token(&token, &[TokenKind::FsAuth, TokenKind::FsCustom], now),
+                Ok(claims)
+            );
+            assert_eq!(
+                w.check_token(&token, &[TokenKind::Id], now),
+                Err(TokenError::Unknown)
+            );
+            assert_eq!(
+                w.check_token("sbx-fscustom-00", &[TokenKind::FsCustom], now),
+                Err(TokenError::Unknown)
+            );
             let later = now + Duration::minutes(15);
-            assert_eq!(w.check_token(&token, &[TokenKind::FsCustom], later), Err(TokenError::Expired));
+            assert_eq!(
+                w.check_token(&token, &[TokenKind::FsCustom], later),
+                Err(TokenError::Expired)
+            );
         });
     }
 }

@@ -77,9 +77,15 @@ pub fn upstream_urls(base: &str) -> UpstreamUrls {
 /// `http://<Host>` of the request, for URLs the sandbox hands out (installer, logos): the
 /// caller reached the sandbox there, so the browser it passes them to can too.
 pub fn public_base(headers: &HeaderMap) -> String {
-    let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).filter(|host| {
-        !host.is_empty() && host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-    });
+    let host = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .filter(|host| {
+            !host.is_empty()
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        });
     format!("http://{}", host.unwrap_or(super::DEFAULT_ADDR))
 }
 
