@@ -28,7 +28,9 @@ cargo test --workspace --locked
 if [ -f tests/package.json ]; then
   say "browser tests: orchestrator + sandbox on loopback, headless Chromium"
   npm_install "$ROOT/tests"
-  cargo build --locked -p orchestrator
+  # cargo test built the binary already (integration tests need it); a separate
+  # `cargo build` would unify features differently and compile everything again.
+  [ -x target/debug/orchestrator ] || cargo build --locked -p orchestrator
   E2E_DATABASE_URL="$(fresh_database exa_e2e)"
   SANDBOX_BIND="127.0.0.1:$E2E_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/orchestrator sandbox \
     >"$ROOT/target/e2e-sandbox.log" 2>&1 &
