@@ -164,6 +164,11 @@ pub fn tracked(
     endpoint: &'static str,
     route: MethodRouter<SandboxState>,
 ) -> MethodRouter<SandboxState> {
+    // Faults and docs are keyed by ENDPOINTS: a name missing there could never be faulted.
+    debug_assert!(
+        ENDPOINTS.contains(&endpoint),
+        "{endpoint} missing from ENDPOINTS"
+    );
     let state = state.clone();
     route.route_layer(middleware::from_fn(move |request: Request, next: Next| {
         let state = state.clone();
@@ -472,4 +477,20 @@ fn default_fault_body(status: StatusCode) -> serde_json::Value {
 /// Calls of one endpoint, oldest first (for `GET /admin/calls`).
 pub fn calls_of(state: &SandboxState, endpoint: Option<&str>) -> Vec<CallRecord> {
     state.admin(|admin| admin.calls(endpoint))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ENDPOINTS;
+
+    #[test]
+    fn endpoint_names_are_unique_and_prefixed_by_their_upstream() {
+        let mut names = ENDPOINTS.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ENDPOINTS.len());
+        assert!(ENDPOINTS.iter().all(|name| name
+            .split_once('.')
+            .is_some_and(|(up, ep)| !up.is_empty() && !ep.is_empty())));
+    }
 }
