@@ -1,6 +1,8 @@
 //! The registry of flows: their pure logic for the API and their steps for the runner.
 //! Each flow adds itself in `registry` with one `register` call.
 
+pub mod cloud;
+
 use std::sync::Arc;
 
 use events::flow::Erased;
@@ -25,6 +27,6 @@ impl Registry {
 
 /// Every flow of the portal.
 pub fn registry(deps: &StepDeps) -> Registry {
-    let _ = deps;
     Registry { flows: Flows::default(), steps: Vec::new() }
+        .register(cloud::CloudSteps, deps)
 }

@@ -1,0 +1,136 @@
+//! The cloud flow's runner steps: each due step is one call to the cloud functions, its
+//! outcome an event. Tokens go to the attempt's secrets, never into an event.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use events::flow::PlannedStep;
+use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, Step};
+use secrecy::{ExposeSecret, SecretString};
+
+use super::client::{CallError, CloudClient};
+use crate::attempts::{FlowSteps, StepContext};
+use crate::runner::StepError;
+
+/// Secret names of an attempt.
+pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
+pub const CUSTOM_TOKEN: &str = "cloud.custom_token";
+pub const ID_TOKEN: &str = "cloud.id_token";
+
+/// The upstream's `fs_custom_token` lives 15 minutes; ours no longer.
+const FS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
+const CUSTOM_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
+const ID_TOKEN_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// The token a later step needs is gone (expired or never stored): start again.
+pub const SESSION_LOST: &str = "Sua sessão expirou. Comece a ativação novamente.";
+
+pub struct CloudSteps;
+
+/// What a refusal or a retry becomes: the message for the visitor, or a runner retry.
+fn refused_or_retry(error: CallError) -> Result<String, StepError> {
+    match error {
+        CallError::Refused { message, .. } => Ok(message),
+        CallError::Transient(reason) => Err(StepError::Transient(reason)),
+    }
+}
+
+fn missing(what: &str) -> StepError {
+    StepError::Transient(format!("the attempt has no {what}"))
+}
+
+fn db_error(error: sqlx::Error) -> StepError {
+    StepError::Transient(format!("attempt secrets: {error}"))
+}
+
+impl CloudSteps {
+    async fn msisdn(ctx: &StepContext, state: &CloudState) -> Result<String, StepError> {
+        let phone = state.phone.as_ref().ok_or_else(|| missing("phone"))?;
+        ctx.open(phone).await
+    }
+
+    async fn secret(ctx: &StepContext, name: &str) -> Result<Option<SecretString>, StepError> {
+        Ok(ctx.secrets.get(name).await.map_err(db_error)?.map(SecretString::from))
+    }
+
+    async fn keep(ctx: &StepContext, name: &str, token: &SecretString, ttl: Duration) -> Result<(), StepError> {
+        ctx.secrets.put(name, token.expose_secret(), ttl).await.map_err(db_error)
+    }
+}
+
+#[async_trait]
+impl FlowSteps for CloudSteps {
+    type F = CloudFlow;
+
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &CloudState,
+        step: &PlannedStep,
+        key: &str,
+    ) -> Result<Vec<CloudEvent>, StepError> {
+        let client = CloudClient::new(ctx.http.clone(), &ctx.upstreams.urls.cloud_functions, ctx.upstreams.timeout);
+        let step_kind = Step::from_name(&step.name).ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
+        let event = match step_kind {
+            Step::CheckPhone => match client.check_phone(&Self::msisdn(ctx, state).await?, key).await {
+                Ok(()) => CloudEvent::PhoneChecked {},
+                Err(error) => CloudEvent::PhoneRefused { message: refused_or_retry(error)? },
+            },
+            Step::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
+                Ok(transaction_id) => CloudEvent::CodeSent { transaction_id },
+                Err(error) => CloudEvent::CodeSendFailed { message: refused_or_retry(error)? },
+            },
+            Step::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
+                Ok(transaction_id) => CloudEvent::CodeResent { transaction_id },
+                Err(error) => CloudEvent::ResendFailed { message: refused_or_retry(error)? },
+            },
+            Step::ValidateCode => {
+                let transaction_id = state.transaction_id.as_deref().ok_or_else(|| missing("transaction"))?;
+                let pincode = state.pincode.as_deref().ok_or_else(|| missing("code"))?;
+                match client.validate_code(transaction_id, pincode, key).await {
+                    Ok(token) => {
+                        Self::keep(ctx, FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL).await?;
+                        CloudEvent::CodeValidated {}
+                    }
+                    Err(error) => CloudEvent::CodeRejected { message: refused_or_retry(error)? },
+                }
+            }
+            Step::RegisterSerial => {
+                let serial = state.serial.as_deref().ok_or_else(|| missing("serial"))?;
+                match client.register_serial(serial, &Self::msisdn(ctx, state).await?, key).await {
+                    Ok(()) => CloudEvent::SerialRegistered {},
+                    Err(error) => CloudEvent::SerialRejected { message: refused_or_retry(error)? },
+                }
+            }
+            Step::GetCustomToken => {
+                let Some(fs_token) = Self::secret(ctx, FS_CUSTOM_TOKEN).await? else {
+                    return Ok(vec![CloudEvent::CustomTokenFailed { message: SESSION_LOST.into() }]);
+                };
+                match client.get_custom_token(&fs_token, key).await {
+                    Ok(token) => {
+                        Self::keep(ctx, CUSTOM_TOKEN, &token, CUSTOM_TOKEN_TTL).await?;
+                        CloudEvent::CustomTokenObtained {}
+                    }
+                    // Still provisioning: the wait was too short for the upstream's clock.
+                    Err(CallError::Refused { code: Some(code), .. }) if code == "SERIAL_PROVISIONING" => {
+                        return Err(StepError::Transient("serial still provisioning".into()));
+                    }
+                    Err(error) => CloudEvent::CustomTokenFailed { message: refused_or_retry(error)? },
+                }
+            }
+            Step::SignIn => {
+                let Some(custom_token) = Self::secret(ctx, CUSTOM_TOKEN).await? else {
+                    return Ok(vec![CloudEvent::SignInFailed { message: SESSION_LOST.into() }]);
+                };
+                match client.sign_in_with_token(&custom_token, key).await {
+                    Ok(id_token) => {
+                        Self::keep(ctx, ID_TOKEN, &id_token, ID_TOKEN_TTL).await?;
+                        return Ok(vec![CloudEvent::SignedIn {}, CloudEvent::Activated {}]);
+                    }
+                    Err(error) => CloudEvent::SignInFailed { message: refused_or_retry(error)? },
+                }
+            }
+        };
+        Ok(vec![event])
+    }
+}
