@@ -219,7 +219,7 @@ mod tests {
     const ENDPOINTS: &[&str] = &["bff.packs", "bff.subscribe-serial", "cloud.send-code"];
 
     fn request(json: Value) -> FaultRequest {
-        serde_json::from_value(json).unwrap()
+        serde_json::from_value(json).expect("valid")
     }
 
     fn book() -> FaultBook {
@@ -233,9 +233,9 @@ mod tests {
             request(serde_json::json!({"endpoint": "bff.packs", "status": 503, "times": 2})),
             ENDPOINTS,
         )
-        .unwrap();
+        .expect("valid");
         assert!(book.take("bff.subscribe-serial").is_none());
-        let first = book.take("bff.packs").unwrap();
+        let first = book.take("bff.packs").expect("valid");
         assert_eq!(
             first.effect,
             Some(Effect::Status {
@@ -256,7 +256,7 @@ mod tests {
             request(serde_json::json!({"endpoint": "bff.*", "drop": true, "fraction": 0.25})),
             ENDPOINTS,
         )
-        .unwrap();
+        .expect("valid");
         let hits = (0..4000)
             .filter(|_| book.take("bff.packs").is_some())
             .count();
@@ -271,7 +271,7 @@ mod tests {
             request(serde_json::json!({"endpoint": "*", "latency_ms": 5})),
             ENDPOINTS,
         )
-        .unwrap();
+        .expect("valid");
         assert!((0..10).all(|_| book.take("cloud.send-code").is_some()));
         book.clear();
         assert!(book.take("cloud.send-code").is_none());
@@ -285,7 +285,7 @@ mod tests {
                 request(serde_json::json!({"endpoint": "bff.packs", "timeout": true})),
                 ENDPOINTS,
             )
-            .unwrap();
+            .expect("valid");
         assert_eq!(
             (timeout.effect, timeout.phase),
             (
@@ -297,7 +297,10 @@ mod tests {
         );
         let early =
             request(serde_json::json!({"endpoint": "bff.packs", "drop": true, "phase": "before"}));
-        assert_eq!(book.add(early, ENDPOINTS).unwrap().phase, Phase::Before);
+        assert_eq!(
+            book.add(early, ENDPOINTS).expect("valid").phase,
+            Phase::Before
+        );
     }
 
     #[test]
