@@ -57,3 +57,16 @@ test('the favicon is served', async ({ request }) => {
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toContain('image/svg+xml');
 });
+
+test('activation pages are marked noindex', async ({ page }) => {
+  for (const path of [
+    '/seguranca/ativar',
+    '/seguranca/ativarbrisanet',
+    '/seguranca/tim',
+    '/cloud/positivo',
+    '/av-desktop/download/win_pc',
+  ]) {
+    await page.goto(path);
+    await expect(page.locator('meta[name="robots"]').first(), path).toHaveAttribute('content', /noindex/);
+  }
+});
