@@ -1,6 +1,7 @@
 //! The registry of flows: their pure logic for the API and their steps for the runner.
 //! Each flow adds itself in `registry` with one `register` call.
 
+pub mod activation;
 pub mod cloud;
 
 use std::sync::Arc;
@@ -29,4 +30,5 @@ impl Registry {
 pub fn registry(deps: &StepDeps) -> Registry {
     Registry { flows: Flows::default(), steps: Vec::new() }
         .register(cloud::CloudSteps, deps)
+        .register(activation::ActivationSteps::from_env(), deps)
 }

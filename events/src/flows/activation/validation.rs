@@ -237,11 +237,13 @@ impl Email {
         &self.0
     }
 
-    /// First letter of the local part and the domain: `j***@exemplo.com.br`.
+    /// First letters of the local part and of the domain, and the domain's suffix:
+    /// `j***@e***.com.br` (a company's own domain would identify its people).
     pub fn masked(&self) -> String {
         let (local, domain) = self.0.split_once('@').unwrap_or((&self.0, ""));
-        let first: String = local.chars().take(1).collect();
-        format!("{first}***@{domain}")
+        let first = |text: &str| text.chars().take(1).collect::<String>();
+        let suffix = domain.find('.').map(|dot| &domain[dot..]).unwrap_or("");
+        format!("{}***@{}***{suffix}", first(local), first(domain))
     }
 }
 
@@ -288,7 +290,7 @@ mod tests {
         assert_eq!(Licence::parse(" ABC-123 ").map(|l| l.0), Ok("ABC-123".to_string()));
         assert!(Pincode::parse("123456").is_ok());
         assert_eq!(Pincode::parse("12345").unwrap_err().message, messages::CODE_WRONG);
-        assert_eq!(Email::parse(" Joao@Exemplo.com.BR ").map(|e| e.masked()), Ok("j***@exemplo.com.br".to_string()));
+        assert_eq!(Email::parse(" Joao@Exemplo.com.BR ").map(|e| e.masked()), Ok("j***@e***.com.br".to_string()));
         assert_eq!(Email::parse("joao@exemplo").unwrap_err().message, messages::INVALID_EMAIL);
     }
 }

@@ -1,0 +1,69 @@
+//! After a valid code: subscribe by serial (standard, insurance, partner portal) or by the
+//! partner's hash (broadband and telecom partners). Both carry the step's idempotency key, so a
+//! retry never subscribes twice.
+
+use events::flows::activation::events::Refused;
+use events::flows::activation::{Event, State, Step, Variant};
+use reqwest::Method;
+use serde_json::json;
+
+use super::client::{url, Auth, Call};
+use super::{bff_base, brand, failed, open, Partners};
+use crate::attempts::StepContext;
+use crate::runner::StepError;
+
+/// `POST /bff/api/v2/subscription/subscribe-serial`; 404 is the spec's "serial not found".
+pub async fn by_serial(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+    let Some(serial) = state.serial.as_deref() else {
+        return Ok(failed(Step::SubscribeSerial, None));
+    };
+    let msisdn = open(ctx, state.phone.as_ref(), "phone").await?;
+    let target = url(bff_base(ctx, state), "/bff/api/v2/subscription/subscribe-serial")?;
+    let answer = Call::new(&ctx.http, &ctx.upstreams, Method::POST, target, Auth::Partner, brand(state))
+        .idempotent(key)
+        .json(&json!({ "serial": serial, "msisdn": msisdn }))
+        .send()
+        .await?;
+    Ok(match answer.status {
+        _ if answer.ok() => Event::Subscribed {},
+        404 => Event::SerialNotFound(Refused { status: Some(404) }),
+        status => failed(Step::SubscribeSerial, Some(status)),
+    })
+}
+
+/// `POST /bff/api/v2/subscription/subscribe-by-hash`: the broadband partner's fixed plan hash
+/// and customer id, or the telecom partner's plan id, customer id and e-mail.
+pub async fn by_hash(ctx: &StepContext, state: &State, partners: &Partners, key: &str) -> Result<Event, StepError> {
+    let Some(customer_id) = state.customer_id.as_deref() else {
+        return Ok(failed(Step::SubscribeByHash, None));
+    };
+    let msisdn = open(ctx, state.phone.as_ref(), "phone").await?;
+    let body = match state.variant {
+        Some(Variant::Telecom) => {
+            let Some(plan_id) = state.plan_id.as_deref() else {
+                return Ok(failed(Step::SubscribeByHash, None));
+            };
+            let email = open(ctx, state.email.as_ref(), "e-mail").await?;
+            json!({
+                "partner": partners.telecom_partner,
+                "msisdn": msisdn,
+                "hash": plan_id,
+                "subscription_id": customer_id,
+                "email": email,
+            })
+        }
+        _ => json!({
+            "partner": partners.broadband_partner,
+            "msisdn": msisdn,
+            "hash": partners.broadband_plan_hash,
+            "subscription_id": customer_id,
+        }),
+    };
+    let target = url(bff_base(ctx, state), "/bff/api/v2/subscription/subscribe-by-hash")?;
+    let answer = Call::new(&ctx.http, &ctx.upstreams, Method::POST, target, Auth::Partner, brand(state))
+        .idempotent(key)
+        .json(&body)
+        .send()
+        .await?;
+    Ok(if answer.ok() { Event::Subscribed {} } else { failed(Step::SubscribeByHash, Some(answer.status)) })
+}
