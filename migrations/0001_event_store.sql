@@ -49,6 +49,10 @@ CREATE TRIGGER events_append_only
 -- Appends a batch of events to one stream in one statement (one round trip).
 --   p_expected: NULL = any version, 0 = the stream must not exist, n = the stream
 --   must be exactly at version n.
+--   p_notify: NOTIFY 'events' inside this transaction. An autocommit caller passes
+--   false and notifies right after the commit instead: a notifying transaction holds
+--   a cluster-wide lock through its commit (WAL flush included), which serializes
+--   concurrent commits (see docs/event-store.md, "Notifications").
 -- Returns appended = false with the stream's actual version on a version conflict
 -- (instead of raising) so a caller's surrounding transaction stays usable.
 CREATE FUNCTION append_events(
@@ -57,7 +61,8 @@ CREATE FUNCTION append_events(
     p_types           text[],
     p_schema_versions integer[],
     p_payloads        jsonb[],
-    p_metadata        jsonb[]
+    p_metadata        jsonb[],
+    p_notify          boolean DEFAULT true
 ) RETURNS TABLE (appended boolean, stream_version bigint, positions bigint[])
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -103,5 +108,7 @@ BEGIN
     SELECT true, v_new, array_agg(ins.position ORDER BY ins.position) FROM ins;
 
     -- Delivered at commit only; wakes subscribers (see EventStore::subscribe_all).
-    PERFORM pg_notify('events', p_stream_id);
+    IF p_notify THEN
+        PERFORM pg_notify('events', p_stream_id);
+    END IF;
 END $$;

@@ -36,8 +36,11 @@ async fn a_waiting_subscriber_is_woken_by_notify(pool: PgPool) {
     assert_eq!(first.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["First"]);
     assert_eq!(sub.checkpoint(), first[0].checkpoint());
 
-    // The subscriber is now waiting (nothing after its checkpoint).
+    // Let the subscriber find nothing and start waiting, so that its catch-up read
+    // cannot be what delivers the event (the pause only makes the test stricter;
+    // nothing relies on it for correctness).
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
     store.append(&stream, ExpectedVersion::Exact(1), vec![event("Second", json!({"n": 2}))]).await.unwrap();
 
     let second = waiter.await.unwrap().expect("woken within 5 s").unwrap();
@@ -122,4 +125,58 @@ async fn a_stream_subscription_delivers_everything_once_in_order(pool: PgPool) {
     let expected: Vec<(i64, &str)> = (0..20).flat_map(|i| [(i, "N"), (i, "M")]).collect();
     assert_eq!(order, expected);
     assert!(got.windows(2).all(|w| w[0].checkpoint() < w[1].checkpoint()));
+}
+
+/// `append_in_tx` notifies at the caller's commit (60 s poll: only NOTIFY explains it).
+#[sqlx::test(migrations = "../migrations")]
+async fn an_append_in_a_callers_transaction_wakes_at_commit(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let mut sub = store
+        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
+        .await
+        .unwrap();
+    let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
+    tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
+    let mut tx = pool.begin().await.unwrap();
+    store
+        .append_in_tx(&mut tx, &StreamId::new("activation").unwrap(), ExpectedVersion::NoStream, vec![event("InTx", json!({}))])
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
+    assert_eq!(batch[0].event_type, "InTx");
+}
+
+/// Concurrent appends share post-commit NOTIFYs; none may be left without one that
+/// follows its commit (60 s poll: a missed wake-up would time out).
+#[sqlx::test(migrations = "../migrations")]
+async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
+    let store = EventStore::new(pool);
+    let sub = store
+        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
+        .await
+        .unwrap();
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                for i in 0..10 {
+                    let s = StreamId::new("download").unwrap();
+                    store.append(&s, ExpectedVersion::NoStream, vec![event("W", json!({"w": w, "i": i}))]).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    let got: Vec<_> = timeout(BOUND, sub.into_stream().take(40).collect::<Vec<_>>())
+        .await
+        .expect("40 events within 5 s")
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    for w in writers {
+        w.await.unwrap();
+    }
+    let mut seen: Vec<(i64, i64)> = got.iter().map(|e| (e.payload["w"].as_i64().unwrap(), e.payload["i"].as_i64().unwrap())).collect();
+    seen.sort();
+    assert_eq!(seen, (0..4).flat_map(|w| (0..10).map(move |i| (w, i))).collect::<Vec<_>>());
 }

@@ -1,5 +1,5 @@
 //! Appends: one statement (the `append_events` SQL function) per batch, so the version
-//! check, the inserts and the NOTIFY are a single round trip.
+//! check and the inserts are a single round trip.
 
 use sqlx::{PgConnection, Row};
 
@@ -19,9 +19,14 @@ impl EventStore {
         expected: ExpectedVersion,
         events: Vec<NewEvent>,
     ) -> Result<AppendOutcome, StoreError> {
-        // A single autocommit statement is its own transaction.
+        // One autocommit statement is its own transaction. The NOTIFY follows the
+        // commit (notify.rs): inside the transaction it would serialize concurrent
+        // commits (docs/event-store.md, "Notifications").
         let mut conn = self.pool.acquire().await?;
-        append_on(&mut conn, stream, expected, &events).await
+        let outcome = append_on(&mut conn, stream, expected, &events, false).await?;
+        drop(conn);
+        self.notifier.committed(&self.pool).await;
+        Ok(outcome)
     }
 
     /// Same as [`EventStore::append`] inside the caller's transaction, so the caller can
@@ -37,7 +42,8 @@ impl EventStore {
         expected: ExpectedVersion,
         events: Vec<NewEvent>,
     ) -> Result<AppendOutcome, StoreError> {
-        append_on(conn, stream, expected, &events).await
+        // NOTIFY inside the caller's transaction: sent if and when it commits.
+        append_on(conn, stream, expected, &events, true).await
     }
 
     /// Current version of `stream` (0 when it has no events).
@@ -56,6 +62,7 @@ async fn append_on(
     stream: &StreamId,
     expected: ExpectedVersion,
     events: &[NewEvent],
+    notify_in_tx: bool,
 ) -> Result<AppendOutcome, StoreError> {
     if events.is_empty() {
         return Err(StoreError::EmptyAppend);
@@ -71,7 +78,7 @@ async fn append_on(
         metadata.push(serde_json::to_value(&e.metadata)?);
     }
     let row = sqlx::query(
-        "SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6)",
+        "SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(stream.as_str())
     .bind(expected.as_sql())
@@ -79,6 +86,7 @@ async fn append_on(
     .bind(&schema_versions)
     .bind(&payloads)
     .bind(&metadata)
+    .bind(notify_in_tx)
     .fetch_one(&mut *conn)
     .await?;
 

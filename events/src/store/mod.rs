@@ -2,6 +2,7 @@
 //! `docs/event-store.md`.
 
 mod append;
+mod notify;
 mod read;
 mod subscribe;
 
@@ -24,6 +25,8 @@ pub const NOTIFY_CHANNEL: &str = "events";
 pub struct EventStore {
     pool: PgPool,
     upcasters: Arc<Upcasters>,
+    /// Sends the NOTIFY that follows each committed `append` (see notify.rs).
+    notifier: Arc<notify::Notifier>,
 }
 
 impl EventStore {
@@ -37,6 +40,7 @@ impl EventStore {
         Self {
             pool,
             upcasters: Arc::new(upcasters),
+            notifier: Arc::default(),
         }
     }
 

@@ -1,5 +1,7 @@
 //! Reads. Every read upcasts payloads through the store's registry.
 
+use sqlx::Row;
+
 use super::{EventStore, SELECT_EVENT};
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
@@ -49,21 +51,48 @@ impl EventStore {
         checkpoint: Checkpoint,
         limit: i64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        // Ordered by the table's columns (not the bigint alias) so the
-        // (tx_id, position) index gives the order.
-        let sql = format!(
-            "{SELECT_EVENT} \
-             WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
-               AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
-             ORDER BY e.tx_id, e.position LIMIT $3"
-        );
-        let rows = sqlx::query(&sql)
+        Ok(self.read_all_after_probe(checkpoint, limit).await?.0)
+    }
+
+    /// [`EventStore::read_all_after`] plus, from the same snapshot, whether committed
+    /// events after `checkpoint` are held back. One snapshot for both matters to
+    /// subscribers: an empty batch with nothing held back means that every event they
+    /// have not seen commits after this read, so its NOTIFY is still to come.
+    pub(crate) async fn read_all_after_probe(
+        &self,
+        checkpoint: Checkpoint,
+        limit: i64,
+    ) -> Result<(Vec<RecordedEvent>, bool), StoreError> {
+        // The (tx_id, position) index gives both the batch order and the probe.
+        let sql = "WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin), \
+             batch AS ( \
+               SELECT e.* FROM events e, h \
+               WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) AND e.tx_id < h.xmin \
+               ORDER BY e.tx_id, e.position LIMIT $3) \
+             SELECT b.position, b.tx_id::text::bigint AS tx_id, b.stream_id, b.version, \
+               b.event_type, b.schema_version, b.payload, b.metadata, b.recorded_at, \
+               EXISTS (SELECT 1 FROM events e, h \
+                 WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
+                   AND e.tx_id >= h.xmin) AS held_back \
+             FROM h LEFT JOIN batch b ON true \
+             ORDER BY b.tx_id, b.position";
+        let rows = sqlx::query(sql)
             .bind(checkpoint.tx_id)
             .bind(checkpoint.position)
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;
-        rows.iter().map(|r| self.decode(r)).collect()
+        let mut held_back = false;
+        let mut events = Vec::with_capacity(rows.len());
+        for row in &rows {
+            held_back = row.try_get("held_back")?;
+            // The left join yields one all-NULL row when the batch is empty.
+            let position: Option<i64> = row.try_get("position")?;
+            if position.is_some() {
+                events.push(self.decode(row)?);
+            }
+        }
+        Ok((events, held_back))
     }
 
     /// Whether committed events after `checkpoint` exist that [`EventStore::read_all_after`]

@@ -89,15 +89,15 @@ impl Subscription {
     pub async fn next_batch(&mut self) -> Result<Vec<RecordedEvent>, StoreError> {
         let mut backoff = HELD_BACK_FIRST_RETRY;
         loop {
-            let batch = self
+            let (batch, held_back) = self
                 .store
-                .read_all_after(self.checkpoint, self.options.batch_size)
+                .read_all_after_probe(self.checkpoint, self.options.batch_size)
                 .await?;
             if let Some(last) = batch.last() {
                 self.checkpoint = last.checkpoint();
                 return Ok(batch);
             }
-            if self.store.has_held_back_after(self.checkpoint).await? {
+            if held_back {
                 // Committed events wait behind an in-progress transaction, which may
                 // end without a notification (rollback, another database): re-read
                 // soon rather than after a whole poll interval.

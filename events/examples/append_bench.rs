@@ -1,0 +1,235 @@
+//! Append throughput of the event store against raw single-row INSERTs.
+//!
+//! cargo run --release -p events --example append_bench -- \
+//!     [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--seconds 5] \
+//!     [--concurrency 1,8,32] [--rounds 2]
+//!
+//! Creates a scratch database, migrates it, measures for each concurrency level
+//! (a) `EventStore::append` of one event into a new stream (version check, stream row,
+//! event row, NOTIFY) and (b) an autocommit single-row INSERT into a table of the same
+//! shape and indexes as `events`, then drops the database. Each level runs `rounds`
+//! alternating pairs (raw/append, append/raw, ...) of `seconds` each so load drift on
+//! a shared machine hits both sides alike. Results: docs/benchmarks.md.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use events::{EventStore, ExpectedVersion, Metadata, NewEvent, StreamId};
+use serde_json::json;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::{Connection, PgConnection, PgPool};
+use uuid::Uuid;
+
+/// Same columns, defaults and indexes as `events` (migrations/0001_event_store.sql).
+const RAW_TABLE: &str = "CREATE TABLE bench_raw (
+    position       bigserial   PRIMARY KEY,
+    tx_id          xid8        NOT NULL DEFAULT pg_current_xact_id(),
+    stream_id      text        NOT NULL,
+    category       text        NOT NULL GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
+    version        bigint      NOT NULL CHECK (version >= 1),
+    event_type     text        NOT NULL,
+    schema_version integer     NOT NULL CHECK (schema_version >= 1),
+    payload        jsonb       NOT NULL,
+    metadata       jsonb       NOT NULL,
+    recorded_at    timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (stream_id, version)
+);
+CREATE INDEX ON bench_raw (tx_id, position);
+CREATE INDEX ON bench_raw (category, position);";
+
+const RAW_INSERT: &str = "INSERT INTO bench_raw (stream_id, version, event_type, schema_version, payload, metadata) \
+     VALUES ($1, 1, $2, 1, $3, $4)";
+
+struct Args {
+    database_url: String,
+    seconds: u64,
+    levels: Vec<usize>,
+    rounds: u32,
+}
+
+fn parse_args() -> anyhow::Result<Args> {
+    let mut args = Args {
+        database_url: std::env::var("DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into()),
+        seconds: 5,
+        levels: vec![1, 8, 32],
+        rounds: 2,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--database-url" => args.database_url = value,
+            "--seconds" => args.seconds = value.parse().context("--seconds")?,
+            "--rounds" => args.rounds = value.parse().context("--rounds")?,
+            "--concurrency" => {
+                args.levels = value
+                    .split(',')
+                    .map(|v| v.trim().parse::<usize>())
+                    .collect::<Result<_, _>>()
+                    .context("--concurrency")?
+            }
+            other => bail!("unknown flag {other}"),
+        }
+    }
+    if args.seconds == 0
+        || args.seconds > 600
+        || args.rounds == 0
+        || args.rounds > 10
+        || args.levels.iter().any(|&c| c == 0 || c > 90)
+    {
+        bail!("--seconds must be 1..=600, --rounds 1..=10 and each concurrency 1..=90");
+    }
+    Ok(args)
+}
+
+fn sample_event() -> NewEvent {
+    NewEvent {
+        event_type: "bench.appended".into(),
+        schema_version: 1,
+        payload: json!({"variant": "vivo", "os": "android", "step": 3}),
+        metadata: Metadata {
+            correlation_id: Uuid::new_v4(),
+            causation_id: None,
+            actor: "bench".into(),
+            client: Some(json!({"ua": "bench"})),
+        },
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Append,
+    RawInsert,
+}
+
+async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result<()> {
+    let stream = StreamId::new("bench")?;
+    let e = sample_event();
+    match kind {
+        Kind::Append => {
+            store.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
+        }
+        Kind::RawInsert => {
+            sqlx::query(RAW_INSERT)
+                .bind(stream.as_str())
+                .bind(&e.event_type)
+                .bind(&e.payload)
+                .bind(serde_json::to_value(&e.metadata)?)
+                .execute(pool)
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Operations per second of `kind` with `concurrency` workers for `duration`.
+async fn measure(kind: Kind, url: &str, concurrency: usize, duration: Duration) -> anyhow::Result<f64> {
+    let pool = PgPoolOptions::new()
+        .max_connections(concurrency as u32)
+        .min_connections(concurrency as u32)
+        .connect(url)
+        .await?;
+    let store = EventStore::new(pool.clone());
+    // Warm-up: open every connection and prepare the statement on it.
+    let warm: Vec<_> = (0..concurrency)
+        .map(|_| {
+            let (store, pool) = (store.clone(), pool.clone());
+            tokio::spawn(async move {
+                for _ in 0..20 {
+                    one_op(kind, &store, &pool).await?;
+                }
+                anyhow::Ok(())
+            })
+        })
+        .collect();
+    for w in warm {
+        w.await??;
+    }
+
+    let done = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let deadline = start + duration;
+    let workers: Vec<_> = (0..concurrency)
+        .map(|_| {
+            let (store, pool, done) = (store.clone(), pool.clone(), done.clone());
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    one_op(kind, &store, &pool).await?;
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                anyhow::Ok(())
+            })
+        })
+        .collect();
+    for w in workers {
+        w.await??;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    pool.close().await;
+    Ok(done.load(Ordering::Relaxed) as f64 / elapsed)
+}
+
+async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
+    let pool = PgPoolOptions::new().max_connections(2).connect(url).await?;
+    sqlx::migrate!("../migrations").run(&pool).await?;
+    sqlx::raw_sql(RAW_TABLE).execute(&pool).await?;
+    pool.close().await;
+
+    let duration = Duration::from_secs(args.seconds);
+    println!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
+    for &c in &args.levels {
+        let (mut raw, mut append) = (0.0, 0.0);
+        for round in 0..args.rounds {
+            if round % 2 == 0 {
+                raw += measure(Kind::RawInsert, url, c, duration).await?;
+                append += measure(Kind::Append, url, c, duration).await?;
+            } else {
+                append += measure(Kind::Append, url, c, duration).await?;
+                raw += measure(Kind::RawInsert, url, c, duration).await?;
+            }
+        }
+        let (raw, append) = (raw / args.rounds as f64, append / args.rounds as f64);
+        println!("{c:>11} {append:>14.0} {raw:>14.0} {:>7.2}", append / raw);
+    }
+    Ok(())
+}
+
+fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
+    // Replace the path (database name) of the URL, keeping any query string.
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").context("database url without scheme")? + 3;
+    let host_end = base[scheme_end..].find('/').map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{name}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    Ok(out)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = parse_args()?;
+    let name = format!("events_bench_{}", std::process::id());
+    let mut admin = PgConnection::connect(&args.database_url).await?;
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await?;
+    let url = with_database(&args.database_url, &name)?;
+    println!(
+        "scratch database {name}; {} round(s) of {} s per side and level; {} cores",
+        args.rounds,
+        args.seconds,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    let result = run(&args, &url).await;
+    // Always drop the scratch database, even after a failed run.
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await?;
+    result
+}
