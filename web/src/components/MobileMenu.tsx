@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { EXTERNAL } from '../content/company';
 import { MAIN_MENU, SOCIAL_LINKS } from '../content/menu';
 import { ExternalLink } from './ExternalLink';
@@ -29,7 +30,9 @@ export function MobileMenu({ onClose }: Props) {
     };
   }, [onClose]);
 
-  return (
+  // Portalled to <body> so it covers everything, the floating chatbot icon included
+  // (inside the sticky header it would share the header's stacking level).
+  return createPortal(
     <div id="menu-mobile" className="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
       <div className="mobile-menu__top">
         <ExaLogo inverted />
@@ -84,6 +87,7 @@ export function MobileMenu({ onClose }: Props) {
           </li>
         ))}
       </ul>
-    </div>
+    </div>,
+    document.body,
   );
 }
