@@ -1,0 +1,122 @@
+// The cloud serial activation as a visitor goes through it, against the orchestrator and the
+// sandbox cloud functions (scripts/test.sh starts both; BASE_URL and SANDBOX_URL point at them).
+
+import { expect, test } from '../fixtures';
+import { banner, fillForm1, freshPhone, freshSerial, inbox, loader, PAGE, reachCodeForm, smsCode } from './helpers';
+
+test('the happy path: form 1, SMS code, 5 s wait, success modal for 3 s, then /cliente/hero', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const { code } = await reachCodeForm(page, request, freshSerial());
+  await page.getByLabel('Código recebido', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Ativar' }).click();
+  await expect(loader(page)).toBeVisible();
+
+  const modal = page.getByRole('dialog', { name: 'Número de série ativado!' });
+  // Validate, register, the 5 s wait, token, sign-in.
+  await expect(modal).toBeVisible({ timeout: 20_000 });
+  const shownAt = Date.now();
+  await expect(loader(page)).toHaveCount(0);
+  await page.waitForURL('**/cliente/hero', { timeout: 10_000 });
+  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2_500);
+  await expect(page.getByRole('heading', { level: 1, name: 'Sua conta EXA Cloud está ativa!' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Acessar meu EXA Cloud' })).toHaveAttribute('href', 'https://cloud.exa.com.br');
+});
+
+test('a wrong code shows the server message in the red banner, stops the loader and closes with X', async ({ page, request }) => {
+  const { code } = await reachCodeForm(page, request, freshSerial());
+  const wrong = code === '000000' ? '111111' : '000000';
+  await page.getByLabel('Código recebido', { exact: true }).fill(wrong);
+  await page.getByRole('button', { name: 'Ativar' }).click();
+
+  await expect(banner(page)).toHaveText('Código inválido. Tentativas restantes: 4.');
+  await expect(banner(page)).toHaveClass(/flow-error--red/);
+  await expect(loader(page)).toHaveCount(0);
+  await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible();
+  await banner(page).getByRole('button', { name: 'Fechar aviso de erro' }).click();
+  await expect(banner(page)).toHaveCount(0);
+});
+
+test('a rejected serial shows the server message and returns to form 1', async ({ page, request }) => {
+  const { code } = await reachCodeForm(page, request, 'SERIALINEXISTENTE');
+  await page.getByLabel('Código recebido', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Ativar' }).click();
+
+  await expect(banner(page)).toHaveText(
+    'Número de série não encontrado. Confira o número na etiqueta do seu computador.',
+    { timeout: 15_000 },
+  );
+  await expect(loader(page)).toHaveCount(0);
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue('SERIALINEXISTENTE');
+  await expect(page.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+});
+
+test('the phone check runs before sending and its message shows on failure', async ({ page, request }) => {
+  await page.goto(PAGE);
+  await fillForm1(page, '(11) 94000-0001', freshSerial());
+
+  await expect(banner(page)).toHaveText(
+    'Este telefone não pode ativar o EXA Cloud. Verifique o número ou fale com o suporte.',
+    { timeout: 15_000 },
+  );
+  await expect(loader(page)).toHaveCount(0);
+  await expect(page.getByLabel('Código recebido', { exact: true })).toHaveCount(0);
+  expect(await inbox(request, '5511940000001')).toEqual([]);
+});
+
+test('form 1 is checked before anything is sent', async ({ page }) => {
+  await page.goto(PAGE);
+  await expect(page.getByRole('heading', { level: 1, name: 'Ativar número de série' })).toBeVisible();
+  await expect(page.getByLabel('Celular', { exact: true })).toHaveAttribute('placeholder', '(xx) xxxxx-xxxx');
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveAttribute('maxlength', '21');
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveAttribute('placeholder', /^Ex\.: /);
+
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(banner(page)).toHaveText('Por favor, informe o número do seu celular.');
+  const phone = freshPhone();
+  await page.getByLabel('Celular', { exact: true }).pressSequentially(phone.typed.replace(/\D/g, ''));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(banner(page)).toHaveText('Por favor, informe o número de série.');
+  // The field keeps at most 21 characters.
+  await page.getByLabel('Número de série', { exact: true }).fill('ABCDEFGHIJKLMNOPQRSTUVWXYZ');
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue('ABCDEFGHIJKLMNOPQRSTU');
+});
+
+test("after a successful resend 'Reenviar código' hides while 'Reenviando em N segundos...' counts down from 10", async ({
+  page,
+  request,
+}) => {
+  const { phone } = await reachCodeForm(page, request, freshSerial());
+  const link = page.getByRole('button', { name: 'Reenviar código' });
+  await link.click();
+
+  await expect(page.getByText('Reenviando em 10 segundos...')).toBeVisible();
+  await expect(link).toHaveCount(0);
+  await expect(page.getByText('Reenviando em 9 segundos...')).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByText('Reenviando em 5 segundos...')).toBeVisible({ timeout: 6_000 });
+  await expect(page.getByText('Reenviando em 1 segundos...')).toBeVisible({ timeout: 6_000 });
+  await expect(link).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByText(/Reenviando em/)).toHaveCount(0);
+  expect(await inbox(request, phone.msisdn)).toHaveLength(2);
+
+  // The newest code activates.
+  const code = await smsCode(request, phone.msisdn, 2);
+  await page.getByLabel('Código recebido', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Ativar' }).click();
+  await expect(page.getByRole('dialog', { name: 'Número de série ativado!' })).toBeVisible({ timeout: 20_000 });
+});
+
+test('the back button returns to form 1 with what was typed', async ({ page, request }) => {
+  const serial = freshSerial();
+  const { phone } = await reachCodeForm(page, request, serial);
+  await page.getByRole('button', { name: 'Voltar' }).click();
+
+  await expect(page.getByRole('button', { name: 'Continuar' })).toBeVisible();
+  await expect(page.getByLabel('Código recebido', { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel('Celular', { exact: true })).toHaveValue(phone.typed);
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue(serial);
+
+  // Sending form 1 again sends a new code.
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await smsCode(request, phone.msisdn, 2);
+});
