@@ -17,7 +17,7 @@ export function SerialLabel() {
         Notebook Modelo 14
       </text>
       <text x="18" y="60" fontFamily="Arial, sans-serif" fontSize="11" fill="#4a5568">
-        Entrada: 19V ⎓ 2,1A · Fabricado no Brasil
+        Entrada: 19 V CC, 2,1 A · Fabricado no Brasil
       </text>
       <text x="18" y="78" fontFamily="Arial, sans-serif" fontSize="11" fill="#4a5568">
         Modelo: NB14-BR · Lote 2411
@@ -34,7 +34,7 @@ export function SerialLabel() {
       <g fill="#14213d">
         {[0, 4, 6, 11, 14, 16, 21, 23, 28, 31, 33, 38, 42, 44, 49, 51, 56, 59, 61, 66, 70, 72, 77, 79, 84, 88, 90, 95].map(
           (x, i) => (
-            <rect key={x} x={18 + x * 2.6} y="146" width={i % 3 === 0 ? 4 : 2} height="28" />
+            <rect key={x} x={18 + x * 2.4} y="146" width={i % 3 === 0 ? 4 : 2} height="28" />
           ),
         )}
       </g>
