@@ -3,6 +3,7 @@
 
 pub mod activation;
 pub mod cloud;
+pub mod download;
 
 use std::sync::Arc;
 
@@ -31,4 +32,5 @@ pub fn registry(deps: &StepDeps) -> Registry {
     Registry { flows: Flows::default(), steps: Vec::new() }
         .register(cloud::CloudSteps, deps)
         .register(activation::ActivationSteps::from_env(), deps)
+        .register(download::DownloadSteps::from_env(), deps)
 }

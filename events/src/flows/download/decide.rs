@@ -58,16 +58,10 @@ pub fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec
         }
         Command::ChoosePartner { partner_id } => {
             expect(state, &[Stage::PartnerChoice])?;
-            let partner = state
-                .partners
-                .iter()
-                .find(|p| p.id == partner_id)
-                .ok_or_else(|| Rejection::field("partner", UNKNOWN_CHOICE))?;
-            let subscription_id = partner
-                .priority_subscription_id
-                .clone()
-                .ok_or_else(|| Rejection::field("partner", UNKNOWN_CHOICE))?;
-            Ok(vec![Event::PartnerChosen { partner_id, subscription_id }])
+            if !state.partners.iter().any(|p| p.id == partner_id && p.has_subscription) {
+                return Err(Rejection::field("partner", UNKNOWN_CHOICE));
+            }
+            Ok(vec![Event::PartnerChosen { partner_id }])
         }
         Command::RemoveDevice { device_id } => {
             expect(state, &[Stage::LicencesInUse])?;

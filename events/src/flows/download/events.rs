@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::validation::DesktopOs;
 use crate::flow::PiiField;
 
-/// A partner plan of the user (`GET /v1/user/partners`).
+/// A partner plan of the user (`GET /v1/user/partners`). Its `prioritySubscriptionId` is not
+/// here: upstream ids may embed the phone, so they stay in the attempt's secrets and the event
+/// only says whether there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Partner {
     pub id: String,
@@ -16,13 +18,16 @@ pub struct Partner {
     /// Image URL; empty when the partner has none (the client shows a default image).
     #[serde(default)]
     pub logotype: String,
+    /// Whether the partner has a `prioritySubscriptionId` to download with.
     #[serde(default)]
-    pub priority_subscription_id: Option<String>,
+    pub has_subscription: bool,
 }
 
 /// A device holding one of the user's licences (`GET /v1/user/devices`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Device {
+    /// This attempt's reference to the device (`device-1`, ...); the upstream's id, which may
+    /// embed the phone, stays in the attempt's secrets.
     pub id: String,
     pub device_name: String,
     #[serde(default)]
@@ -75,6 +80,9 @@ pub enum Event {
     UserFound {},
     #[serde(rename = "user.not_found")]
     UserNotFound {},
+    /// The user collection could not be read (an error answer, not "no document").
+    #[serde(rename = "user.lookup_failed")]
+    UserLookupFailed { reason: String },
 
     #[serde(rename = "partners.listed")]
     PartnersListed { partners: Vec<Partner> },
@@ -82,7 +90,7 @@ pub enum Event {
     PartnersFailed { reason: String },
     /// The visitor picked one of several partners.
     #[serde(rename = "partner.chosen")]
-    PartnerChosen { partner_id: String, subscription_id: String },
+    PartnerChosen { partner_id: String },
 
     /// The antivirus API granted a download URL (kept in the attempt's secrets).
     #[serde(rename = "download.granted")]
@@ -140,6 +148,7 @@ impl Event {
             Event::CodeRejected { .. } => "code.rejected",
             Event::UserFound {} => "user.found",
             Event::UserNotFound {} => "user.not_found",
+            Event::UserLookupFailed { .. } => "user.lookup_failed",
             Event::PartnersListed { .. } => "partners.listed",
             Event::PartnersFailed { .. } => "partners.failed",
             Event::PartnerChosen { .. } => "partner.chosen",

@@ -71,8 +71,8 @@ pub struct State {
     pub code: Option<String>,
     pub code_rejected: bool,
     pub partners: Vec<Partner>,
+    /// The partner whose priority subscription the download uses.
     pub partner_id: Option<String>,
-    pub subscription_id: Option<String>,
     pub devices: Vec<Device>,
     pub snackbar: Option<Snackbar>,
     /// How many download URLs were granted: each one makes the browser save the file.
@@ -114,14 +114,11 @@ impl State {
         self.partners = partners.to_vec();
         match partners {
             [] => self.stage = Stage::PlanWithoutAntivirus,
-            [only] => match &only.priority_subscription_id {
-                Some(subscription) => {
-                    self.partner_id = Some(only.id.clone());
-                    self.subscription_id = Some(subscription.clone());
-                    self.pending = Some(Pending::RequestDownload);
-                }
-                None => self.fail_download(),
-            },
+            [only] if only.has_subscription => {
+                self.partner_id = Some(only.id.clone());
+                self.pending = Some(Pending::RequestDownload);
+            }
+            [_] => self.fail_download(),
             _ => self.stage = Stage::PartnerChoice,
         }
     }
@@ -192,11 +189,11 @@ pub fn evolve(mut state: State, event: &Event, at: DateTime<Utc>) -> State {
         }
         Event::UserFound {} => state.pending = Some(Pending::ListPartners),
         Event::UserNotFound {} => state.stage = Stage::UserNotFound,
+        Event::UserLookupFailed { .. } => state.fail_download(),
         Event::PartnersListed { partners } => state.take_partners(partners),
         Event::PartnersFailed { .. } => state.fail_download(),
-        Event::PartnerChosen { partner_id, subscription_id } => {
+        Event::PartnerChosen { partner_id } => {
             state.partner_id = Some(partner_id.clone());
-            state.subscription_id = Some(subscription_id.clone());
             state.pending = Some(Pending::RequestDownload);
         }
         Event::DownloadGranted {} => {

@@ -32,7 +32,7 @@ fn partner(id: &str, subscription: Option<&str>) -> Partner {
         id: id.into(),
         name: format!("Parceiro {id}"),
         logotype: String::new(),
-        priority_subscription_id: subscription.map(str::to_string),
+        has_subscription: subscription.is_some(),
     }
 }
 
@@ -231,7 +231,7 @@ fn restart_is_only_offered_by_the_not_found_and_error_panels() {
 fn one_partner_downloads_with_its_priority_subscription() {
     let events = with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }]);
     let state = given(&events);
-    assert_eq!(state.subscription_id.as_deref(), Some("sub-1"));
+    assert_eq!(state.partner_id.as_deref(), Some("p1"));
     assert_eq!(state.stage, Stage::CodeEntry);
     assert_eq!(step_of(&events).as_deref(), Some("request_download"));
     let done = given(&with(events, [Event::DownloadGranted {}]));
@@ -250,15 +250,15 @@ fn several_partners_are_offered_and_the_choice_requests_the_download() {
     assert_eq!(step_of(&events), None);
     assert_eq!(
         when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),
-        Ok(vec![Event::PartnerChosen { partner_id: "p2".into(), subscription_id: "sub-2".into() }])
+        Ok(vec![Event::PartnerChosen { partner_id: "p2".into() }])
     );
     assert_eq!(
         when(&events, json!({"type": "choose_partner", "partner_id": "p9"})),
         Err(Rejection::field("partner", UNKNOWN_CHOICE))
     );
-    let chosen = with(events, [Event::PartnerChosen { partner_id: "p2".into(), subscription_id: "sub-2".into() }]);
+    let chosen = with(events, [Event::PartnerChosen { partner_id: "p2".into() }]);
     assert_eq!(step_of(&chosen).as_deref(), Some("request_download"));
-    assert_eq!(given(&chosen).subscription_id.as_deref(), Some("sub-2"));
+    assert_eq!(given(&chosen).partner_id.as_deref(), Some("p2"));
 }
 
 #[test]
@@ -368,7 +368,15 @@ fn partner_device_and_download_failures_show_the_error_panel_and_the_snackbar() 
             Event::DevicesFailed { reason: "HTTP 500".into() },
         ],
     );
-    for events in [partners_failed, download_failed, devices_failed] {
+    let lookup_failed = with(
+        on_code_panel(),
+        [
+            Event::CodeSubmitted { code: "123456".into() },
+            Event::CodeConfirmed {},
+            Event::UserLookupFailed { reason: "HTTP 401 TOKEN_EXPIRED".into() },
+        ],
+    );
+    for events in [partners_failed, download_failed, devices_failed, lookup_failed] {
         let view = Download::view(&given(&events), t0());
         assert_eq!(view["panel"], "download_error");
         assert_eq!(view["snackbar"]["message"], GENERIC_FAILURE);
@@ -433,8 +441,9 @@ fn events_round_trip_through_their_stored_form() {
             Event::CodeSendFailed { reason: "r".into() },
             Event::CodeRejected { reason: "r".into() },
             Event::UserNotFound {},
+            Event::UserLookupFailed { reason: "r".into() },
             Event::PartnersFailed { reason: "r".into() },
-            Event::PartnerChosen { partner_id: "p".into(), subscription_id: "s".into() },
+            Event::PartnerChosen { partner_id: "p".into() },
             Event::DownloadGranted {},
             Event::PlanWithoutAntivirus {},
             Event::DownloadFailed { reason: "r".into() },
@@ -467,4 +476,16 @@ fn the_view_never_holds_the_clear_phone_or_the_code() {
     let view = Download::view(&given(&events), t0()).to_string();
     assert!(!view.contains("912345678"), "{view}");
     assert!(!view.contains("123456"), "{view}");
+}
+
+#[test]
+fn a_partner_without_subscription_cannot_be_chosen() {
+    let events = with(
+        confirmed_and_found(),
+        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", None)] }],
+    );
+    assert_eq!(
+        when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),
+        Err(Rejection::field("partner", UNKNOWN_CHOICE))
+    );
 }

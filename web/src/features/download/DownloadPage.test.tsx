@@ -206,8 +206,8 @@ describe('DownloadPage', () => {
       ev('user.found'),
       ev('partners.listed', {
         partners: [
-          { id: 'p1', name: 'Parceiro Um', logotype: '', priority_subscription_id: 's1' },
-          { id: 'p2', name: 'Parceiro Dois', logotype: '', priority_subscription_id: 's2' },
+          { id: 'p1', name: 'Parceiro Um', logotype: '', has_subscription: true },
+          { id: 'p2', name: 'Parceiro Dois', logotype: '', has_subscription: true },
         ],
       }),
     );
@@ -215,7 +215,7 @@ describe('DownloadPage', () => {
     const cont = screen.getByRole('button', { name: 'Continuar' }) as HTMLButtonElement;
     expect(cont.disabled).toBe(true);
     fireEvent.click(second);
-    replyTo = () => [ev('partner.chosen', { partner_id: 'p2', subscription_id: 's2' })];
+    replyTo = () => [ev('partner.chosen', { partner_id: 'p2' })];
     fireEvent.click(cont);
     await vi.waitFor(() => expect(sent.at(-1)).toEqual({ type: 'choose_partner', partner_id: 'p2' }));
   });
@@ -226,7 +226,7 @@ describe('DownloadPage', () => {
       ev('code.submitted', { code: '123456' }),
       ev('code.confirmed'),
       ev('user.found'),
-      ev('partners.listed', { partners: [{ id: 'p1', name: 'P', logotype: '', priority_subscription_id: 's1' }] }),
+      ev('partners.listed', { partners: [{ id: 'p1', name: 'P', logotype: '', has_subscription: true }] }),
       ev('licences.full'),
       ev('devices.listed', {
         devices: [

@@ -102,7 +102,7 @@ export const downloadMachine = setup({
     noPartner: ({ event }) => (event as Ev<'partners.listed'>).data.partners.length === 0,
     onePartnerWithPlan: ({ event }) => {
       const { partners } = (event as Ev<'partners.listed'>).data;
-      return partners.length === 1 && Boolean(partners[0]?.priority_subscription_id);
+      return partners.length === 1 && partners[0]?.has_subscription === true;
     },
     onePartner: ({ event }) => (event as Ev<'partners.listed'>).data.partners.length === 1,
   },
@@ -207,6 +207,10 @@ export const downloadMachine = setup({
         'code.rejected': { actions: ['settle', assign({ codeError: true })] },
         'user.found': { actions: ['settle', { type: 'wait', params: 'list_partners' }] },
         'user.not_found': { target: '.user_not_found', actions: 'settle' },
+        'user.lookup_failed': {
+          target: '.download_error',
+          actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
+        },
         'partners.listed': [
           {
             guard: 'noPartner',

@@ -37,10 +37,12 @@ export interface Partner {
   id: string;
   name: string;
   logotype: string;
-  priority_subscription_id: string | null;
+  /** Whether the partner has a priority subscription (its id stays on the server). */
+  has_subscription: boolean;
 }
 
 export interface Device {
+  /** The attempt's reference to the device (the upstream id stays on the server). */
   id: string;
   device_name: string;
   os_type: string;
@@ -65,9 +67,10 @@ export type DomainEvent =
   | { type: 'code.rejected'; data: Reason }
   | { type: 'user.found'; data: Empty }
   | { type: 'user.not_found'; data: Empty }
+  | { type: 'user.lookup_failed'; data: Reason }
   | { type: 'partners.listed'; data: { partners: Partner[] } }
   | { type: 'partners.failed'; data: Reason }
-  | { type: 'partner.chosen'; data: { partner_id: string; subscription_id: string } }
+  | { type: 'partner.chosen'; data: { partner_id: string } }
   | { type: 'download.granted'; data: Empty }
   | { type: 'licences.full'; data: Empty }
   | { type: 'plan.without_antivirus'; data: Empty }
@@ -86,7 +89,7 @@ export type DomainEventType = DomainEvent['type'];
 export const DOMAIN_EVENT_TYPES: readonly DomainEventType[] = [
   'download.started', 'phone.submitted', 'code.sent', 'code.resend_requested', 'code.resent',
   'code.send_failed', 'code.submitted', 'code.confirmed', 'code.rejected', 'user.found',
-  'user.not_found', 'partners.listed', 'partners.failed', 'partner.chosen', 'download.granted',
+  'user.not_found', 'user.lookup_failed', 'partners.listed', 'partners.failed', 'partner.chosen', 'download.granted',
   'licences.full', 'plan.without_antivirus', 'download.failed', 'download.retry_requested',
   'devices.listed', 'devices.failed', 'device.removal_requested', 'device.removed',
   'device.removal_failed', 'attempt.restarted', 'step.gave_up',

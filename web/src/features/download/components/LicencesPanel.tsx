@@ -91,6 +91,9 @@ export function LicencesPanel() {
   const devices = DownloadActor.useSelector((s) => s.context.devices);
   const confirmId = DownloadActor.useSelector((s) => s.context.confirmDevice);
   const confirming = devices.find((d) => d.id === confirmId);
+  const refusal = DownloadActor.useSelector((s) =>
+    s.context.fieldError?.field === 'device' ? s.context.fieldError.message : null,
+  );
   return (
     <section className="dl-panel" aria-labelledby="dl-licences-title">
       <h3 id="dl-licences-title" className="dl-panel__title">
@@ -105,6 +108,11 @@ export function LicencesPanel() {
           <DeviceCard key={device.id} device={device} />
         ))}
       </ul>
+      {refusal && (
+        <p className="dl-field__error" role="alert">
+          {refusal}
+        </p>
+      )}
       {confirming && <ConfirmDialog device={confirming} />}
     </section>
   );

@@ -7,6 +7,9 @@ import defaultLogo from './default-partner.svg';
 export function PartnerChoicePanel() {
   const actor = DownloadActor.useActorRef();
   const partners = DownloadActor.useSelector((s) => s.context.partners);
+  const refusal = DownloadActor.useSelector((s) =>
+    s.context.fieldError?.field === 'partner' ? s.context.fieldError.message : null,
+  );
   const [chosen, setChosen] = useState<string | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -50,6 +53,11 @@ export function PartnerChoicePanel() {
           </label>
         ))}
       </fieldset>
+      {refusal && (
+        <p className="dl-field__error" role="alert">
+          {refusal}
+        </p>
+      )}
       <button type="submit" className="button button--primary dl-panel__action" disabled={chosen === null}>
         {TEXTS.continue}
       </button>

@@ -1,0 +1,104 @@
+//! `GET /api/attempts/{id}/installer`: the browser saves the installer the antivirus API
+//! granted, under the spec's file name, without ever seeing the granted URL (it stays in
+//! the attempt's secrets). Only the browser that started the attempt may fetch it.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use events::flow::{fold, Flow};
+use events::flows::download::{Download, INSTALLER_FILE_NAME};
+use serde_json::json;
+
+use super::steps::INSTALLER_URL;
+use crate::attempts::service::AttemptService;
+use crate::attempts::{session, Secrets};
+use crate::http::error::ApiError;
+use crate::state::AppState;
+
+/// The granted link expired (one hour) or was never granted.
+pub const LINK_EXPIRED: &str = "O link de download expirou. Volte à página e clique em 'clique aqui' para baixar novamente.";
+/// The download manager did not deliver the file.
+pub const UNAVAILABLE: &str = "Não foi possível baixar o instalador agora. Tente novamente em instantes.";
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/attempts/{id}/installer", get(installer))
+}
+
+/// One client for every installer download: no overall time-out (installers are large),
+/// but a bounded connect and read.
+fn http() -> &'static reqwest::Client {
+    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
+    CLIENT.get_or_init(|| {
+        reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .read_timeout(Duration::from_secs(30))
+            .build()
+            .unwrap_or_default()
+    })
+}
+
+fn message(status: StatusCode, text: &str) -> Response {
+    (status, Json(json!({ "message": text }))).into_response()
+}
+
+async fn installer(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
+    if stream.category() != Download::CATEGORY {
+        return Err(ApiError::NotFound);
+    }
+    let history = state.store.read_stream(&stream).await.map_err(|e| ApiError::Internal(e.into()))?;
+    if fold::<Download>(&history).downloads == 0 {
+        return Ok(message(StatusCode::GONE, LINK_EXPIRED));
+    }
+    let Some(url) = Secrets::new(state.db.clone(), stream.as_str()).get(INSTALLER_URL).await? else {
+        return Ok(message(StatusCode::GONE, LINK_EXPIRED));
+    };
+
+    let upstream = match http().get(&url).send().await {
+        Ok(response) => response,
+        Err(error) => {
+            tracing::warn!(stream = %stream, timeout = error.is_timeout(), "installer download failed");
+            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+        }
+    };
+    match upstream.status().as_u16() {
+        200 => {}
+        404 | 410 => return Ok(message(StatusCode::GONE, LINK_EXPIRED)),
+        status => {
+            tracing::warn!(stream = %stream, status, "download manager refused the installer");
+            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+        }
+    }
+    let length = upstream.content_length();
+    // Streamed chunk by chunk, so a large installer never sits in memory whole.
+    let body = futures::stream::unfold(Some(upstream), |upstream| async move {
+        let mut upstream = upstream?;
+        match upstream.chunk().await {
+            Ok(Some(bytes)) => Some((Ok::<_, std::io::Error>(bytes), Some(upstream))),
+            Ok(None) => None,
+            Err(error) => Some((Err(std::io::Error::other(error.without_url())), None)),
+        }
+    });
+
+    let mut response = Response::new(Body::from_stream(body));
+    let out = response.headers_mut();
+    out.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
+    out.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{INSTALLER_FILE_NAME}\""))
+            .unwrap_or(HeaderValue::from_static("attachment")),
+    );
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    out.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if let Some(length) = length {
+        out.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    }
+    Ok(response)
+}

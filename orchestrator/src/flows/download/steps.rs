@@ -1,0 +1,335 @@
+//! The desktop download's runner steps: each due step is one upstream call, its outcome an
+//! event. The SMS session, the user token and the granted URL go to the attempt's secrets,
+//! never into an event.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use events::flow::PlannedStep;
+use events::flows::download::{DesktopPhone, Device, Download, Event, Partner, Pending, State, COUNTRY_PREFIX};
+use secrecy::{ExposeSecret, SecretString};
+
+use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
+use crate::attempts::{FlowSteps, StepContext};
+use crate::runner::StepError;
+use crate::sandbox::credentials as dev;
+
+/// Secret names of an attempt.
+pub const SESSION: &str = "download.phone_auth_session";
+pub const USER_TOKEN: &str = "download.user_token";
+pub const INSTALLER_URL: &str = "download.installer_url";
+/// Partner id → its `prioritySubscriptionId`, as JSON.
+pub const SUBSCRIPTIONS: &str = "download.subscriptions";
+/// Device reference (`device-1`, ...) → the upstream's device id, as JSON.
+pub const DEVICES: &str = "download.devices";
+
+
+/// The SMS code lives 15 minutes (spec §9); its session no longer.
+const SESSION_TTL: Duration = Duration::from_secs(15 * 60);
+/// Used when the phone-auth service does not say how long the token lives.
+const USER_TOKEN_TTL: Duration = Duration::from_secs(60 * 60);
+/// The download manager's links last one hour.
+const INSTALLER_URL_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// Reasons recorded when a secret a step needs is gone (expired or never stored).
+pub const SESSION_LOST: &str = "SESSION_EXPIRED";
+pub const TOKEN_LOST: &str = "USER_TOKEN_EXPIRED";
+
+pub struct DownloadSteps {
+    /// The invisible bot check's token sent with `send-code` (see docs/download-flow.md).
+    bot_check_token: String,
+    /// Project of the document database's path.
+    docdb_project: String,
+}
+
+impl DownloadSteps {
+    /// `PHONE_AUTH_BOT_CHECK_TOKEN` and `DOCDB_PROJECT`, defaulting to the sandbox's values.
+    pub fn from_env() -> Self {
+        Self {
+            bot_check_token: std::env::var("PHONE_AUTH_BOT_CHECK_TOKEN")
+                .unwrap_or_else(|_| "sandbox-invisible-bot-check".to_string()),
+            docdb_project: std::env::var("DOCDB_PROJECT").unwrap_or_else(|_| dev::DOCDB_PROJECT.to_string()),
+        }
+    }
+
+    fn client(&self, ctx: &StepContext) -> DesktopClient {
+        let urls = &ctx.upstreams.urls;
+        DesktopClient::new(
+            ctx.http.clone(),
+            ctx.upstreams.timeout,
+            Endpoints {
+                phone_auth: &urls.phone_auth,
+                phone_auth_key: &ctx.upstreams.phone_auth_api_key,
+                docdb: &urls.docdb,
+                docdb_project: &self.docdb_project,
+                antivirus: &urls.antivirus,
+            },
+        )
+    }
+}
+
+fn db_error(error: sqlx::Error) -> StepError {
+    StepError::Transient(format!("attempt secrets: {error}"))
+}
+
+fn missing(what: &str) -> StepError {
+    StepError::Transient(format!("the attempt has no {what}"))
+}
+
+/// A refusal becomes the step's failure event; anything else is retried by the runner.
+fn refused(error: CallError, fail: impl FnOnce(String) -> Event) -> Result<Vec<Event>, StepError> {
+    match error {
+        CallError::Refused { .. } => Ok(vec![fail(error.reason())]),
+        CallError::Transient(reason) => Err(StepError::Transient(reason)),
+    }
+}
+
+async fn secret(ctx: &StepContext, name: &str) -> Result<Option<SecretString>, StepError> {
+    Ok(ctx.secrets.get(name).await.map_err(db_error)?.map(SecretString::from))
+}
+
+async fn keep(ctx: &StepContext, name: &str, value: &SecretString, ttl: Duration) -> Result<(), StepError> {
+    ctx.secrets.put(name, value.expose_secret(), ttl).await.map_err(db_error)
+}
+
+/// The phone as the desktop upstreams want it, `+55` and 11 digits. The vault keeps the
+/// normalized digits (`5511...`), so the plus sign is put back here.
+async fn msisdn(ctx: &StepContext, state: &State) -> Result<String, StepError> {
+    let opened = ctx.open(state.phone.as_ref().ok_or_else(|| missing("phone"))?).await?;
+    desktop_msisdn(&opened).ok_or_else(|| missing("valid phone"))
+}
+
+fn desktop_msisdn(opened: &str) -> Option<String> {
+    let digits: String = opened.chars().filter(char::is_ascii_digit).collect();
+    let national = match digits.len() {
+        13 => digits.strip_prefix(COUNTRY_PREFIX)?,
+        11 => digits.as_str(),
+        _ => return None,
+    };
+    DesktopPhone::parse(national).ok().map(|phone| phone.msisdn())
+}
+
+/// Only URLs of the configured download manager are fetched later on the visitor's behalf.
+fn is_download_manager_url(url: &str, base: &str) -> bool {
+    let base = base.trim_end_matches('/');
+    url.strip_prefix(base).is_some_and(|rest| rest.starts_with('/'))
+}
+
+#[async_trait]
+impl FlowSteps for DownloadSteps {
+    type F = Download;
+
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &State,
+        step: &PlannedStep,
+        key: &str,
+    ) -> Result<Vec<Event>, StepError> {
+        let pending = state.pending.as_ref().filter(|p| p.step_name() == step.name);
+        let Some(pending) = pending else {
+            return Err(StepError::Transient(format!("step {} is not due", step.name)));
+        };
+        let client = self.client(ctx);
+        match pending {
+            Pending::SendCode | Pending::ResendCode => {
+                let resend = *pending == Pending::ResendCode;
+                match client.send_code(&msisdn(ctx, state).await?, &self.bot_check_token, key).await {
+                    Ok(session) => {
+                        keep(ctx, SESSION, &session, SESSION_TTL).await?;
+                        Ok(vec![if resend { Event::CodeResent {} } else { Event::CodeSent {} }])
+                    }
+                    Err(error) => refused(error, |reason| Event::CodeSendFailed { reason }),
+                }
+            }
+            Pending::ConfirmCode => {
+                let code = state.code.as_deref().ok_or_else(|| missing("code"))?;
+                let Some(session) = secret(ctx, SESSION).await? else {
+                    return Ok(vec![Event::CodeRejected { reason: SESSION_LOST.into() }]);
+                };
+                match client.confirm_code(&session, code, key).await {
+                    Ok(user) => {
+                        let ttl = user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
+                        keep(ctx, USER_TOKEN, &user.token, ttl).await?;
+                        Ok(vec![Event::CodeConfirmed {}])
+                    }
+                    Err(error) => refused(error, |reason| Event::CodeRejected { reason }),
+                }
+            }
+            Pending::FindUser => {
+                let Some(token) = secret(ctx, USER_TOKEN).await? else {
+                    return Ok(vec![Event::UserLookupFailed { reason: TOKEN_LOST.into() }]);
+                };
+                match client.user_exists(&token, &msisdn(ctx, state).await?, key).await {
+                    Ok(true) => Ok(vec![Event::UserFound {}]),
+                    Ok(false) => Ok(vec![Event::UserNotFound {}]),
+                    Err(error) => refused(error, |reason| Event::UserLookupFailed { reason }),
+                }
+            }
+            Pending::ListPartners => {
+                let Some(token) = secret(ctx, USER_TOKEN).await? else {
+                    return Ok(vec![Event::PartnersFailed { reason: TOKEN_LOST.into() }]);
+                };
+                match client.partners(&token).await {
+                    Ok(upstream) => {
+                        let (partners, subscriptions) = partners_for_events(upstream);
+                        keep_map(ctx, SUBSCRIPTIONS, &subscriptions).await?;
+                        Ok(vec![Event::PartnersListed { partners }])
+                    }
+                    Err(error) => refused(error, |reason| Event::PartnersFailed { reason }),
+                }
+            }
+            Pending::RequestDownload => {
+                let os = state.os.ok_or_else(|| missing("os"))?;
+                let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                else {
+                    return Ok(vec![Event::DownloadFailed { reason: TOKEN_LOST.into() }]);
+                };
+                match client.desktop_url(&token, &subscription, &state.browser, os.as_str()).await {
+                    Ok(url) if is_download_manager_url(&url, &ctx.upstreams.urls.download_manager) => {
+                        keep(ctx, INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
+                        Ok(vec![Event::DownloadGranted {}])
+                    }
+                    Ok(_) => Ok(vec![Event::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
+                    Err(error) if error.code() == Some("NO_FREE_LICENSE") => Ok(vec![Event::LicencesFull {}]),
+                    Err(error) if error.code() == Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION") => {
+                        Ok(vec![Event::PlanWithoutAntivirus {}])
+                    }
+                    Err(error) => refused(error, |reason| Event::DownloadFailed { reason }),
+                }
+            }
+            Pending::ListDevices => {
+                let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                else {
+                    return Ok(vec![Event::DevicesFailed { reason: TOKEN_LOST.into() }]);
+                };
+                match client.devices(&token, &subscription).await {
+                    Ok(upstream) => {
+                        let (devices, ids) = devices_for_events(upstream);
+                        keep_map(ctx, DEVICES, &ids).await?;
+                        Ok(vec![Event::DevicesListed { devices }])
+                    }
+                    Err(error) => refused(error, |reason| Event::DevicesFailed { reason }),
+                }
+            }
+            Pending::RemoveDevice(reference) => {
+                let device_id = reference.clone();
+                let token = secret(ctx, USER_TOKEN).await?;
+                let subscription = subscription(ctx, state).await?;
+                let upstream_id = lookup(ctx, DEVICES, reference).await?;
+                let (Some(token), Some(subscription), Some(upstream_id)) = (token, subscription, upstream_id) else {
+                    return Ok(vec![Event::DeviceRemovalFailed { device_id, reason: TOKEN_LOST.into() }]);
+                };
+                match client.remove_device(&token, &subscription, &upstream_id, key).await {
+                    Ok(()) => Ok(vec![Event::DeviceRemoved { device_id }]),
+                    Err(error) => refused(error, |reason| Event::DeviceRemovalFailed { device_id, reason }),
+                }
+            }
+        }
+    }
+}
+
+/// The partners as events carry them, and the partner → subscription map kept as a secret.
+fn partners_for_events(upstream: Vec<UpstreamPartner>) -> (Vec<Partner>, BTreeMap<String, String>) {
+    let mut subscriptions = BTreeMap::new();
+    let partners = upstream
+        .into_iter()
+        .map(|p| {
+            let subscription = p.priority_subscription_id.filter(|s| !s.trim().is_empty());
+            let has_subscription = subscription.is_some();
+            if let Some(subscription) = subscription {
+                subscriptions.insert(p.id.clone(), subscription);
+            }
+            Partner { id: p.id, name: p.name, logotype: p.logotype.unwrap_or_default(), has_subscription }
+        })
+        .collect();
+    (partners, subscriptions)
+}
+
+/// The devices as events carry them (with `device-N` references), and reference → upstream id.
+fn devices_for_events(upstream: Vec<UpstreamDevice>) -> (Vec<Device>, BTreeMap<String, String>) {
+    let mut ids = BTreeMap::new();
+    let devices = upstream
+        .into_iter()
+        .enumerate()
+        .map(|(index, d)| {
+            let reference = format!("device-{}", index + 1);
+            ids.insert(reference.clone(), d.id);
+            Device {
+                id: reference,
+                device_name: d.device_name,
+                os_type: d.os_type,
+                os_version: d.os_version,
+                country: d.country,
+                first_login: d.first_login.map(|s| s.seconds),
+                last_login: d.last_login.map(|s| s.seconds),
+            }
+        })
+        .collect();
+    (devices, ids)
+}
+
+async fn keep_map(ctx: &StepContext, name: &str, map: &BTreeMap<String, String>) -> Result<(), StepError> {
+    let json = serde_json::to_string(map).map_err(|e| StepError::Transient(format!("encoding {name}: {e}")))?;
+    keep(ctx, name, &SecretString::from(json), USER_TOKEN_TTL).await
+}
+
+async fn lookup(ctx: &StepContext, name: &str, key: &str) -> Result<Option<String>, StepError> {
+    let Some(json) = secret(ctx, name).await? else { return Ok(None) };
+    let map: BTreeMap<String, String> = serde_json::from_str(json.expose_secret()).unwrap_or_default();
+    Ok(map.get(key).cloned())
+}
+
+/// The chosen partner's priority subscription.
+async fn subscription(ctx: &StepContext, state: &State) -> Result<Option<String>, StepError> {
+    let partner = state.partner_id.as_deref().ok_or_else(|| missing("partner"))?;
+    lookup(ctx, SUBSCRIPTIONS, partner).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_digits_become_the_plus_55_msisdn() {
+        assert_eq!(desktop_msisdn("5511910000001").as_deref(), Some("+5511910000001"));
+        assert_eq!(desktop_msisdn("+5511910000001").as_deref(), Some("+5511910000001"));
+        assert_eq!(desktop_msisdn("11910000001").as_deref(), Some("+5511910000001"));
+        assert_eq!(desktop_msisdn("4411910000001"), None);
+        assert_eq!(desktop_msisdn("123"), None);
+    }
+
+    #[test]
+    fn upstream_ids_stay_out_of_the_event_lists() {
+        let (partners, subscriptions) = partners_for_events(vec![
+            UpstreamPartner { id: "op".into(), name: "Op".into(), logotype: None, priority_subscription_id: Some("sub-5511910000001".into()) },
+            UpstreamPartner { id: "sem".into(), name: "Sem".into(), logotype: Some("x.svg".into()), priority_subscription_id: Some(" ".into()) },
+        ]);
+        assert_eq!(partners.iter().map(|p| p.has_subscription).collect::<Vec<_>>(), [true, false]);
+        assert_eq!(partners[0].logotype, "");
+        assert_eq!(subscriptions.get("op").map(String::as_str), Some("sub-5511910000001"));
+        assert!(!serde_json::to_string(&partners).unwrap().contains("5511910000001"));
+
+        let (devices, ids) = devices_for_events(vec![UpstreamDevice {
+            id: "dev-11910000003-1".into(),
+            device_name: "Notebook".into(),
+            first_login: Some(super::super::client::Seconds { seconds: 10 }),
+            last_login: None,
+            os_type: "windows".into(),
+            os_version: "11".into(),
+            country: "BR".into(),
+        }]);
+        assert_eq!(devices[0].id, "device-1");
+        assert_eq!(devices[0].first_login, Some(10));
+        assert_eq!(ids.get("device-1").map(String::as_str), Some("dev-11910000003-1"));
+    }
+
+    #[test]
+    fn only_download_manager_urls_are_kept() {
+        let base = "http://127.0.0.1:8090/download-manager";
+        assert!(is_download_manager_url("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe", base));
+        assert!(!is_download_manager_url("http://127.0.0.1:8090/download-manager-evil/x", base));
+        assert!(!is_download_manager_url("http://evil.test/download-manager/files/x", base));
+    }
+}

@@ -1,0 +1,273 @@
+//! The desktop download on the server, scenario by scenario of the sandbox table: the attempt
+//! API, the runner's steps against the phone auth, the document database and the antivirus
+//! API, the installer route, and where the tokens and the phone go.
+
+mod common;
+mod download_support;
+
+use download_support::World;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+const GENERIC: &str = "Algo não funcionou como esperado, procure nosso atendimento.";
+
+#[sqlx::test(migrations = "../migrations")]
+async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(db: PgPool) {
+    let world = World::start(db.clone()).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5511910000001", "download_done").await;
+
+    assert_eq!(
+        World::types(&attempt),
+        [
+            "download.started", "phone.submitted", "code.sent", "code.submitted", "code.confirmed",
+            "user.found", "partners.listed", "download.granted",
+        ]
+    );
+    assert_eq!(attempt["view"]["step"], 3);
+    assert_eq!(attempt["view"]["downloads"], 1);
+    assert_eq!(attempt["view"]["phone"], "(11) *****-0001");
+    // The browser sees the phone field redacted.
+    let submitted = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").cloned();
+    assert_eq!(submitted.map(|e| e["data"]["phone"].clone()), Some(Value::Null));
+
+    let response = world.installer(&visitor).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response.headers().get("content-disposition").and_then(|v| v.to_str().ok()),
+        Some("attachment; filename=\"antivirus-installer.exe\"")
+    );
+    assert_eq!(response.headers().get("content-type").and_then(|v| v.to_str().ok()), Some("application/octet-stream"));
+    let body = response.bytes().await.expect("body");
+    assert!(body.starts_with(b"MZ"), "a Windows executable");
+
+    // The download call carried the spec's headers: the sandbox refuses it otherwise, and
+    // its log shows one grant for this attempt.
+    assert_eq!(world.calls("antivirus.av-desktop-url").await.len(), 1);
+
+    // Another browser (no cookie, or another one) gets nothing.
+    let stranger = world
+        .http
+        .get(world.app.url(&format!("/api/attempts/{}/installer", visitor.id)))
+        .send()
+        .await
+        .expect("stranger");
+    assert_eq!(stranger.status().as_u16(), 403);
+
+    // Tokens: in the attempt's secrets, never in an event or the browser; the phone sealed.
+    let secrets: Vec<(String, String)> =
+        sqlx::query_as("SELECT name, value FROM attempt_secrets WHERE stream_id = $1 ORDER BY name")
+            .bind(&visitor.id)
+            .fetch_all(&db)
+            .await
+            .expect("secrets");
+    let names: Vec<&str> = secrets.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["download.installer_url", "download.phone_auth_session", "download.subscriptions", "download.user_token"]
+    );
+    let subscriptions: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&secrets[2].1).expect("subscription map");
+    assert_eq!(subscriptions.len(), 1);
+    for subscription in subscriptions.values() {
+        assert_eq!(world.events_containing(subscription).await, 0, "upstream subscription ids stay out of events");
+    }
+    for (name, value) in &secrets {
+        assert_eq!(world.events_containing(value).await, 0, "{name} never enters an event");
+        assert!(!attempt.to_string().contains(value.as_str()), "{name} never reaches the browser");
+    }
+    assert!(secrets.iter().any(|(n, v)| n == "download.user_token" && v.starts_with("sbx-user-")));
+    assert_eq!(world.events_containing("910000001").await, 0, "the phone is sealed in every event");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn two_partners_wait_for_the_visitor_then_the_chosen_one_downloads(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0002").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5511910000002", "partner_choice").await;
+    let partners = attempt["view"]["partners"].as_array().expect("partners").clone();
+    assert_eq!(partners.len(), 2);
+    assert!(partners[0]["logotype"].as_str().is_some_and(|l| l.ends_with(".svg")));
+    assert_eq!(partners[1]["logotype"], "", "the second has no logotype: the page shows its default image");
+
+    let (status, refused) = world.command(&visitor, json!({ "type": "choose_partner", "partner_id": "nope" })).await;
+    assert_eq!((status, refused["field"].as_str()), (422, Some("partner")));
+
+    let chosen = partners[1]["id"].as_str().expect("id");
+    let (status, reply) = world.command(&visitor, json!({ "type": "choose_partner", "partner_id": chosen })).await;
+    assert_eq!(status, 200, "{reply}");
+    let attempt = world.drive_to(&runner, &visitor, "download_done").await;
+    let types = World::types(&attempt);
+    assert_eq!(&types[types.len() - 3..], ["partners.listed", "partner.chosen", "download.granted"]);
+    let event = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "partner.chosen").cloned();
+    assert_eq!(event.map(|e| e["data"]["partner_id"].clone()), Some(json!(chosen)));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn full_licences_list_the_devices_and_a_removal_retries_the_download(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0003").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5511910000003", "licences_in_use").await;
+    assert_eq!(attempt["view"]["licences"], "3/3");
+    let devices = attempt["view"]["devices"].as_array().expect("devices").clone();
+    assert_eq!(devices.len(), 3);
+    assert!(devices[0]["first_login"].is_i64() && devices[0]["last_login"].is_i64());
+    assert!(devices[0]["device_name"].as_str().is_some_and(|n| !n.is_empty()));
+
+    let device = devices[1]["id"].as_str().expect("id");
+    let (status, reply) = world.command(&visitor, json!({ "type": "remove_device", "device_id": device })).await;
+    assert_eq!(status, 200, "{reply}");
+    let attempt = world.drive_to(&runner, &visitor, "download_done").await;
+    let types = World::types(&attempt);
+    assert_eq!(
+        &types[types.len() - 6..],
+        ["partners.listed", "licences.full", "devices.listed", "device.removal_requested", "device.removed", "download.granted"]
+    );
+    // Devices are referred to by this attempt's references; the upstream ids embed the phone.
+    assert_eq!(device, "device-2");
+    assert_eq!(world.events_containing("910000003").await, 0, "no clear phone, not even inside upstream ids");
+    assert_eq!(world.calls("antivirus.remove-user-device").await.len(), 1);
+    assert_eq!(world.installer(&visitor).await.status().as_u16(), 200);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_removal_stays_on_the_devices_with_its_snackbar(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0005").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5511910000005", "licences_in_use").await;
+    assert_eq!(attempt["view"]["licences"], "2/2");
+    let device = attempt["view"]["devices"][0]["id"].as_str().expect("id").to_string();
+    world.command(&visitor, json!({ "type": "remove_device", "device_id": device })).await;
+    let attempt = world.drive_to(&runner, &visitor, "licences_in_use").await;
+    assert_eq!(attempt["view"]["snackbar"]["message"], "Não foi possível remover o dispositivo.");
+    assert_eq!(attempt["view"]["licences"], "2/2");
+    let failed = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "device.removal_failed").cloned();
+    assert_eq!(failed.map(|e| e["data"]["reason"].clone()), Some(json!("HTTP 500 DEVICE_REMOVAL_FAILED")));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_plan_without_desktop_antivirus_says_so(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0004").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5511910000004", "plan_without_antivirus").await;
+    assert_eq!(World::types(&attempt).last().map(String::as_str), Some("plan.without_antivirus"));
+    assert_eq!(world.installer(&visitor).await.status().as_u16(), 410, "nothing was granted");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn partner_list_and_download_failures_show_the_error_panel_and_try_again_restarts(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    for (phone, msisdn, failure) in [
+        ("(11) 91000-0006", "5511910000006", "partners.failed"),
+        ("(11) 91000-0007", "5511910000007", "download.failed"),
+    ] {
+        let visitor = world.on_code_panel(&runner, phone).await;
+        let attempt = world.confirm_to(&runner, &visitor, msisdn, "download_error").await;
+        assert_eq!(World::types(&attempt).last().map(String::as_str), Some(failure), "{phone}");
+        assert_eq!(attempt["view"]["snackbar"]["message"], GENERIC);
+        let (status, reply) = world.command(&visitor, json!({ "type": "restart" })).await;
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(reply["view"]["panel"], "phone_entry");
+        assert_eq!(reply["view"]["phone"], Value::Null);
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_phone_outside_the_user_collection_is_not_found_and_can_try_again(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(21) 98765-4321").await;
+    let attempt = world.confirm_to(&runner, &visitor, "5521987654321", "user_not_found").await;
+    assert_eq!(World::types(&attempt).last().map(String::as_str), Some("user.not_found"));
+    assert!(world.calls("antivirus.partners").await.is_empty(), "no partner call for an unknown user");
+    let (_, reply) = world.command(&visitor, json!({ "type": "restart" })).await;
+    assert_eq!(reply["view"]["panel"], "phone_entry");
+    let (status, reply) = world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
+    assert_eq!(status, 200, "{reply}");
+    world.drive_to(&runner, &visitor, "code_entry").await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_wrong_code_is_refused_with_the_spec_message_then_the_right_one_works(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    let code = world.sms_code("5511910000001").await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    world.command(&visitor, json!({ "type": "submit_code", "code": wrong })).await;
+    let attempt = world.drive_to(&runner, &visitor, "code_entry").await;
+    assert_eq!(attempt["view"]["code_error"], "Código inválido. Verifique o número digitado.");
+    let rejected = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "code.rejected").cloned();
+    assert_eq!(rejected.map(|e| e["data"]["reason"].clone()), Some(json!("HTTP 403 INVALID_CODE")));
+
+    let (status, short) = world.command(&visitor, json!({ "type": "submit_code", "code": "123" })).await;
+    assert_eq!(status, 422);
+    assert_eq!(short, json!({ "message": "Código inválido. Verifique o número digitado.", "field": "code" }));
+
+    world.confirm_to(&runner, &visitor, "5511910000001", "download_done").await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_phone_rule_and_the_early_resend_are_enforced_by_the_server(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let (_, visitor, _) = world.start_attempt("mac", "Firefox").await;
+    let visitor = visitor.expect("visitor");
+    let (status, refused) = world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 81000-0001" })).await;
+    assert_eq!(status, 422);
+    assert_eq!(refused, json!({ "message": "Número inválido. Verifique novamente.", "field": "phone" }));
+
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    let (status, early) = world.command(&visitor, json!({ "type": "resend_code" })).await;
+    assert_eq!(status, 422);
+    assert_eq!(early["field"], "resend");
+    let message = early["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("Reenviar código em ") && message.ends_with(" segundos"),
+        "{message}"
+    );
+    let seconds: i64 = message.trim_start_matches("Reenviar código em ").trim_end_matches(" segundos").parse().expect("n");
+    assert!((85..=90).contains(&seconds), "{seconds}");
+    assert_eq!(world.calls("phone-auth.send-code").await.len(), 1, "no second SMS");
+
+    let (status, _, body) = world.start_attempt("linux", "Chrome").await;
+    assert_eq!(status, 422);
+    assert_eq!(body["field"], "os");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_sms_returns_to_the_phone_with_the_snackbar(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    world.fault(json!({ "endpoint": "phone-auth.send-code", "status": 500, "times": 1 })).await;
+    let (_, visitor, _) = world.start_attempt("win_pc", "Chrome").await;
+    let visitor = visitor.expect("visitor");
+    world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
+    let attempt = world.drive_to(&runner, &visitor, "phone_entry").await;
+    assert_eq!(attempt["view"]["snackbar"]["message"], GENERIC);
+    assert_eq!(World::types(&attempt).last().map(String::as_str), Some("code.send_failed"));
+    // The fault was for one call: the next submission goes through.
+    world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
+    world.drive_to(&runner, &visitor, "code_entry").await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn click_here_asks_for_a_new_grant(db: PgPool) {
+    let world = World::start(db).await;
+    let runner = world.runner();
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    world.confirm_to(&runner, &visitor, "5511910000001", "download_done").await;
+    let (status, reply) = world.command(&visitor, json!({ "type": "retry_download" })).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["view"]["busy"], true);
+    let attempt = world.drive_to(&runner, &visitor, "download_done").await;
+    assert_eq!(attempt["view"]["downloads"], 2);
+    assert_eq!(world.calls("antivirus.av-desktop-url").await.len(), 2);
+    assert_eq!(world.installer(&visitor).await.status().as_u16(), 200);
+}
