@@ -13,7 +13,8 @@ use sqlx::PgPool;
 
 const PHONE: &str = "(11) 97654-3210";
 const MSISDN: &str = "5511976543210";
-const LIMIT: Duration = Duration::from_secs(20);
+// Generous: the machine is shared, and a loaded PostgreSQL slows every step down.
+const LIMIT: Duration = Duration::from_secs(45);
 
 /// Form 1 accepted and the code sent: the visitor is on form 2.
 async fn on_code_form(world: &World, phone: &str, serial: &str) -> (cloud_support::Visitor, orchestrator::runner::Runner) {
@@ -234,7 +235,7 @@ async fn an_upstream_that_stays_down_ends_with_the_generic_message(db: PgPool) {
     let world = World::start(db).await;
     world.fault(json!({ "endpoint": "cloud.check-phone", "status": 503 })).await;
     let (_, visitor, _) = world.start_attempt(PHONE, "PSN-0007").await;
-    let attempt = world.drive(&world.runner("r"), &visitor.expect("visitor"), Duration::from_secs(30), error_shown).await;
+    let attempt = world.drive(&world.runner("r"), &visitor.expect("visitor"), Duration::from_secs(60), error_shown).await;
     assert_eq!(attempt["view"]["panel"], "details");
     assert_eq!(attempt["view"]["error"], "Ops, ocorreu um erro. Tente novamente em instantes.");
     assert_eq!(World::types(&attempt), ["details.submitted", "step.gave_up"]);

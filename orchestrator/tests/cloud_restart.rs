@@ -14,7 +14,7 @@ use sqlx::PgPool;
 
 /// Polls the attempt (as the browser would) until every type in `types` was recorded.
 async fn wait_for(world: &World, visitor: &Visitor, types: &[&str]) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(45);
     loop {
         let attempt = world.attempt(visitor).await;
         let seen = World::types(&attempt);
