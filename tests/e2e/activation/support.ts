@@ -62,6 +62,14 @@ export async function typeInto(locator: ReturnType<Page['getByLabel']>, text: st
   await locator.pressSequentially(text);
 }
 
+/** Empties a field as a visitor would: select all, delete. */
+export async function clear(locator: ReturnType<Page['getByLabel']>): Promise<void> {
+  await locator.click();
+  await locator.press('ControlOrMeta+a');
+  await locator.press('Backspace');
+  await expect(locator).toHaveValue('');
+}
+
 /** Fills the code panel with `code`, accepts the terms and presses 'Ativar'. */
 export async function activate(page: Page, code: string): Promise<void> {
   const f = fields(page);

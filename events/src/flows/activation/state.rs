@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::events::{CodeRefusal, Event, Platform, Products};
+use super::events::{CodeRefusal, Event, Platform, Products, StepFailed};
 use super::messages;
 use super::validation::DocumentKind;
 use super::variant::{Form, Step, Variant};
@@ -124,6 +124,16 @@ impl State {
         }
     }
 
+    /// Back on the partner-login panel after a failed look-up: its link is prepared if the
+    /// attempt never had one (it started with `?code=`).
+    fn offer_partner_login(self, at: DateTime<Utc>) -> Self {
+        if self.partner_login_url.is_none() && self.return_url.is_some() {
+            self.run(Step::PreparePartnerLogin, at)
+        } else {
+            self
+        }
+    }
+
     /// Where a failed step leaves the visitor.
     fn panel_for_failed(&self, step: Option<Step>) -> Panel {
         match step {
@@ -168,7 +178,7 @@ pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
             state.panel = Panel::SendCode;
             state
         }
-        Event::CustomerNotFound(_) => state.fail(messages::CUSTOMER_NOT_FOUND, Panel::PartnerLogin),
+        Event::CustomerNotFound(_) => state.fail(messages::CUSTOMER_NOT_FOUND, Panel::PartnerLogin).offer_partner_login(at),
         Event::PhoneSubmitted(submitted) => {
             let mut state = state;
             state.error = None;
@@ -278,17 +288,15 @@ pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
             let panel = state.form_panel();
             state.fail(messages::SERIAL_NOT_FOUND, panel)
         }
-        Event::StepFailed(failed) => {
-            let panel = state.panel_for_failed(Step::parse(&failed.step));
+        Event::StepFailed(StepFailed { step, .. }) | Event::StepGaveUp { step, .. } => {
+            let step = Step::parse(step);
+            let panel = state.panel_for_failed(step);
             let mut state = state.fail(messages::GENERIC, panel);
             state.resending = false;
-            state
-        }
-        Event::StepGaveUp { step, .. } => {
-            let panel = state.panel_for_failed(Step::parse(step));
-            let mut state = state.fail(messages::GENERIC, panel);
-            state.resending = false;
-            state
+            match step {
+                Some(Step::LookUpCustomer) => state.offer_partner_login(at),
+                _ => state,
+            }
         }
         Event::StoreRedirected { platform } => {
             let mut state = state;

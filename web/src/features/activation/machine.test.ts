@@ -138,3 +138,17 @@ describe('activation machine, client side', () => {
     expect(h.actor.getSnapshot().context.error).toBeNull();
   });
 });
+
+describe('activation machine, field echoes', () => {
+  it('keeps the message when a field reports the value it already has', async () => {
+    const h = harness({ variant: 'standard' }, [[]]);
+    await idle(h.actor);
+    h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'standard', licence: null, licence_locked: false, partner_code: null }, 0)] });
+    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-4321' });
+    h.actor.send({ type: 'SUBMIT' });
+    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-4321' });
+    expect(h.actor.getSnapshot().context.error).toBe(INVALID_PHONE);
+    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-432' });
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+  });
+});

@@ -102,6 +102,7 @@ export interface ActivationContext {
   products: Product[];
   planId: string | null;
   partnerLoginUrl: string | null;
+  returnUrl: string | null;
   // The visitor's side.
   now: number;
   phone: string;
@@ -230,9 +231,14 @@ export const activationMachine = setup({
         products: [],
         planId: null,
         partnerLoginUrl: null,
+        returnUrl: typeof data.return_url === 'string' ? data.return_url : null,
         phoneDisplay: null,
       };
     }),
+    /** Back on the partner-login panel after a failed look-up: prepare its link if missing. */
+    offerPartnerLogin: assign(({ context }) =>
+      context.partnerLoginUrl === null && context.returnUrl !== null ? { pending: 'prepare_partner_login' as Step } : {},
+    ),
     loginPrepared: assign(({ event }) => {
       const url = dataOf(event).authorize_url;
       return { pending: null, partnerLoginUrl: typeof url === 'string' ? url : null };
@@ -399,6 +405,7 @@ export const activationMachine = setup({
       const step = dataOf(event).step;
       return step === 'prepare_partner_login' || step === 'look_up_customer';
     },
+    failedLookUp: ({ event }) => dataOf(event).step === 'look_up_customer',
     failedOnCode: ({ context, event }) => {
       const step = dataOf(event).step;
       return step === 'validate_code' || (step === 'send_code' && context.resending);
@@ -425,6 +432,7 @@ export const activationMachine = setup({
     products: [],
     planId: null,
     partnerLoginUrl: null,
+    returnUrl: null,
     now: Date.now(),
     phone: '',
     licenceInput: '',
@@ -439,12 +447,28 @@ export const activationMachine = setup({
     'server.events': { actions: 'applyServerEvents' },
     'clock.tick': { actions: assign(({ event }) => ({ now: event.now })) },
     DISMISS: { actions: 'dismiss' },
-    // Spec section 5: typing clears the error.
-    PHONE_CHANGED: { actions: assign(({ event }) => ({ phone: event.value, error: null, field: null })) },
-    LICENCE_CHANGED: { actions: assign(({ event }) => ({ licenceInput: event.value, error: null, field: null })) },
-    CPF_CNPJ_CHANGED: { actions: assign(({ event }) => ({ cpfCnpj: event.value, error: null, field: null })) },
-    EMAIL_CHANGED: { actions: assign(({ event }) => ({ email: event.value, error: null, field: null })) },
-    PINCODE_CHANGED: { actions: assign(({ event }) => ({ pincode: event.value, error: null, field: null })) },
+    // Spec section 5: typing clears the error. A mask library re-announcing the same value
+    // (on mount, on blur) is not typing.
+    PHONE_CHANGED: {
+      guard: ({ context, event }) => event.value !== context.phone,
+      actions: assign(({ event }) => ({ phone: event.value, error: null, field: null })),
+    },
+    LICENCE_CHANGED: {
+      guard: ({ context, event }) => event.value !== context.licenceInput,
+      actions: assign(({ event }) => ({ licenceInput: event.value, error: null, field: null })),
+    },
+    CPF_CNPJ_CHANGED: {
+      guard: ({ context, event }) => event.value !== context.cpfCnpj,
+      actions: assign(({ event }) => ({ cpfCnpj: event.value, error: null, field: null })),
+    },
+    EMAIL_CHANGED: {
+      guard: ({ context, event }) => event.value !== context.email,
+      actions: assign(({ event }) => ({ email: event.value, error: null, field: null })),
+    },
+    PINCODE_CHANGED: {
+      guard: ({ context, event }) => event.value !== context.pincode,
+      actions: assign(({ event }) => ({ pincode: event.value, error: null, field: null })),
+    },
     TERMS_CHANGED: { actions: assign(({ event }) => ({ terms: event.value })) },
   },
   states: {
@@ -459,7 +483,7 @@ export const activationMachine = setup({
         ],
         'partner.login_prepared': { actions: 'loginPrepared' },
         'customer.found': { target: '.send_code', actions: 'idle' },
-        'customer.not_found': { target: '.partner_login', actions: 'failCustomer' },
+        'customer.not_found': { target: '.partner_login', actions: ['failCustomer', 'offerPartnerLogin'] },
         'phone.submitted': { actions: 'submitted' },
         'email.submitted': { actions: 'submitted' },
         'partner.logged_in': { actions: 'nextAfter' },
@@ -501,6 +525,7 @@ export const activationMachine = setup({
           { target: '.send_code', actions: 'failSerial' },
         ],
         'step.failed': [
+          { guard: 'failedLookUp', target: '.partner_login', actions: ['failGeneric', 'offerPartnerLogin'] },
           { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
           { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
           { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
@@ -508,6 +533,7 @@ export const activationMachine = setup({
           { actions: 'failGeneric' },
         ],
         'step.gave_up': [
+          { guard: 'failedLookUp', target: '.partner_login', actions: ['failGeneric', 'offerPartnerLogin'] },
           { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
           { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
           { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
