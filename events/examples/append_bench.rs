@@ -2,14 +2,14 @@
 //!
 //! cargo run --release -p events --example append_bench -- \
 //!     [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--seconds 5] \
-//!     [--concurrency 1,8,32] [--rounds 2]
+//!     [--concurrency 1,8,32] [--rounds 1]
 //!
 //! Creates a scratch database, migrates it, measures for each concurrency level
 //! (a) `EventStore::append` of one event into a new stream (version check, stream row,
 //! event row, NOTIFY) and (b) an autocommit single-row INSERT into a table of the same
-//! shape and indexes as `events`, then drops the database. Each level runs `rounds`
-//! alternating pairs (raw/append, append/raw, ...) of `seconds` each so load drift on
-//! a shared machine hits both sides alike. Results: docs/benchmarks.md.
+//! shape and indexes as `events`, then drops the database. Each side runs `seconds`
+//! x `rounds` seconds per level, in 1-second slices alternating between the two sides,
+//! so that load drift on a shared machine hits both alike. Results: docs/benchmarks.md.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -55,7 +55,7 @@ fn parse_args() -> anyhow::Result<Args> {
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into()),
         seconds: 5,
         levels: vec![1, 8, 32],
-        rounds: 2,
+        rounds: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -125,39 +125,22 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
     Ok(())
 }
 
-/// Operations per second of `kind` with `concurrency` workers for `duration`.
-async fn measure(kind: Kind, url: &str, concurrency: usize, duration: Duration) -> anyhow::Result<f64> {
-    let pool = PgPoolOptions::new()
-        .max_connections(concurrency as u32)
-        .min_connections(concurrency as u32)
-        .connect(url)
-        .await?;
-    let store = EventStore::new(pool.clone());
-    // Warm-up: open every connection and prepare the statement on it.
-    let warm: Vec<_> = (0..concurrency)
-        .map(|_| {
-            let (store, pool) = (store.clone(), pool.clone());
-            tokio::spawn(async move {
-                for _ in 0..20 {
-                    one_op(kind, &store, &pool).await?;
-                }
-                anyhow::Ok(())
-            })
-        })
-        .collect();
-    for w in warm {
-        w.await??;
-    }
-
+/// Runs `concurrency` workers of `kind` for `duration`; returns (operations, seconds).
+async fn run_for(
+    kind: Kind,
+    store: &EventStore,
+    concurrency: usize,
+    duration: Duration,
+) -> anyhow::Result<(u64, f64)> {
     let done = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let deadline = start + duration;
     let workers: Vec<_> = (0..concurrency)
         .map(|_| {
-            let (store, pool, done) = (store.clone(), pool.clone(), done.clone());
+            let (store, done) = (store.clone(), done.clone());
             tokio::spawn(async move {
                 while Instant::now() < deadline {
-                    one_op(kind, &store, &pool).await?;
+                    one_op(kind, &store, store.pool()).await?;
                     done.fetch_add(1, Ordering::Relaxed);
                 }
                 anyhow::Ok(())
@@ -167,9 +150,25 @@ async fn measure(kind: Kind, url: &str, concurrency: usize, duration: Duration) 
     for w in workers {
         w.await??;
     }
-    let elapsed = start.elapsed().as_secs_f64();
-    pool.close().await;
-    Ok(done.load(Ordering::Relaxed) as f64 / elapsed)
+    Ok((done.load(Ordering::Relaxed), start.elapsed().as_secs_f64()))
+}
+
+/// Operations and seconds accumulated by one side.
+#[derive(Default)]
+struct Tally {
+    ops: u64,
+    secs: f64,
+}
+
+impl Tally {
+    fn add(&mut self, (ops, secs): (u64, f64)) {
+        self.ops += ops;
+        self.secs += secs;
+    }
+
+    fn rate(&self) -> f64 {
+        self.ops as f64 / self.secs
+    }
 }
 
 async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
@@ -178,21 +177,40 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
     sqlx::raw_sql(RAW_TABLE).execute(&pool).await?;
     pool.close().await;
 
-    let duration = Duration::from_secs(args.seconds);
+    // Short alternating slices, so that load from other processes on a shared
+    // machine falls on both sides alike.
+    let slice = Duration::from_secs(1);
     println!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
     for &c in &args.levels {
-        let (mut raw, mut append) = (0.0, 0.0);
-        for round in 0..args.rounds {
-            if round % 2 == 0 {
-                raw += measure(Kind::RawInsert, url, c, duration).await?;
-                append += measure(Kind::Append, url, c, duration).await?;
+        // One pool for both sides (they never run at the same time); the store's
+        // post-commit NOTIFY borrows from it too.
+        let pool = PgPoolOptions::new()
+            .max_connections(c as u32)
+            .min_connections(c as u32)
+            .connect(url)
+            .await?;
+        let store = EventStore::new(pool.clone());
+        // Warm-up: open every connection and prepare both statements on it.
+        for kind in [Kind::RawInsert, Kind::Append] {
+            run_for(kind, &store, c, Duration::from_millis(300)).await?;
+        }
+        let (mut raw, mut append) = (Tally::default(), Tally::default());
+        for i in 0..args.seconds * args.rounds as u64 {
+            if i % 2 == 0 {
+                raw.add(run_for(Kind::RawInsert, &store, c, slice).await?);
+                append.add(run_for(Kind::Append, &store, c, slice).await?);
             } else {
-                append += measure(Kind::Append, url, c, duration).await?;
-                raw += measure(Kind::RawInsert, url, c, duration).await?;
+                append.add(run_for(Kind::Append, &store, c, slice).await?);
+                raw.add(run_for(Kind::RawInsert, &store, c, slice).await?);
             }
         }
-        let (raw, append) = (raw / args.rounds as f64, append / args.rounds as f64);
-        println!("{c:>11} {append:>14.0} {raw:>14.0} {:>7.2}", append / raw);
+        println!(
+            "{c:>11} {:>14.0} {:>14.0} {:>7.2}",
+            append.rate(),
+            raw.rate(),
+            append.rate() / raw.rate()
+        );
+        pool.close().await;
     }
     Ok(())
 }
@@ -221,9 +239,8 @@ async fn main() -> anyhow::Result<()> {
     sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await?;
     let url = with_database(&args.database_url, &name)?;
     println!(
-        "scratch database {name}; {} round(s) of {} s per side and level; {} cores",
-        args.rounds,
-        args.seconds,
+        "scratch database {name}; {} s per side and level in 1 s alternating slices; {} cores",
+        args.rounds as u64 * args.seconds,
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     let result = run(&args, &url).await;

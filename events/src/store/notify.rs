@@ -5,11 +5,13 @@
 //! commit: their throughput collapses under concurrency (docs/benchmarks.md). Instead
 //! each append, once committed, signals a background task that sends one NOTIFY from
 //! a transaction with no writes (no WAL flush under the lock). Signals that arrive
-//! while a NOTIFY is pending or in flight collapse into the next one, so a burst of
-//! appends costs a few NOTIFYs, and every append is followed by a NOTIFY sent after
-//! its commit. A notification lost to a crash is covered by the subscribers' polling.
+//! while a NOTIFY is pending, in flight or within `MIN_GAP` of the last one collapse
+//! into the next one, so a burst of appends costs a few NOTIFYs, and every append is
+//! followed by a NOTIFY sent after its commit (at most `MIN_GAP` + one round trip
+//! later). A notification lost to a crash is covered by the subscribers' polling.
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use sqlx::PgPool;
 use tokio::sync::mpsc;
@@ -45,12 +47,18 @@ impl Notifier {
     }
 }
 
+/// Least time between two NOTIFYs. The first commit after a quiet spell is announced
+/// at once; under load, commits within this window share the next NOTIFY, which caps
+/// the NOTIFY transactions (each one is work for the server) at a few hundred a second.
+const MIN_GAP: Duration = Duration::from_millis(5);
+
 async fn run(pool: PgPool, mut signals: mpsc::Receiver<()>) {
     while signals.recv().await.is_some() {
         if pool.is_closed() {
             return;
         }
         notify(&pool).await;
+        tokio::time::sleep(MIN_GAP).await;
     }
 }
 
