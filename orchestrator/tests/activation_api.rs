@@ -231,6 +231,19 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     let key = calls[0]["idempotency_key"].as_str().expect("idempotency key");
     assert!(key.starts_with(&attempt.id) && key.contains(":subscribe_serial:"), "{key}");
 
+    // Every partner call carried its own fresh correlation id.
+    let all = h.sandbox_json("/admin/calls").await;
+    let ids: Vec<&str> = all
+        .as_array()
+        .expect("calls")
+        .iter()
+        .filter(|c| c["endpoint"].as_str().is_some_and(|e| e.starts_with("partner-api.") || e.starts_with("bff.")))
+        .map(|c| c["correlation_id"].as_str().expect("correlation id"))
+        .collect();
+    assert_eq!(ids.len(), 3, "send, validate, subscribe: {all}");
+    assert!(ids.iter().all(|id| uuid::Uuid::parse_str(id).is_ok()));
+    assert_eq!(ids.iter().collect::<std::collections::HashSet<_>>().len(), 3);
+
     attempt.ok(json!({"type": "record_store_redirect", "platform": "android"})).await;
 }
 
