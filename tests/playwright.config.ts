@@ -24,6 +24,14 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'desktop', testIgnore: /\.clock\.spec\.ts$/, use: { viewport: { width: 1280, height: 800 } } },
+    // Tests that move the sandbox's one clock (code expiry) run after every other test, so
+    // they cannot expire a code or token that a test running beside them still needs.
+    {
+      name: 'clock',
+      testMatch: /\.clock\.spec\.ts$/,
+      dependencies: ['desktop'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
   ],
 });
