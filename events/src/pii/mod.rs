@@ -45,9 +45,13 @@ impl PiiKind {
     /// the same person: digits only for phones and CPF/CNPJ, trimmed lowercase e-mail.
     pub fn normalize(self, value: &str) -> String {
         match self {
-            PiiKind::Phone | PiiKind::CpfCnpj => {
-                value.chars().filter(|c| c.is_ascii_digit()).collect()
-            }
+            PiiKind::Phone => value.chars().filter(|c| c.is_ascii_digit()).collect(),
+            // The alphanumeric CNPJ (from July 2026) keeps its letters.
+            PiiKind::CpfCnpj => value
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_uppercase())
+                .collect(),
             PiiKind::Email => value.trim().to_lowercase(),
         }
     }
@@ -79,6 +83,7 @@ mod tests {
     fn normalizes_per_kind() {
         assert_eq!(PiiKind::Phone.normalize("(11) 98765-4321"), "11987654321");
         assert_eq!(PiiKind::CpfCnpj.normalize("123.456.789-09"), "12345678909");
+        assert_eq!(PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"), "12ABC34501DE35");
         assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
     }
 

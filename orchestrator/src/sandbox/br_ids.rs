@@ -46,8 +46,10 @@ pub fn is_valid_cpf(cpf: &str) -> bool {
 }
 
 /// A CNPJ of 14 digits with both check digits right.
+/// Accepts the alphanumeric CNPJ issued from July 2026 too: the first 12 characters may be
+/// A–Z or digits, each valued as its ASCII code − 48; the two check digits stay numeric.
 pub fn is_valid_cnpj(cnpj: &str) -> bool {
-    let Some(digits) = digits_of(cnpj, 14) else {
+    let Some(digits) = cnpj_values(cnpj) else {
         return false;
     };
     if digits.iter().all(|d| *d == digits[0]) {
@@ -68,6 +70,17 @@ pub fn is_valid_cnpj(cnpj: &str) -> bool {
         }
     };
     check(12) == digits[12] && check(13) == digits[13]
+}
+
+fn cnpj_values(text: &str) -> Option<Vec<u32>> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 14 || !chars[12..].iter().all(char::is_ascii_digit) {
+        return None;
+    }
+    chars
+        .iter()
+        .map(|c| (c.is_ascii_digit() || c.is_ascii_uppercase()).then(|| *c as u32 - 48))
+        .collect()
 }
 
 fn digits_of(text: &str, len: usize) -> Option<Vec<u32>> {
@@ -110,5 +123,13 @@ mod tests {
         assert!(is_valid_cnpj("11222333000181"));
         assert!(!is_valid_cnpj("11222333000182"));
         assert!(!is_valid_cnpj("00000000000000"));
+    }
+
+    #[test]
+    fn alphanumeric_cnpj_values_letters_as_ascii_minus_48() {
+        assert!(is_valid_cnpj("12ABC34501DE35"));
+        assert!(!is_valid_cnpj("12ABC34501DE36"), "wrong check digit");
+        assert!(!is_valid_cnpj("12abc34501de35"), "letters are upper case");
+        assert!(!is_valid_cnpj("12ABC34501D3E5"), "check digits stay numeric");
     }
 }
