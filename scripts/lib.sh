@@ -139,3 +139,12 @@ wait_for() {
     sleep 0.2
   done
 }
+
+# The first port from $1 upward that nothing on 127.0.0.1 listens on.
+free_port() {
+  local port="$1"
+  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+    port=$((port + 1))
+  done
+  printf '%s' "$port"
+}

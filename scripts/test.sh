@@ -5,8 +5,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-E2E_PORT="${E2E_PORT:-18080}"
-E2E_SANDBOX_PORT="${E2E_SANDBOX_PORT:-18090}"
 
 ensure_tools
 ensure_chromium
@@ -32,15 +30,21 @@ if [ -f tests/package.json ]; then
   # `cargo build` would unify features differently and compile everything again.
   [ -x target/debug/orchestrator ] || cargo build --locked -p orchestrator
   E2E_DATABASE_URL="$(fresh_database exa_e2e)"
+  # Ports nothing else holds, so the tests cannot talk to some other server.
+  E2E_SANDBOX_PORT="$(free_port "${E2E_SANDBOX_PORT:-18090}")"
+  E2E_PORT="$(free_port "${E2E_PORT:-18080}")"
+  [ "$E2E_PORT" != "$E2E_SANDBOX_PORT" ] || E2E_PORT="$(free_port $((E2E_SANDBOX_PORT + 1)))"
   SANDBOX_BIND="127.0.0.1:$E2E_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/orchestrator sandbox \
     >"$ROOT/target/e2e-sandbox.log" 2>&1 &
   PIDS+=($!)
-  wait_for "http://127.0.0.1:$E2E_SANDBOX_PORT/sms" 60 || die "the sandbox did not start (target/e2e-sandbox.log)"
+  wait_for "http://127.0.0.1:$E2E_SANDBOX_PORT/sms" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \
+    || die "the sandbox did not start (target/e2e-sandbox.log)"
   DATABASE_URL="$E2E_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_PORT" \
     SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
     ./target/debug/orchestrator serve >"$ROOT/target/e2e-portal.log" 2>&1 &
   PIDS+=($!)
-  wait_for "http://127.0.0.1:$E2E_PORT/readyz" 60 || die "the portal did not start (target/e2e-portal.log)"
+  wait_for "http://127.0.0.1:$E2E_PORT/readyz" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \
+    || die "the portal did not start (target/e2e-portal.log)"
   (cd tests && BASE_URL="http://127.0.0.1:$E2E_PORT" SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" \
     E2E_DATABASE_URL="$E2E_DATABASE_URL" npx playwright test)
 fi
