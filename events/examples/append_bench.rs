@@ -2,14 +2,17 @@
 //!
 //! cargo run --release -p events --example append_bench -- \
 //!     [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--seconds 5] \
-//!     [--concurrency 1,8,32] [--rounds 1]
+//!     [--concurrency 1,8,32] [--rounds 1] [--in-tx]
 //!
 //! Creates a scratch database, migrates it, measures for each concurrency level
 //! (a) `EventStore::append` of one event into a new stream (version check, stream row,
 //! event row, NOTIFY) and (b) an autocommit single-row INSERT into a table of the same
 //! shape and indexes as `events`, then drops the database. Each side runs `seconds`
 //! x `rounds` seconds per level, in 1-second slices alternating between the two sides,
-//! so that load drift on a shared machine hits both alike. Results: docs/benchmarks.md.
+//! so that load drift on a shared machine hits both alike. `--in-tx` adds two sides of
+//! explicit transactions (BEGIN, append, COMMIT): `append_in_tx`, which NOTIFYs inside
+//! the transaction, and `StoreTransaction`, which NOTIFYs after the commit.
+//! Results: docs/benchmarks.md.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -47,6 +50,7 @@ struct Args {
     seconds: u64,
     levels: Vec<usize>,
     rounds: u32,
+    in_tx: bool,
 }
 
 fn parse_args() -> anyhow::Result<Args> {
@@ -56,9 +60,14 @@ fn parse_args() -> anyhow::Result<Args> {
         seconds: 5,
         levels: vec![1, 8, 32],
         rounds: 1,
+        in_tx: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--in-tx" {
+            args.in_tx = true;
+            continue;
+        }
         let value = it.next().with_context(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--database-url" => args.database_url = value,
@@ -102,6 +111,10 @@ fn sample_event() -> NewEvent {
 #[derive(Clone, Copy)]
 enum Kind {
     Append,
+    /// BEGIN; append_in_tx (NOTIFY inside the transaction); COMMIT.
+    AppendInTx,
+    /// store.begin(); tx.append (NOTIFY after the commit); commit.
+    StoreTx,
     RawInsert,
 }
 
@@ -111,6 +124,18 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
     match kind {
         Kind::Append => {
             store.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
+        }
+        Kind::AppendInTx => {
+            let mut tx = pool.begin().await?;
+            store
+                .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![e])
+                .await?;
+            tx.commit().await?;
+        }
+        Kind::StoreTx => {
+            let mut tx = store.begin().await?;
+            tx.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
+            tx.commit().await?;
         }
         Kind::RawInsert => {
             sqlx::query(RAW_INSERT)
@@ -180,7 +205,11 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
     // Short alternating slices, so that load from other processes on a shared
     // machine falls on both sides alike.
     let slice = Duration::from_secs(1);
-    println!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
+    print!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
+    if args.in_tx {
+        print!(" {:>16} {:>7} {:>16} {:>7}", "append_in_tx/s", "ratio", "store tx/s", "ratio");
+    }
+    println!();
     for &c in &args.levels {
         // One pool for both sides (they never run at the same time); the store's
         // post-commit NOTIFY borrows from it too.
@@ -191,10 +220,11 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
             .await?;
         let store = EventStore::new(pool.clone());
         // Warm-up: open every connection and prepare both statements on it.
-        for kind in [Kind::RawInsert, Kind::Append] {
+        for kind in [Kind::RawInsert, Kind::Append, Kind::AppendInTx, Kind::StoreTx] {
             run_for(kind, &store, c, Duration::from_millis(300)).await?;
         }
         let (mut raw, mut append) = (Tally::default(), Tally::default());
+        let (mut in_tx, mut store_tx) = (Tally::default(), Tally::default());
         for i in 0..args.seconds * args.rounds as u64 {
             if i % 2 == 0 {
                 raw.add(run_for(Kind::RawInsert, &store, c, slice).await?);
@@ -203,13 +233,22 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
                 append.add(run_for(Kind::Append, &store, c, slice).await?);
                 raw.add(run_for(Kind::RawInsert, &store, c, slice).await?);
             }
+            if args.in_tx {
+                in_tx.add(run_for(Kind::AppendInTx, &store, c, slice).await?);
+                store_tx.add(run_for(Kind::StoreTx, &store, c, slice).await?);
+            }
         }
-        println!(
+        print!(
             "{c:>11} {:>14.0} {:>14.0} {:>7.2}",
             append.rate(),
             raw.rate(),
             append.rate() / raw.rate()
         );
+        if args.in_tx {
+            print!(" {:>16.0} {:>7.2}", in_tx.rate(), in_tx.rate() / raw.rate());
+            print!(" {:>16.0} {:>7.2}", store_tx.rate(), store_tx.rate() / raw.rate());
+        }
+        println!();
         pool.close().await;
     }
     Ok(())

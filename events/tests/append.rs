@@ -217,3 +217,50 @@ async fn concurrent_writers_one_winner_per_version(
         .unwrap();
     assert_eq!(last, WRITERS as i64);
 }
+
+/// A StoreTransaction commits or rolls back the events together with the caller's rows.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
+    sqlx::query("CREATE TABLE attempts_view (stream_id text PRIMARY KEY, step text NOT NULL)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let store = EventStore::new(pool.clone());
+    let stream = StreamId::new("activation").unwrap();
+
+    let mut tx = store.begin().await.unwrap();
+    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
+    sqlx::query("INSERT INTO attempts_view VALUES ($1, 'started')")
+        .bind(stream.as_str())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.rollback().await.unwrap();
+    assert!(store.read_stream(&stream).await.unwrap().is_empty());
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM attempts_view").fetch_one(&pool).await.unwrap();
+    assert_eq!(rows, 0);
+
+    let mut tx = store.begin().await.unwrap();
+    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
+    // A conflict inside leaves the transaction usable.
+    assert!(matches!(
+        tx.append(&stream, ExpectedVersion::NoStream, vec![event("Again", json!({}))]).await.unwrap_err(),
+        StoreError::Conflict { actual: 1, .. }
+    ));
+    let out = tx.append(&stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
+    assert_eq!(out.stream_version, 2);
+    sqlx::query("INSERT INTO attempts_view VALUES ($1, 'next')")
+        .bind(stream.as_str())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let read = store.read_stream(&stream).await.unwrap();
+    assert_eq!(read.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["Started", "Next"]);
+    let step: String = sqlx::query_scalar("SELECT step FROM attempts_view WHERE stream_id = $1")
+        .bind(stream.as_str())
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(step, "next");
+}

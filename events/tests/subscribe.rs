@@ -180,3 +180,22 @@ async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
     seen.sort();
     assert_eq!(seen, (0..4).flat_map(|w| (0..10).map(move |i| (w, i))).collect::<Vec<_>>());
 }
+
+/// A StoreTransaction notifies after its commit (60 s poll: only NOTIFY explains it).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_store_transaction_wakes_after_commit(pool: PgPool) {
+    let store = EventStore::new(pool);
+    let mut sub = store
+        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
+        .await
+        .unwrap();
+    let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
+    tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
+    let mut tx = store.begin().await.unwrap();
+    tx.append(&StreamId::new("cloud").unwrap(), ExpectedVersion::NoStream, vec![event("Tx", json!({}))])
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
+    assert_eq!(batch[0].event_type, "Tx");
+}

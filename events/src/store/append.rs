@@ -32,6 +32,9 @@ impl EventStore {
     /// Same as [`EventStore::append`] inside the caller's transaction, so the caller can
     /// update its own tables atomically with the events (pass `&mut *tx`).
     ///
+    /// The NOTIFY is issued inside that transaction, which serializes concurrent
+    /// commits; frequent concurrent writers should prefer [`EventStore::begin`].
+    ///
     /// On `Conflict` the transaction is still usable (nothing was written); the caller
     /// decides whether to roll back. Under REPEATABLE READ / SERIALIZABLE a concurrent
     /// writer surfaces as a `Database` serialization error instead of `Conflict`.
@@ -57,7 +60,7 @@ impl EventStore {
     }
 }
 
-async fn append_on(
+pub(super) async fn append_on(
     conn: &mut PgConnection,
     stream: &StreamId,
     expected: ExpectedVersion,

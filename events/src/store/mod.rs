@@ -5,6 +5,7 @@ mod append;
 mod notify;
 mod read;
 mod subscribe;
+mod transaction;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use crate::types::{Metadata, RecordedEvent};
 use crate::upcast::Upcasters;
 
 pub use subscribe::{Subscription, SubscriptionOptions};
+pub use transaction::StoreTransaction;
 
 /// NOTIFY channel on which every append announces its stream id (at commit).
 pub const NOTIFY_CHANNEL: &str = "events";

@@ -1,0 +1,72 @@
+//! A transaction whose appends are announced after it commits.
+
+use std::ops::{Deref, DerefMut};
+
+use sqlx::{PgConnection, Postgres, Transaction};
+
+use super::append::append_on;
+use super::EventStore;
+use crate::error::StoreError;
+use crate::stream_id::StreamId;
+use crate::types::{AppendOutcome, ExpectedVersion, NewEvent};
+
+/// A database transaction for appending events together with writes of the caller's
+/// own tables (`&mut *tx` is a `PgConnection`). Unlike [`EventStore::append_in_tx`],
+/// its appends NOTIFY after the commit, so concurrent commits are not serialized
+/// (docs/event-store.md, "Notifications"). Dropping it without `commit` rolls back.
+pub struct StoreTransaction {
+    tx: Transaction<'static, Postgres>,
+    store: EventStore,
+    appended: bool,
+}
+
+impl EventStore {
+    /// Begins a [`StoreTransaction`] on a connection of the pool.
+    pub async fn begin(&self) -> Result<StoreTransaction, StoreError> {
+        Ok(StoreTransaction {
+            tx: self.pool.begin().await?,
+            store: self.clone(),
+            appended: false,
+        })
+    }
+}
+
+impl StoreTransaction {
+    /// Same as [`EventStore::append`], inside this transaction.
+    pub async fn append(
+        &mut self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        let outcome = append_on(&mut self.tx, stream, expected, &events, false).await?;
+        self.appended = true;
+        Ok(outcome)
+    }
+
+    /// Commits, then wakes subscribers if anything was appended.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        self.tx.commit().await?;
+        if self.appended {
+            self.store.notifier.committed(&self.store.pool).await;
+        }
+        Ok(())
+    }
+
+    pub async fn rollback(self) -> Result<(), StoreError> {
+        Ok(self.tx.rollback().await?)
+    }
+}
+
+impl Deref for StoreTransaction {
+    type Target = PgConnection;
+    fn deref(&self) -> &PgConnection {
+        &self.tx
+    }
+}
+
+impl DerefMut for StoreTransaction {
+    fn deref_mut(&mut self) -> &mut PgConnection {
+        &mut self.tx
+    }
+}
