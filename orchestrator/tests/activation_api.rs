@@ -1,160 +1,39 @@
 //! The activation end to end through the public API: the real app and step runner over a fresh
 //! database, the sandbox upstreams on loopback, codes read from the sandbox's SMS inbox.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
+use common::flows::{Visitor, World};
 use events::flows::activation::messages;
-use orchestrator::config::ServeConfig;
-use orchestrator::runner::{Runner, RunnerConfig};
-use orchestrator::sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
-use orchestrator::upstream::Upstreams;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-struct Harness {
-    base: String,
-    http: reqwest::Client,
-    sandbox: SandboxHandle,
-    db: PgPool,
-    stop: Option<tokio::sync::watch::Sender<bool>>,
-    _dist: tempfile::TempDir,
+async fn harness(db: PgPool) -> World {
+    World::serving(db, 11).await
 }
 
-impl Drop for Harness {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(true);
-        }
-    }
-}
-
-async fn harness(db: PgPool) -> Harness {
-    let sandbox = spawn_on_loopback(SandboxConfig { seed: 11 }).await.expect("sandbox");
-    let dist = tempfile::tempdir().expect("dist");
-    std::fs::write(dist.path().join("index.html"), "<!doctype html><title>SPA</title>").expect("index");
-    let config = ServeConfig {
-        database_url: String::new(),
-        bind_addr: "127.0.0.1:0".parse().expect("addr"),
-        web_dist: dist.path().to_path_buf(),
-        sandbox_url: sandbox.base_url(),
-        database_max_connections: 5,
-        sandbox_mode: true,
-        pii_kek_hex: None,
-        pii_hmac_hex: None,
-        runner_workers: 1,
-    };
-    let app = orchestrator::startup::build(
-        db.clone(),
-        events::pii::Keys::insecure_dev(),
-        Upstreams::sandbox(&sandbox.base_url()),
-        orchestrator::startup::site_config(&config),
-    )
-    .expect("app");
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let runner_config = RunnerConfig { poll: Duration::from_millis(100), ..RunnerConfig::default() };
-    let runner = app
-        .registry_steps
-        .iter()
-        .fold(Runner::new(app.state.db.clone(), app.state.store.clone(), runner_config), |r, f| r.with_flow(Arc::clone(f)));
-    let mut runner_stop = stopped.clone();
-    tokio::spawn(async move {
-        let _ = runner
-            .run_until(async move {
-                let _ = runner_stop.wait_for(|s| *s).await;
-            })
-            .await;
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let state = app.state;
-    let mut server_stop = stopped;
-    tokio::spawn(async move {
-        let _ = orchestrator::startup::serve(listener, state, &config, async move {
-            let _ = server_stop.wait_for(|s| *s).await;
-        })
-        .await;
-    });
-    Harness {
-        base: format!("http://{addr}"),
-        http: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client"),
-        sandbox,
-        db,
-        stop: Some(stop),
-        _dist: dist,
-    }
-}
-
-/// One visitor's attempt: its id and the browser's cookie.
+/// One visitor's attempt, with the world it lives in.
 struct Attempt<'a> {
-    h: &'a Harness,
-    id: String,
-    cookie: String,
+    h: &'a World,
+    visitor: Visitor,
 }
 
-impl Harness {
+impl World {
     async fn start(&self, command: Value) -> Attempt<'_> {
-        let response = self
-            .http
-            .post(format!("{}/api/attempts", self.base))
-            .json(&json!({ "flow": "activation", "command": command }))
-            .send()
-            .await
-            .expect("start");
-        assert_eq!(response.status(), 201);
-        let cookie = response.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
-        let body: Value = response.json().await.expect("json");
-        Attempt { h: self, id: body["id"].as_str().expect("id").to_string(), cookie }
-    }
-
-    async fn code_for(&self, msisdn: &str) -> String {
-        let inbox: Value = self
-            .http
-            .get(format!("{}/sms?to={msisdn}", self.sandbox.base_url()))
-            .send()
-            .await
-            .expect("inbox")
-            .json()
-            .await
-            .expect("json");
-        inbox[0]["code"].as_str().expect("a code").to_string()
-    }
-
-    async fn sandbox_json(&self, path: &str) -> Value {
-        self.http.get(format!("{}{path}", self.sandbox.base_url())).send().await.expect("sandbox").json().await.expect("json")
-    }
-
-    async fn advance_sandbox_clock(&self, seconds: i64) {
-        let response = self
-            .http
-            .post(format!("{}/admin/clock", self.sandbox.base_url()))
-            .json(&json!({ "advance_seconds": seconds }))
-            .send()
-            .await
-            .expect("clock");
-        assert!(response.status().is_success());
+        let (status, visitor, body) = self.open("activation", command).await;
+        assert_eq!(status, 201, "{body}");
+        Attempt { h: self, visitor: visitor.expect("id and cookie") }
     }
 }
 
 impl Attempt<'_> {
     /// Sends a command: `Ok(reply)` on 200, `Err((status, body))` otherwise.
     async fn send(&self, command: Value) -> Result<Value, (u16, Value)> {
-        let response = self
-            .h
-            .http
-            .post(format!("{}/api/attempts/{}/commands", self.h.base, self.id))
-            .header("cookie", &self.cookie)
-            .header("idempotency-key", uuid::Uuid::new_v4().to_string())
-            .json(&command)
-            .send()
-            .await
-            .expect("command");
-        let status = response.status().as_u16();
-        let body: Value = response.json().await.expect("json");
-        if status == 200 {
-            Ok(body)
-        } else {
-            Err((status, body))
+        match self.h.command(&self.visitor, command).await {
+            (200, body) => Ok(body),
+            refused => Err(refused),
         }
     }
 
@@ -163,35 +42,19 @@ impl Attempt<'_> {
     }
 
     async fn view(&self) -> Value {
-        let response = self
-            .h
-            .http
-            .get(format!("{}/api/attempts/{}", self.h.base, self.id))
-            .header("cookie", &self.cookie)
-            .send()
-            .await
-            .expect("get");
-        let body: Value = response.json().await.expect("json");
-        body["view"].clone()
+        self.h.attempt(&self.visitor).await["view"].clone()
     }
 
     /// The view once no step is running (the runner finished what was due).
     async fn settled(&self) -> Value {
-        for _ in 0..300 {
-            let view = self.view().await;
-            if view["busy"] == false {
-                return view;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("attempt {} still busy: {}", self.id, self.view().await);
+        self.h.wait(&self.visitor, Duration::from_secs(45), |view| view["busy"] == false).await["view"].clone()
     }
 }
 
 const PHONE: &str = "(11) 98765-4321";
 const MSISDN: &str = "5511987654321";
 
-async fn at_code_panel<'a>(h: &'a Harness, start: Value, submit: Value) -> Attempt<'a> {
+async fn at_code_panel<'a>(h: &'a World, start: Value, submit: Value) -> Attempt<'a> {
     let attempt = h.start(start).await;
     attempt.settled().await;
     attempt.ok(submit).await;
@@ -219,7 +82,7 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     )
     .await;
     assert_eq!(attempt.view().await["phone_display"], "(11) *****-4321");
-    let code = h.code_for(MSISDN).await;
+    let code = h.sms_code(MSISDN).await;
     let view = submit_code(&attempt, &code).await;
     assert_eq!((view["panel"].as_str(), view["error"].clone()), (Some("redirect_store"), Value::Null));
 
@@ -229,7 +92,7 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     // The subscription carried the step's idempotency key.
     let calls = h.sandbox_json("/admin/calls?endpoint=bff.subscribe-serial").await;
     let key = calls[0]["idempotency_key"].as_str().expect("idempotency key");
-    assert!(key.starts_with(&attempt.id) && key.contains(":subscribe_serial:"), "{key}");
+    assert!(key.starts_with(&attempt.visitor.id) && key.contains(":subscribe_serial:"), "{key}");
 
     // Every partner call carried its own fresh correlation id.
     let all = h.sandbox_json("/admin/calls").await;
@@ -274,7 +137,7 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
         json!({"type": "submit_phone", "phone": PHONE, "licence": "BRD-1"}),
     )
     .await;
-    let code = h.code_for(MSISDN).await;
+    let code = h.sms_code(MSISDN).await;
     // A wrong code: the upstream answers 403.
     let view = submit_code(&attempt, &wrong(&code)).await;
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(messages::CODE_EXPIRED)));
@@ -292,8 +155,8 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
         json!({"type": "submit_phone", "phone": "(21) 99876-5432", "licence": "EXA-2"}),
     )
     .await;
-    let code = h.code_for("5521998765432").await;
-    h.advance_sandbox_clock(16 * 60).await;
+    let code = h.sms_code("5521998765432").await;
+    h.advance_clock(16 * 60).await;
     let view = submit_code(&other, &code).await;
     assert_eq!(view["error"], messages::CODE_EXPIRED);
 }
@@ -307,7 +170,7 @@ async fn serial_not_found_and_send_failure(db: PgPool) {
         json!({"type": "submit_phone", "phone": PHONE, "licence": "SERIALINEXISTENTE"}),
     )
     .await;
-    let view = submit_code(&attempt, &h.code_for(MSISDN).await).await;
+    let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::SERIAL_NOT_FOUND)));
 
     let failing = h.start(json!({"type": "start", "variant": "standard"})).await;
@@ -347,7 +210,7 @@ async fn carrier_lists_the_granted_products_or_shows_the_authorize_error(db: PgP
         json!({"type": "submit_phone", "phone": "(11) 93000-0002", "cpf_cnpj": "529.982.247-25"}),
     )
     .await;
-    let view = submit_code(&attempt, &h.code_for("5511930000002").await).await;
+    let view = submit_code(&attempt, &h.sms_code("5511930000002").await).await;
     assert_eq!((view["panel"].as_str(), view["products"].clone()), (Some("product_list"), json!(["seguranca", "cloud"])));
     attempt.ok(json!({"type": "choose_product", "product": "cloud", "platform": "desktop"})).await;
     // The carrier's calls went to the carrier brand's BFF with the `tim` brand.
@@ -360,7 +223,7 @@ async fn carrier_lists_the_granted_products_or_shows_the_authorize_error(db: PgP
         json!({"type": "submit_phone", "phone": "(11) 92000-0002", "cpf_cnpj": "11.222.333/0001-81"}),
     )
     .await;
-    let view = submit_code(&refused, &h.code_for("5511920000002").await).await;
+    let view = submit_code(&refused, &h.sms_code("5511920000002").await).await;
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::NOT_AUTHORIZED)));
 
     let cpf_refused = h.start(json!({"type": "start", "variant": "carrier"})).await;
@@ -397,7 +260,7 @@ async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgP
         json!({"type": "submit_phone", "phone": PHONE}),
     )
     .await;
-    let view = submit_code(&attempt, &h.code_for(MSISDN).await).await;
+    let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
     assert_eq!(view["panel"], "redirect_store", "{view}");
     let subscriptions = h.sandbox_json("/admin/subscriptions").await;
     assert_eq!((subscriptions[0]["kind"].as_str(), subscriptions[0]["partner"].as_str()), (Some("hash"), Some("brisanet")));
@@ -417,7 +280,7 @@ async fn telecom_logs_in_keeps_the_plan_and_subscribes_by_hash(db: PgPool) {
     )
     .await;
     let plan = attempt.view().await["plan_id"].as_str().expect("plan id").to_string();
-    let view = submit_code(&attempt, &h.code_for(MSISDN).await).await;
+    let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
     assert_eq!(view["panel"], "redirect_store", "{view}");
     let subscriptions = h.sandbox_json("/admin/subscriptions").await;
     assert_eq!(
@@ -441,14 +304,14 @@ async fn no_event_payload_holds_a_token_or_clear_personal_data(db: PgPool) {
         json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "529.982.247-25"}),
     )
     .await;
-    assert_eq!(submit_code(&carrier, &h.code_for(MSISDN).await).await["panel"], "product_list");
+    assert_eq!(submit_code(&carrier, &h.sms_code(MSISDN).await).await["panel"], "product_list");
     let telecom = at_code_panel(
         &h,
         json!({"type": "start", "variant": "telecom"}),
         json!({"type": "submit_email", "phone": "(21) 99876-5432", "email": "Bia.Souza@Exemplo.test"}),
     )
     .await;
-    assert_eq!(submit_code(&telecom, &h.code_for("5521998765432").await).await["panel"], "redirect_store");
+    assert_eq!(submit_code(&telecom, &h.sms_code("5521998765432").await).await["panel"], "redirect_store");
 
     let payloads: Vec<(String, String)> =
         sqlx::query_as("SELECT event_type, payload::text FROM events WHERE stream_id LIKE 'activation-%'")
@@ -468,7 +331,7 @@ async fn no_event_payload_holds_a_token_or_clear_personal_data(db: PgPool) {
     }
     // The tokens are in the attempt's secrets until the attempt ends, then cleared.
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1")
-        .bind(&carrier.id)
+        .bind(&carrier.visitor.id)
         .fetch_one(&db)
         .await
         .expect("count");

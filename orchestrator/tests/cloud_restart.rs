@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use cloud_support::{Visitor, World};
+use common::flows::Background;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
@@ -26,31 +27,8 @@ async fn wait_for(world: &World, visitor: &Visitor, types: &[&str]) -> Value {
     }
 }
 
-/// A runner working in the background, as `orchestrator serve` runs it; stopped on demand.
-struct Process {
-    stop: tokio::sync::oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-fn spawn_runner(world: &World, id: &str) -> Process {
-    let runner = world.runner(id);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        runner
-            .run_until(async move {
-                let _ = stopped.await;
-            })
-            .await
-            .expect("runner");
-    });
-    Process { stop, task }
-}
-
-impl Process {
-    async fn shut_down(self) {
-        let _ = self.stop.send(());
-        tokio::time::timeout(Duration::from_secs(10), self.task).await.expect("stops in time").expect("joins");
-    }
+fn spawn_runner(world: &World, id: &str) -> Background {
+    Background::spawn(world.runner(id))
 }
 
 fn at(attempt: &Value, event_type: &str) -> DateTime<Utc> {

@@ -1,10 +1,14 @@
 //! Black-box helpers: the real app on port 0 over a fresh database.
 #![allow(dead_code)]
 
+pub mod flows;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use orchestrator::config::ServeConfig;
+use orchestrator::runner::StepFlow;
 use orchestrator::state::AppState;
 use sqlx::PgPool;
 
@@ -40,11 +44,15 @@ fn fake_dist() -> tempfile::TempDir {
 }
 
 pub fn test_config(dist: PathBuf) -> ServeConfig {
+    test_config_against(dist, "http://127.0.0.1:9")
+}
+
+fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
     ServeConfig {
         database_url: String::new(),
         bind_addr: "127.0.0.1:0".parse().expect("addr"),
         web_dist: dist,
-        sandbox_url: "http://127.0.0.1:9".into(),
+        sandbox_url: sandbox_url.into(),
         database_max_connections: 5,
         sandbox_mode: true,
         pii_kek_hex: None,
@@ -59,8 +67,17 @@ pub async fn spawn_app(db: PgPool) -> TestApp {
 
 /// The app with its state adjusted by `adjust` (extra flows, say) before it serves.
 pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
+    spawn(db, "http://127.0.0.1:9", adjust).await.0
+}
+
+/// The app with its upstreams at `sandbox_url`, and every flow's steps for a runner to run.
+pub async fn spawn_app_against(db: PgPool, sandbox_url: &str) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
+    spawn(db, sandbox_url, |_| {}).await
+}
+
+async fn spawn(db: PgPool, sandbox_url: &str, adjust: impl FnOnce(&mut AppState)) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
     let dist = fake_dist();
-    let config = test_config(dist.path().to_path_buf());
+    let config = test_config_against(dist.path().to_path_buf(), sandbox_url);
     let app = orchestrator::startup::build(
         db,
         events::pii::Keys::insecure_dev(),
@@ -69,6 +86,7 @@ pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> T
     )
     .expect("app");
     let mut state = app.state;
+    let steps = app.registry_steps;
     adjust(&mut state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
@@ -79,5 +97,5 @@ pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> T
         })
         .await;
     });
-    TestApp { addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }
+    (TestApp { addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }, steps)
 }
