@@ -3,7 +3,8 @@ import type { FaqGroup, FaqItem } from '../content/faq';
 import { ChevronIcon } from './Icons';
 import { LinkifiedText } from './LinkifiedText';
 
-function Question({ item }: { item: FaqItem }) {
+/** One question; its answer shows when opened, and at first when the item says `open`. */
+export function FaqQuestion({ item }: { item: FaqItem }) {
   const [open, setOpen] = useState(item.open === true);
   const id = useId();
   return (
@@ -46,12 +47,53 @@ function Group({ group }: { group: FaqGroup }) {
           <ChevronIcon open={open} size={20} />
         </button>
       </h2>
-      <ul id={`${id}-content`} className="faq-group__content" hidden={!open}>
-        {group.content.map((item) => (
-          <Question key={item.question} item={item} />
+      <FaqList id={`${id}-content`} className="faq-group__content" hidden={!open} items={group.content} />
+    </section>
+  );
+}
+
+interface FaqListProps {
+  items: readonly FaqItem[];
+  id: string;
+  className: string;
+  hidden?: boolean;
+  /** Shows the first `limit` questions, with 'Exibir todos' / 'Exibir menos' for the rest. */
+  limit?: number;
+  /** Classes of that 'Exibir todos' / 'Exibir menos' button. */
+  moreClassName?: string;
+}
+
+/** A list of questions, all of them or (with `limit`) the first few and a button for the rest. */
+export function FaqList({
+  items,
+  id,
+  className,
+  hidden,
+  limit,
+  moreClassName = 'button button--outline button--small',
+}: FaqListProps) {
+  const [all, setAll] = useState(false);
+  const limited = limit !== undefined && items.length > limit;
+  const shown = limited && !all ? items.slice(0, limit) : items;
+  return (
+    <>
+      <ul id={id} className={className} hidden={hidden}>
+        {shown.map((item) => (
+          <FaqQuestion key={item.question} item={item} />
         ))}
       </ul>
-    </section>
+      {limited && (
+        <button
+          type="button"
+          className={moreClassName}
+          aria-controls={id}
+          aria-expanded={all}
+          onClick={() => setAll((value) => !value)}
+        >
+          {all ? 'Exibir menos' : 'Exibir todos'}
+        </button>
+      )}
+    </>
   );
 }
 
