@@ -1,16 +1,4 @@
--- Event store: one append-only table of events plus one row per stream that carries
--- the stream's current version. See docs/event-store.md.
-
--- One row per stream. Its `version` is the optimistic-concurrency gate: an append
--- moves it forward with a conditional UPDATE (or INSERT for a new stream) before any
--- event row is written, so a writer with a stale expectation fails without taking a
--- position from the sequence.
-CREATE TABLE streams (
-    stream_id  text        PRIMARY KEY,
-    category   text        NOT NULL GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
-    version    bigint      NOT NULL CHECK (version >= 0),
-    created_at timestamptz NOT NULL DEFAULT now()
-);
+-- Event store: one append-only table of events. See docs/event-store.md.
 
 CREATE TABLE events (
     -- Global order of insertion. NOT gap-free and NOT commit order: concurrent
@@ -28,7 +16,8 @@ CREATE TABLE events (
     payload        jsonb       NOT NULL,
     metadata       jsonb       NOT NULL,
     recorded_at    timestamptz NOT NULL DEFAULT now(),
-    -- A second writer of the same version fails instead of interleaving.
+    -- A second writer of the same version fails instead of interleaving; also the
+    -- index that finds a stream's current version.
     CONSTRAINT events_stream_version_key UNIQUE (stream_id, version)
 );
 
@@ -53,8 +42,9 @@ CREATE TRIGGER events_append_only
 --   false and notifies right after the commit instead: a notifying transaction holds
 --   a cluster-wide lock through its commit (WAL flush included), which serializes
 --   concurrent commits (see docs/event-store.md, "Notifications").
--- Returns appended = false with the stream's actual version on a version conflict
--- (instead of raising) so a caller's surrounding transaction stays usable.
+-- Returns appended = false with the stream's actual version (0 = no events) on a
+-- version conflict, instead of raising, so a caller's surrounding transaction stays
+-- usable.
 CREATE FUNCTION append_events(
     p_stream_id       text,
     p_expected        bigint,
@@ -69,32 +59,24 @@ LANGUAGE plpgsql AS $$
 DECLARE
     n     integer := cardinality(p_types);
     v_new bigint;
+    v_cur bigint;
 BEGIN
     IF n IS NULL OR n = 0 THEN
         RAISE EXCEPTION 'append_events: no events to append';
     END IF;
 
-    -- Version gate first: a loser stops here and burns no position.
-    IF p_expected IS NULL THEN
-        INSERT INTO streams AS s (stream_id, version) VALUES (p_stream_id, n)
-        ON CONFLICT (stream_id) DO UPDATE SET version = s.version + n
-        RETURNING s.version INTO v_new;
-    ELSIF p_expected = 0 THEN
-        INSERT INTO streams (stream_id, version) VALUES (p_stream_id, n)
-        ON CONFLICT (stream_id) DO NOTHING
-        RETURNING version INTO v_new;
-    ELSE
-        UPDATE streams SET version = version + n
-        WHERE stream_id = p_stream_id AND version = p_expected
-        RETURNING version INTO v_new;
-    END IF;
-
-    IF v_new IS NULL THEN
-        RETURN QUERY SELECT false,
-            coalesce((SELECT s.version FROM streams s WHERE s.stream_id = p_stream_id), 0::bigint),
-            NULL::bigint[];
+    -- Version gate first, so a loser burns no position. Writers of one stream queue
+    -- on a transaction-scoped advisory lock (in memory, no row written); the current
+    -- version is read after the lock is granted, in a fresh snapshot that includes the
+    -- previous holder's commit. Key: a fixed class id ('EVTS') and the stream id's
+    -- hash; a hash collision only makes two streams queue behind each other.
+    PERFORM pg_advisory_xact_lock(1163285587, hashtext(p_stream_id));
+    SELECT coalesce(max(e.version), 0) INTO v_cur FROM events e WHERE e.stream_id = p_stream_id;
+    IF p_expected IS NOT NULL AND p_expected <> v_cur THEN
+        RETURN QUERY SELECT false, v_cur, NULL::bigint[];
         RETURN;
     END IF;
+    v_new := v_cur + n;
 
     IF n = 1 THEN
         -- The common case, without the unnest/sort/aggregate of a batch (a third of

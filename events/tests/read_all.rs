@@ -137,11 +137,6 @@ async fn category_reads_only_that_flow_in_position_order(pool: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
     let stream = StreamId::new("activation").unwrap();
-    sqlx::query("INSERT INTO streams (stream_id, version) VALUES ($1, 1)")
-        .bind(stream.as_str())
-        .execute(&pool)
-        .await
-        .unwrap();
     sqlx::query(
         "INSERT INTO events (stream_id, version, event_type, schema_version, payload, metadata) \
          VALUES ($1, 1, 'VariantChosen', 1, '{\"parceiro\": \"vivo\"}', $2)",
@@ -190,11 +185,6 @@ async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
 
     // A payload an upcaster refuses surfaces as a typed error.
     let bad = StreamId::new("activation").unwrap();
-    sqlx::query("INSERT INTO streams (stream_id, version) VALUES ($1, 1)")
-        .bind(bad.as_str())
-        .execute(&pool)
-        .await
-        .unwrap();
     sqlx::query(
         "INSERT INTO events (stream_id, version, event_type, schema_version, payload, metadata) \
          VALUES ($1, 1, 'VariantChosen', 1, '{}', $2)",

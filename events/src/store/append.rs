@@ -51,12 +51,12 @@ impl EventStore {
 
     /// Current version of `stream` (0 when it has no events).
     pub async fn stream_version(&self, stream: &StreamId) -> Result<i64, StoreError> {
-        let version: Option<i64> =
-            sqlx::query_scalar("SELECT version FROM streams WHERE stream_id = $1")
-                .bind(stream.as_str())
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(version.unwrap_or(0))
+        Ok(sqlx::query_scalar(
+            "SELECT coalesce(max(version), 0)::bigint FROM events WHERE stream_id = $1",
+        )
+        .bind(stream.as_str())
+        .fetch_one(&self.pool)
+        .await?)
     }
 }
 
