@@ -3,7 +3,6 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PGHOME="$ROOT/.pgdata"
-PGPORT_OWN="${EXA_PG_PORT:-55432}"
 
 say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
@@ -76,7 +75,12 @@ ensure_postgres() {
     pg_as_owner "$bin/initdb" -D "$PGHOME/data" -U postgres -A trust -E UTF8 --locale=C >/dev/null \
       || die "initdb failed"
   fi
-  if ! pg_as_owner "$bin/pg_ctl" -D "$PGHOME/data" status >/dev/null 2>&1; then
+  if pg_as_owner "$bin/pg_ctl" -D "$PGHOME/data" status >/dev/null 2>&1; then
+    # Ours is already running (an earlier run that was cut short): its port is in the pid file.
+    PGPORT_OWN="$(sed -n 4p "$PGHOME/data/postmaster.pid")"
+  else
+    # Another project's PostgreSQL may hold the usual port: take the first free one.
+    PGPORT_OWN="$(free_port "${EXA_PG_PORT:-55432}")"
     say "starting PostgreSQL on 127.0.0.1:$PGPORT_OWN"
     pg_as_owner "$bin/pg_ctl" -D "$PGHOME/data" -l "$PGHOME/server.log" -w \
       -o "-p $PGPORT_OWN -k $PGHOME -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null \

@@ -62,6 +62,10 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
             .fetch_all(&db)
             .await
             .expect("secrets");
+    // The typed SMS code is a secret too, named in its event only.
+    let (codes, secrets): (Vec<_>, Vec<_>) = secrets.into_iter().partition(|(n, _)| n.starts_with("s-"));
+    assert_eq!(codes.len(), 1, "the submitted code: {codes:?}");
+    assert_eq!(world.events_containing(&codes[0].1).await, 0, "the code never enters an event");
     let names: Vec<&str> = secrets.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,

@@ -5,6 +5,7 @@
 
 mod erased;
 mod pii_field;
+mod secret_field;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -15,6 +16,7 @@ use crate::types::RecordedEvent;
 
 pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
 pub use pii_field::{PiiField, CLEAR_MARKER};
+pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Personal data on its way in and out: clear markers are sealed before an append, and
 //! sealed fields are redacted before an event reaches the browser.
 
-use events::flow::CLEAR_MARKER;
+use events::flow::{CLEAR_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER};
 use events::pii::{PiiKind, Sealed, Vault, ERASED_MARKER};
 use events::{StoreError, StreamId};
 use serde_json::Value;
@@ -68,22 +68,57 @@ fn pointer_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Valu
     })
 }
 
+/// How long a one-time secret (an SMS code, an OAuth code) is kept for the steps that use it.
+const SECRET_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
+/// Moves every `{"$secret_clear": value}` in `payload` into the attempt's secrets, leaving
+/// `{"$secret": "<name>"}` in its place.
+pub async fn stash_secrets(secrets: &super::Secrets, payload: &mut Value) -> Result<(), sqlx::Error> {
+    match payload {
+        Value::Object(map) => {
+            if let Some(clear) = map.get(SECRET_CLEAR_MARKER) {
+                let text = clear.as_str().map(str::to_string).unwrap_or_else(|| clear.to_string());
+                let name = format!("s-{}", uuid::Uuid::new_v4());
+                secrets.put(&name, &text, SECRET_TTL).await?;
+                *payload = serde_json::json!({ SECRET_MARKER: name });
+                return Ok(());
+            }
+            for child in map.values_mut() {
+                Box::pin(stash_secrets(secrets, child)).await?;
+            }
+        }
+        Value::Array(items) => {
+            for child in items.iter_mut() {
+                Box::pin(stash_secrets(secrets, child)).await?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Whether any clear marker is left (an append must never store one).
 pub fn has_clear_marker(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.contains_key(CLEAR_MARKER) || map.values().any(has_clear_marker),
+        Value::Object(map) => {
+            map.contains_key(CLEAR_MARKER)
+                || map.contains_key(SECRET_CLEAR_MARKER)
+                || map.values().any(has_clear_marker)
+        }
         Value::Array(items) => items.iter().any(has_clear_marker),
         _ => false,
     }
 }
 
-/// Replaces sealed, erased and clear personal-data fields by `null` for the browser.
+/// Replaces personal-data fields (sealed, erased or clear) and secrets by `null` for the browser.
 pub fn redact(value: &mut Value) {
     match value {
         Value::Object(map) => {
             let personal = Sealed::is_sealed(&Value::Object(map.clone()))
                 || map.contains_key(CLEAR_MARKER)
-                || map.contains_key(ERASED_MARKER);
+                || map.contains_key(ERASED_MARKER)
+                || map.contains_key(SECRET_CLEAR_MARKER)
+                || map.contains_key(SECRET_MARKER);
             if personal {
                 *value = Value::Null;
                 return;
@@ -106,13 +141,14 @@ mod tests {
             "phone": { "$pii": { "subject": "x", "kind": "phone", "nonce": "n", "ct": "c" } },
             "email": { "$pii_clear": { "kind": "email", "value": "a@b.c" } },
             "gone": { "$erased": true },
+            "code": { "$secret": "s-1" },
             "masked": "(11) *****-0001",
             "list": [{ "$pii_clear": { "kind": "phone", "value": "1" } }, 3]
         });
         redact(&mut payload);
         assert_eq!(
             payload,
-            json!({ "phone": null, "email": null, "gone": null, "masked": "(11) *****-0001", "list": [null, 3] })
+            json!({ "phone": null, "email": null, "gone": null, "code": null, "masked": "(11) *****-0001", "list": [null, 3] })
         );
     }
 

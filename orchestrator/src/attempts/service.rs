@@ -8,7 +8,8 @@ use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::pii::{has_clear_marker, redact, seal_markers};
+use super::pii::{has_clear_marker, redact, seal_markers, stash_secrets};
+use super::Secrets;
 use super::session;
 use super::Flows;
 use crate::http::error::ApiError;
@@ -210,8 +211,10 @@ impl AttemptService<'_> {
         metadata: &Metadata,
     ) -> Result<Vec<NewEvent>, ApiError> {
         let mut out = Vec::with_capacity(decided.len());
+        let secrets = Secrets::new(self.db.clone(), stream.as_str());
         for (event_type, mut payload) in decided {
             seal_markers(self.vault, stream, &mut payload).await.map_err(store_error)?;
+            stash_secrets(&secrets, &mut payload).await?;
             if has_clear_marker(&payload) {
                 return Err(ApiError::Internal(anyhow::anyhow!("unsealed personal data in {event_type}")));
             }

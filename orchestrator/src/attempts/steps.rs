@@ -4,13 +4,13 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use events::flow::{encode, fold, Flow, PiiField, PlannedStep};
+use events::flow::{encode, fold, Flow, PiiField, PlannedStep, SecretField};
 use events::pii::{Opened, Vault};
 use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::pii::seal_markers;
+use super::pii::{has_clear_marker, seal_markers, stash_secrets};
 use super::secrets::Secrets;
 use crate::runner::{StepError, StepFlow};
 use crate::upstream::Upstreams;
@@ -37,6 +37,21 @@ impl StepContext {
             Ok(Opened::Erased) => Err(StepError::Transient("personal data was erased".into())),
             Err(error) => Err(StepError::Transient(format!("opening personal data: {error}"))),
         }
+    }
+
+    /// The value of a one-time secret field (an SMS code, an OAuth code) of the attempt.
+    pub async fn reveal(&self, field: &SecretField) -> Result<String, StepError> {
+        if let Some(clear) = field.clear_text() {
+            return Ok(clear.to_string());
+        }
+        let name = field
+            .stash_name()
+            .ok_or_else(|| StepError::Transient("malformed secret field".into()))?;
+        self.secrets
+            .get(name)
+            .await
+            .map_err(|e| StepError::Transient(format!("reading a secret: {e}")))?
+            .ok_or_else(|| StepError::Transient("the secret expired".into()))
     }
 }
 
@@ -113,6 +128,12 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
             seal_markers(&self.deps.vault, stream, &mut payload)
                 .await
                 .map_err(|e| StepError::Transient(format!("sealing personal data: {e}")))?;
+            stash_secrets(&ctx.secrets, &mut payload)
+                .await
+                .map_err(|e| StepError::Transient(format!("keeping a secret: {e}")))?;
+            if has_clear_marker(&payload) {
+                return Err(StepError::Transient(format!("unsealed data in {event_type}")));
+            }
             new_events.push(NewEvent {
                 event_type,
                 schema_version: 1,

@@ -1,5 +1,6 @@
 //! The visitor's commands, checked against the panel on screen and the spec's field rules.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Utc};
 
 use super::commands::Command;
@@ -56,7 +57,7 @@ pub fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec
             if !terms_accepted {
                 return Err(Rejection::field("terms", messages::TERMS_REQUIRED));
             }
-            Ok(vec![Event::CodeSubmitted { pincode: pincode.as_str().to_string() }])
+            Ok(vec![Event::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
         }
         Command::RecordStoreRedirect { platform } => {
             on_panel(state, Panel::RedirectStore)?;
@@ -94,7 +95,7 @@ fn start(
     };
     let licence_locked = variant.needs_licence() && (licence.is_some() || variant.licence_always_locked());
     let partner_code = match variant {
-        Variant::Broadband => code.map(|c| c.trim().to_string()).filter(|c| is_partner_code(c)),
+        Variant::Broadband => code.map(|c| c.trim().to_string()).filter(|c| is_partner_code(c)).map(|c| SecretField::clear(&c)),
         _ => None,
     };
     let return_url = match variant {

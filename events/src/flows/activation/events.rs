@@ -2,6 +2,7 @@
 //! stored, `null` in the browser) next to a masked, non-personal display; upstream tokens
 //! are never here (they live in the attempt's secrets).
 
+use crate::flow::SecretField;
 use serde::{Deserialize, Serialize};
 
 use super::validation::DocumentKind;
@@ -73,7 +74,8 @@ pub struct Started {
     /// The licence field is disabled (`?licenca=` given, or the partner portal).
     pub licence_locked: bool,
     /// The broadband partner's `?code=` (a single-use OAuth authorization code).
-    pub partner_code: Option<String>,
+    /// Kept in the attempt's secrets, never in the event (see `SecretField`).
+    pub partner_code: Option<SecretField>,
     /// Where the partner OAuth provider sends the visitor back (broadband partner).
     #[serde(default)]
     pub return_url: Option<String>,
@@ -148,7 +150,7 @@ pub enum Event {
     CodeResendRequested {},
     /// The visitor's 6-digit code (single use, valid 15 minutes), for the validate step.
     #[serde(rename = "code.submitted")]
-    CodeSubmitted { pincode: String },
+    CodeSubmitted { pincode: SecretField },
     #[serde(rename = "code.validated")]
     CodeValidated {},
     #[serde(rename = "code.rejected")]

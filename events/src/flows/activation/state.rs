@@ -1,6 +1,7 @@
 //! The attempt folded from its events: the panel on screen, the step running, the error in the
 //! banner, and what later steps need.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
 use super::events::{CodeRefusal, Event, Platform, Products, StepFailed};
@@ -53,7 +54,7 @@ pub struct State {
     /// Licence from `?licenca=`.
     pub licence: Option<String>,
     pub licence_locked: bool,
-    pub partner_code: Option<String>,
+    pub partner_code: Option<SecretField>,
     pub return_url: Option<String>,
     pub partner_login_url: Option<String>,
     pub customer_id: Option<String>,
@@ -67,7 +68,7 @@ pub struct State {
     pub email: Option<PiiField>,
     /// End of the resend countdown (started by a successful resend).
     pub resend_until: Option<DateTime<Utc>>,
-    pub pincode: Option<String>,
+    pub pincode: Option<SecretField>,
     pub products: Option<Products>,
     pub redirected: Option<Platform>,
     pub chosen: Vec<String>,

@@ -1,5 +1,6 @@
 //! `decide`: the visitor's commands checked against the spec's rules and the attempt's state.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Utc};
 
 use super::commands::CloudCommand;
@@ -41,7 +42,7 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
         CloudCommand::SubmitCode { code } => {
             ready_on(state, Panel::Code)?;
             let pincode = Pincode::parse(&code).map_err(|message| Rejection::field("code", message))?;
-            Ok(vec![CloudEvent::CodeSubmitted { pincode: pincode.as_str().to_string() }])
+            Ok(vec![CloudEvent::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
         }
     }
 }

@@ -1,6 +1,7 @@
 //! What happens in a cloud activation attempt. Upstream tokens (`fs_custom_token`,
 //! `custom_token`, `id_token`) are never here: the runner keeps them in the attempt's secrets.
 
+use crate::flow::SecretField;
 use serde::{Deserialize, Serialize};
 
 use crate::flow::PiiField;
@@ -37,7 +38,7 @@ pub enum CloudEvent {
     /// The typed code, kept so the runner can validate it; single use, valid 5 minutes,
     /// never shown in a view.
     #[serde(rename = "code.submitted")]
-    CodeSubmitted { pincode: String },
+    CodeSubmitted { pincode: SecretField },
     #[serde(rename = "code.validated")]
     CodeValidated {},
     #[serde(rename = "code.rejected")]

@@ -1,5 +1,6 @@
 //! The folded state of a cloud attempt, and `evolve`.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
 use super::events::CloudEvent;
@@ -97,7 +98,7 @@ pub struct CloudState {
     /// Of the code currently valid (the latest send or resend).
     pub transaction_id: Option<String>,
     /// The code waiting to be validated.
-    pub pincode: Option<String>,
+    pub pincode: Option<SecretField>,
     pub pending: Option<Pending>,
     /// The server's or the runner's message for the red banner.
     pub error: Option<String>,

@@ -1,5 +1,6 @@
 //! Which commands the attempt accepts, and the events they become.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Utc};
 
 use super::commands::Command;
@@ -54,7 +55,7 @@ pub fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec
         Command::SubmitCode { code } => {
             expect(state, &[Stage::CodeEntry])?;
             let code = SmsCode::parse(&code).map_err(|_| Rejection::field("code", INVALID_CODE))?;
-            Ok(vec![Event::CodeSubmitted { code: code.as_str().to_string() }])
+            Ok(vec![Event::CodeSubmitted { code: SecretField::clear(code.as_str()) }])
         }
         Command::ChoosePartner { partner_id } => {
             expect(state, &[Stage::PartnerChoice])?;

@@ -3,6 +3,7 @@
 //! No event carries a token (the user token and the granted URL live in the attempt's
 //! secrets) and the phone is only a [`PiiField`] plus a masked display.
 
+use crate::flow::SecretField;
 use serde::{Deserialize, Serialize};
 
 use super::validation::DesktopOs;
@@ -68,7 +69,7 @@ pub enum Event {
     /// A 6-digit code to confirm. One-time and short-lived, so it may be stored; see
     /// `docs/download-flow.md`.
     #[serde(rename = "code.submitted")]
-    CodeSubmitted { code: String },
+    CodeSubmitted { code: SecretField },
     /// The service confirmed the code; the user token went to the attempt's secrets.
     #[serde(rename = "code.confirmed")]
     CodeConfirmed {},

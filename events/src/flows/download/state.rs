@@ -1,5 +1,6 @@
 //! The attempt's state, folded from its events.
 
+use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
 use super::events::{Device, Event, Partner};
@@ -68,7 +69,7 @@ pub struct State {
     /// When the last SMS went out: the resend countdown runs from here.
     pub code_sent_at: Option<DateTime<Utc>>,
     /// The code awaiting confirmation.
-    pub code: Option<String>,
+    pub code: Option<SecretField>,
     pub code_rejected: bool,
     pub partners: Vec<Partner>,
     /// The partner whose priority subscription the download uses.

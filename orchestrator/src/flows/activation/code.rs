@@ -39,9 +39,11 @@ pub fn refusal_for(status: u16) -> CodeRefusal {
 
 /// `POST /authentication/v1/validate`; the `fs-custom-token` stays server-side.
 pub async fn validate(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
-    let Some(pincode) = state.pincode.as_deref() else {
+    let Some(field) = state.pincode.as_ref() else {
         return Ok(failed(Step::ValidateCode, None));
     };
+    let pincode = ctx.reveal(field).await?;
+    let pincode = pincode.as_str();
     // The transaction lived 15 minutes, like its code: past that the code is expired.
     let Some(transaction) = get_secret(ctx, secret::TRANSACTION_ID).await? else {
         return Ok(Event::CodeRejected { reason: CodeRefusal::Expired, status: None });

@@ -42,9 +42,11 @@ pub async fn prepare_login(ctx: &StepContext, state: &State) -> Result<Event, St
 
 /// `GET /bff/api/v2/brisanet/customer/about/{code}`: any refusal is the spec's look-up failure.
 pub async fn look_up_customer(ctx: &StepContext, state: &State) -> Result<Event, StepError> {
-    let Some(code) = state.partner_code.as_deref() else {
+    let Some(field) = state.partner_code.as_ref() else {
         return Ok(failed(Step::LookUpCustomer, None));
     };
+    let code = ctx.reveal(field).await?;
+    let code = code.as_str();
     let mut target = url(bff_base(ctx, state), "/bff/api/v2/brisanet/customer/about/")?;
     target
         .path_segments_mut()

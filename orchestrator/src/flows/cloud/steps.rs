@@ -86,7 +86,8 @@ impl FlowSteps for CloudSteps {
             },
             Step::ValidateCode => {
                 let transaction_id = state.transaction_id.as_deref().ok_or_else(|| missing("transaction"))?;
-                let pincode = state.pincode.as_deref().ok_or_else(|| missing("code"))?;
+                let pincode = ctx.reveal(state.pincode.as_ref().ok_or_else(|| missing("code"))?).await?;
+                let pincode = pincode.as_str();
                 match client.validate_code(transaction_id, pincode, key).await {
                     Ok(token) => {
                         Self::keep(ctx, FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL).await?;

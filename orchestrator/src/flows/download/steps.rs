@@ -144,7 +144,8 @@ impl FlowSteps for DownloadSteps {
                 }
             }
             Pending::ConfirmCode => {
-                let code = state.code.as_deref().ok_or_else(|| missing("code"))?;
+                let code = ctx.reveal(state.code.as_ref().ok_or_else(|| missing("code"))?).await?;
+                let code = code.as_str();
                 let Some(session) = secret(ctx, SESSION).await? else {
                     return Ok(vec![Event::CodeRejected { reason: SESSION_LOST.into() }]);
                 };
