@@ -99,18 +99,15 @@ async fn validate(
 ) -> Result<Json<Value>, Refusal> {
     let brand = headers::client(&headers)?;
     let request: Validate = json_body(STYLE, &headers, &body)?;
-    codes::check_format(&request.pincode, STYLE)?;
     let now = state.now();
-    let msisdn = state
-        .with(|w| {
-            w.check_code(
-                Channel::Activation,
-                &request.transaction_id,
-                &request.pincode,
-                now,
-            )
-        })
-        .into_msisdn(STYLE)?;
+    let msisdn = codes::verify(
+        &state,
+        Channel::Activation,
+        &request.transaction_id,
+        &request.pincode,
+        now,
+        STYLE,
+    )?;
     let claims = Claims {
         msisdn: Some(msisdn),
         brand: Some(brand),

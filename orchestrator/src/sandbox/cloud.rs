@@ -143,18 +143,15 @@ async fn validate_code(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let request: Validate = json_body(STYLE, &headers, &body)?;
-    codes::check_format(&request.pincode, STYLE)?;
     let now = state.now();
-    let msisdn = state
-        .with(|w| {
-            w.check_code(
-                Channel::Cloud,
-                &request.transaction_id,
-                &request.pincode,
-                now,
-            )
-        })
-        .into_msisdn(STYLE)?;
+    let msisdn = codes::verify(
+        &state,
+        Channel::Cloud,
+        &request.transaction_id,
+        &request.pincode,
+        now,
+        STYLE,
+    )?;
     let claims = Claims {
         msisdn: Some(msisdn),
         ..Claims::default()

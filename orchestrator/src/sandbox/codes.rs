@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 
 use super::error::{Refusal, Style};
 use super::inbox::Sms;
-use super::state::World;
+use super::state::{SandboxState, World};
 
 /// Wrong codes a transaction tolerates; the next attempt is refused (406).
 pub const MAX_WRONG_CODES: u32 = 5;
@@ -122,6 +122,22 @@ pub fn check_format(code: &str, style: Style) -> Result<(), Refusal> {
             "O código deve ter 6 dígitos.",
         ))
     }
+}
+
+/// Checks a code the way every upstream does: 400 when malformed (not an attempt), then the
+/// verified msisdn or the refusal its outcome maps to.
+pub fn verify(
+    state: &SandboxState,
+    channel: Channel,
+    transaction: &str,
+    code: &str,
+    now: DateTime<Utc>,
+    style: Style,
+) -> Result<String, Refusal> {
+    check_format(code, style)?;
+    state
+        .with(|w| w.check_code(channel, transaction, code, now))
+        .into_msisdn(style)
 }
 
 #[derive(Debug, Default)]

@@ -100,11 +100,15 @@ async fn confirm_code(
 ) -> Result<Json<Value>, Refusal> {
     check_key(&query)?;
     let request: ConfirmCode = json_body(STYLE, &headers, &body)?;
-    codes::check_format(&request.code, STYLE)?;
     let now = state.now();
-    let msisdn = state
-        .with(|w| w.check_code(Channel::Desktop, &request.session_info, &request.code, now))
-        .into_msisdn(STYLE)?;
+    let msisdn = codes::verify(
+        &state,
+        Channel::Desktop,
+        &request.session_info,
+        &request.code,
+        now,
+        STYLE,
+    )?;
     let (id_token, refresh_token) = state.with(|w| {
         let claims = Claims {
             msisdn: Some(msisdn.clone()),
