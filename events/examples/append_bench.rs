@@ -42,7 +42,8 @@ const RAW_TABLE: &str = "CREATE TABLE bench_raw (
 CREATE INDEX ON bench_raw (tx_id, position);
 CREATE INDEX ON bench_raw (category, position);";
 
-const RAW_INSERT: &str = "INSERT INTO bench_raw (stream_id, version, event_type, schema_version, payload, metadata) \
+const RAW_INSERT: &str =
+    "INSERT INTO bench_raw (stream_id, version, event_type, schema_version, payload, metadata) \
      VALUES ($1, 1, $2, 1, $3, $4)";
 
 struct Args {
@@ -123,7 +124,9 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
     let e = sample_event();
     match kind {
         Kind::Append => {
-            store.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
+            store
+                .append(&stream, ExpectedVersion::NoStream, vec![e])
+                .await?;
         }
         Kind::AppendInTx => {
             let mut tx = pool.begin().await?;
@@ -134,7 +137,8 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
         }
         Kind::StoreTx => {
             let mut tx = store.begin().await?;
-            tx.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
+            tx.append(&stream, ExpectedVersion::NoStream, vec![e])
+                .await?;
             tx.commit().await?;
         }
         Kind::RawInsert => {
@@ -205,9 +209,15 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
     // Short alternating slices, so that load from other processes on a shared
     // machine falls on both sides alike.
     let slice = Duration::from_secs(1);
-    print!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
+    print!(
+        "{:>11} {:>14} {:>14} {:>7}",
+        "concurrency", "append/s", "raw insert/s", "ratio"
+    );
     if args.in_tx {
-        print!(" {:>16} {:>7} {:>16} {:>7}", "append_in_tx/s", "ratio", "store tx/s", "ratio");
+        print!(
+            " {:>16} {:>7} {:>16} {:>7}",
+            "append_in_tx/s", "ratio", "store tx/s", "ratio"
+        );
     }
     println!();
     for &c in &args.levels {
@@ -220,7 +230,12 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
             .await?;
         let store = EventStore::new(pool.clone());
         // Warm-up: open every connection and prepare both statements on it.
-        for kind in [Kind::RawInsert, Kind::Append, Kind::AppendInTx, Kind::StoreTx] {
+        for kind in [
+            Kind::RawInsert,
+            Kind::Append,
+            Kind::AppendInTx,
+            Kind::StoreTx,
+        ] {
             run_for(kind, &store, c, Duration::from_millis(300)).await?;
         }
         let (mut raw, mut append) = (Tally::default(), Tally::default());
@@ -246,7 +261,11 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
         );
         if args.in_tx {
             print!(" {:>16.0} {:>7.2}", in_tx.rate(), in_tx.rate() / raw.rate());
-            print!(" {:>16.0} {:>7.2}", store_tx.rate(), store_tx.rate() / raw.rate());
+            print!(
+                " {:>16.0} {:>7.2}",
+                store_tx.rate(),
+                store_tx.rate() / raw.rate()
+            );
         }
         println!();
         pool.close().await;
@@ -261,7 +280,9 @@ fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
         None => (url, None),
     };
     let scheme_end = base.find("://").context("database url without scheme")? + 3;
-    let host_end = base[scheme_end..].find('/').map_or(base.len(), |i| scheme_end + i);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
     let mut out = format!("{}/{name}", &base[..host_end]);
     if let Some(q) = query {
         out.push('?');
@@ -275,7 +296,9 @@ async fn main() -> anyhow::Result<()> {
     let args = parse_args()?;
     let name = format!("events_bench_{}", std::process::id());
     let mut admin = PgConnection::connect(&args.database_url).await?;
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await?;
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await?;
     let url = with_database(&args.database_url, &name)?;
     println!(
         "scratch database {name}; {} s per side and level in 1 s alternating slices; {} cores",

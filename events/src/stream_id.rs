@@ -138,10 +138,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_flows() {
-        for flow in ["", "Activation", "act1vation", "down_load", "ação", &"a".repeat(33)] {
+        for flow in [
+            "",
+            "Activation",
+            "act1vation",
+            "down_load",
+            "ação",
+            &"a".repeat(33),
+        ] {
             assert!(StreamId::new(flow).is_err(), "{flow:?} accepted");
             assert!(
-                matches!(StreamId::parse(&format!("{flow}-{ID}")), Err(StoreError::InvalidStreamId(_))),
+                matches!(
+                    StreamId::parse(&format!("{flow}-{ID}")),
+                    Err(StoreError::InvalidStreamId(_))
+                ),
                 "{flow:?} parsed"
             );
         }

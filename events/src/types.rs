@@ -103,7 +103,9 @@ pub struct AppendOutcome {
 
 /// Where a reader of all events stands: the (transaction id, position) of the last
 /// event it processed. `Default` is the start of the log.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Checkpoint {
     pub tx_id: i64,
     pub position: i64,
@@ -111,5 +113,8 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// The start of the log.
-    pub const START: Checkpoint = Checkpoint { tx_id: 0, position: 0 };
+    pub const START: Checkpoint = Checkpoint {
+        tx_id: 0,
+        position: 0,
+    };
 }

@@ -48,20 +48,29 @@ pub(crate) fn decrypt(
 }
 
 /// `nonce || ciphertext` of a data key under the KEK, bound to its subject.
-pub(crate) fn wrap_key(kek: &[u8; 32], subject: Uuid, data_key: &[u8; 32]) -> Result<Vec<u8>, StoreError> {
+pub(crate) fn wrap_key(
+    kek: &[u8; 32],
+    subject: Uuid,
+    data_key: &[u8; 32],
+) -> Result<Vec<u8>, StoreError> {
     let (nonce, ct) = encrypt(kek, &wrap_aad(subject), data_key)?;
     let mut out = nonce.to_vec();
     out.extend_from_slice(&ct);
     Ok(out)
 }
 
-pub(crate) fn unwrap_key(kek: &[u8; 32], subject: Uuid, wrapped: &[u8]) -> Result<[u8; 32], StoreError> {
+pub(crate) fn unwrap_key(
+    kek: &[u8; 32],
+    subject: Uuid,
+    wrapped: &[u8],
+) -> Result<[u8; 32], StoreError> {
     if wrapped.len() < NONCE_LEN {
         return Err(StoreError::Crypto("wrapped key too short".into()));
     }
     let (nonce, ct) = wrapped.split_at(NONCE_LEN);
     let key = decrypt(kek, &wrap_aad(subject), nonce, ct)?;
-    <[u8; 32]>::try_from(key.as_slice()).map_err(|_| StoreError::Crypto("bad data key length".into()))
+    <[u8; 32]>::try_from(key.as_slice())
+        .map_err(|_| StoreError::Crypto("bad data key length".into()))
 }
 
 fn wrap_aad(subject: Uuid) -> Vec<u8> {

@@ -70,7 +70,9 @@ impl FromStr for PiiKind {
             "phone" => Ok(PiiKind::Phone),
             "cpf_cnpj" => Ok(PiiKind::CpfCnpj),
             "email" => Ok(PiiKind::Email),
-            other => Err(StoreError::Crypto(format!("unknown personal-data kind {other:?}"))),
+            other => Err(StoreError::Crypto(format!(
+                "unknown personal-data kind {other:?}"
+            ))),
         }
     }
 }
@@ -83,15 +85,24 @@ mod tests {
     fn normalizes_per_kind() {
         assert_eq!(PiiKind::Phone.normalize("(11) 98765-4321"), "11987654321");
         assert_eq!(PiiKind::CpfCnpj.normalize("123.456.789-09"), "12345678909");
-        assert_eq!(PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"), "12ABC34501DE35");
-        assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
+        assert_eq!(
+            PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"),
+            "12ABC34501DE35"
+        );
+        assert_eq!(
+            PiiKind::Email.normalize("  Ana@Exemplo.COM "),
+            "ana@exemplo.com"
+        );
     }
 
     #[test]
     fn kind_names_round_trip() {
         for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
-            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
+            assert_eq!(
+                serde_json::to_value(k).unwrap(),
+                serde_json::json!(k.as_str())
+            );
         }
         assert!("cpf".parse::<PiiKind>().is_err());
     }

@@ -108,7 +108,9 @@ impl TryFrom<SealedJson> for Sealed {
         Ok(Sealed {
             subject: j.pii.subject,
             kind: j.pii.kind,
-            nonce: B64.decode(&j.pii.nonce).map_err(|e| format!("nonce: {e}"))?,
+            nonce: B64
+                .decode(&j.pii.nonce)
+                .map_err(|e| format!("nonce: {e}"))?,
             ct: B64.decode(&j.pii.ct).map_err(|e| format!("ct: {e}"))?,
         })
     }

@@ -66,7 +66,11 @@ impl Vault {
     }
 
     /// The existing subject of this value, if any (never creates one).
-    pub async fn find_subject(&self, kind: PiiKind, value: &str) -> Result<Option<Uuid>, StoreError> {
+    pub async fn find_subject(
+        &self,
+        kind: PiiKind,
+        value: &str,
+    ) -> Result<Option<Uuid>, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
         self.find_by_hmac(kind, &mac).await
     }
@@ -82,7 +86,12 @@ impl Vault {
     }
 
     /// Encrypts `clear` under the subject's key. Put `sealed.to_value()` in the payload.
-    pub async fn seal(&self, subject: Uuid, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
+    pub async fn seal(
+        &self,
+        subject: Uuid,
+        kind: PiiKind,
+        clear: &str,
+    ) -> Result<Sealed, StoreError> {
         let key = self
             .data_keys(&[subject])
             .await?
@@ -183,7 +192,10 @@ impl Vault {
         for row in rows {
             let subject: Uuid = row.try_get("subject_id")?;
             let wrapped: Vec<u8> = row.try_get("wrapped_key")?;
-            keys.insert(subject, crypto::unwrap_key(&self.keys.kek, subject, &wrapped)?);
+            keys.insert(
+                subject,
+                crypto::unwrap_key(&self.keys.kek, subject, &wrapped)?,
+            );
         }
         Ok(keys)
     }
@@ -193,7 +205,12 @@ fn open_with(keys: &HashMap<Uuid, [u8; 32]>, sealed: &Sealed) -> Result<Opened, 
     let Some(key) = keys.get(&sealed.subject) else {
         return Ok(Opened::Erased);
     };
-    let clear = crypto::decrypt(key, &field_aad(sealed.subject, sealed.kind), &sealed.nonce, &sealed.ct)?;
+    let clear = crypto::decrypt(
+        key,
+        &field_aad(sealed.subject, sealed.kind),
+        &sealed.nonce,
+        &sealed.ct,
+    )?;
     String::from_utf8(clear)
         .map(Opened::Clear)
         .map_err(|_| StoreError::Crypto("sealed value is not UTF-8".into()))

@@ -77,5 +77,6 @@ impl EventStore {
 }
 
 /// Column list shared by every read; xid8 has no sqlx type, so it goes through text.
-const SELECT_EVENT: &str = "SELECT e.position, e.tx_id::text::bigint AS tx_id, e.stream_id, e.version, \
+const SELECT_EVENT: &str =
+    "SELECT e.position, e.tx_id::text::bigint AS tx_id, e.stream_id, e.version, \
      e.event_type, e.schema_version, e.payload, e.metadata, e.recorded_at FROM events e";

@@ -7,6 +7,14 @@ use crate::error::StoreError;
 use crate::stream_id::StreamId;
 use crate::types::{Checkpoint, RecordedEvent};
 
+/// Whether visible events after checkpoint ($1, $2) have `tx_id >= xmin`. The lower
+/// bound is written as one row comparison, max((cp), (xmin, 0)), so the index scan
+/// starts at it: with the two conditions apart it would walk from the checkpoint.
+const HELD_BACK: &str = "EXISTS (SELECT 1 FROM events e WHERE (e.tx_id, e.position) > ( \
+       GREATEST($1::bigint::text::xid8, pg_snapshot_xmin(pg_current_snapshot())), \
+       CASE WHEN $1::bigint::text::xid8 >= pg_snapshot_xmin(pg_current_snapshot()) \
+            THEN $2::bigint ELSE 0::bigint END))";
+
 impl EventStore {
     /// All events of one stream, in version order.
     pub async fn read_stream(&self, stream: &StreamId) -> Result<Vec<RecordedEvent>, StoreError> {
@@ -63,20 +71,21 @@ impl EventStore {
         checkpoint: Checkpoint,
         limit: i64,
     ) -> Result<(Vec<RecordedEvent>, bool), StoreError> {
-        // The (tx_id, position) index gives both the batch order and the probe.
-        let sql = "WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin), \
-             batch AS ( \
-               SELECT e.* FROM events e, h \
-               WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) AND e.tx_id < h.xmin \
+        // One statement, so the batch and the probe share one snapshot. Both walk the
+        // (tx_id, position) index; see HELD_BACK for the probe's bound.
+        let sql = format!(
+            "WITH batch AS ( \
+               SELECT e.* FROM events e \
+               WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
+                 AND e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) \
                ORDER BY e.tx_id, e.position LIMIT $3) \
              SELECT b.position, b.tx_id::text::bigint AS tx_id, b.stream_id, b.version, \
                b.event_type, b.schema_version, b.payload, b.metadata, b.recorded_at, \
-               EXISTS (SELECT 1 FROM events e, h \
-                 WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
-                   AND e.tx_id >= h.xmin) AS held_back \
-             FROM h LEFT JOIN batch b ON true \
-             ORDER BY b.tx_id, b.position";
-        let rows = sqlx::query(sql)
+               {HELD_BACK} AS held_back \
+             FROM (SELECT 1) one LEFT JOIN batch b ON true \
+             ORDER BY b.tx_id, b.position"
+        );
+        let rows = sqlx::query(&sql)
             .bind(checkpoint.tx_id)
             .bind(checkpoint.position)
             .bind(limit)
@@ -100,14 +109,10 @@ impl EventStore {
     /// is in progress. Followers use it to re-read soon instead of sleeping a full
     /// poll interval: that blocking transaction may end without notifying.
     pub async fn has_held_back_after(&self, checkpoint: Checkpoint) -> Result<bool, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM events e \
-             WHERE (e.tx_id, e.position) > ($1::bigint::text::xid8, $2) \
-               AND e.tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
-        )
-        .bind(checkpoint.tx_id)
-        .bind(checkpoint.position)
-        .fetch_one(&self.pool)
-        .await?)
+        Ok(sqlx::query_scalar(&format!("SELECT {HELD_BACK}"))
+            .bind(checkpoint.tx_id)
+            .bind(checkpoint.position)
+            .fetch_one(&self.pool)
+            .await?)
     }
 }

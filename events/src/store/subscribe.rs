@@ -135,20 +135,17 @@ impl Subscription {
     /// The subscription as a stream of single events (never ends on its own; ends
     /// after yielding an error).
     pub fn into_stream(self) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send {
-        futures::stream::unfold(
-            Some((self, VecDeque::new())),
-            |state| async move {
-                let (mut sub, mut buffered) = state?;
-                loop {
-                    if let Some(event) = buffered.pop_front() {
-                        return Some((Ok(event), Some((sub, buffered))));
-                    }
-                    match sub.next_batch().await {
-                        Ok(batch) => buffered.extend(batch),
-                        Err(e) => return Some((Err(e), None)),
-                    }
+        futures::stream::unfold(Some((self, VecDeque::new())), |state| async move {
+            let (mut sub, mut buffered) = state?;
+            loop {
+                if let Some(event) = buffered.pop_front() {
+                    return Some((Ok(event), Some((sub, buffered))));
                 }
-            },
-        )
+                match sub.next_batch().await {
+                    Ok(batch) => buffered.extend(batch),
+                    Err(e) => return Some((Err(e), None)),
+                }
+            }
+        })
     }
 }
