@@ -1,6 +1,7 @@
 import { TERMS_PATHS } from '../../../content/company';
 import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../messages';
 import { PINCODE_LENGTH } from '../validation';
+import { PanelForm } from './PanelForm';
 
 interface Props {
   phone: string;
@@ -23,18 +24,12 @@ export function CodeValidationPanel(props: Props) {
   const counting = props.resendIn > 0;
   const ready = /^\d{6}$/.test(props.pincode) && props.terms && !counting && !props.busy;
   return (
-    <form
-      className="activation-panel"
-      aria-labelledby="activation-heading"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <PanelForm
+      heading="Digite o código que enviamos por SMS"
+      onSubmit={() => {
         if (ready) props.onSubmit();
       }}
     >
-      <h1 id="activation-heading" className="activation-heading">
-        Digite o código que enviamos por SMS
-      </h1>
       <p className="activation-phone">
         Enviamos um código de 6 dígitos para o celular <strong data-testid="activation-phone-shown">{props.phone}</strong>.
       </p>
@@ -82,6 +77,6 @@ export function CodeValidationPanel(props: Props) {
       <button type="submit" className="button button--primary activation-submit" disabled={!ready}>
         {ACTIVATE_BUTTON}
       </button>
-    </form>
+    </PanelForm>
   );
 }

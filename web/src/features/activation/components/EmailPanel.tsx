@@ -1,6 +1,7 @@
 import type { Field } from '../validation';
 import { DEFAULT_BUTTON } from '../messages';
 import { PhoneField } from './Fields';
+import { PanelForm } from './PanelForm';
 
 interface Props {
   heading: string;
@@ -15,18 +16,7 @@ interface Props {
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */
 export function EmailPanel(props: Props) {
   return (
-    <form
-      className="activation-panel"
-      aria-labelledby="activation-heading"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onSubmit();
-      }}
-    >
-      <h1 id="activation-heading" className="activation-heading">
-        {props.heading}
-      </h1>
+    <PanelForm heading={props.heading} onSubmit={props.onSubmit}>
       <PhoneField id="activation-phone" label="Número do celular" value={props.phone} invalid={props.field === 'phone'} onChange={props.onPhone} />
       <div className="activation-field">
         <label htmlFor="activation-email">E-mail</label>
@@ -45,6 +35,6 @@ export function EmailPanel(props: Props) {
       <button type="submit" className="button button--primary activation-submit">
         {DEFAULT_BUTTON}
       </button>
-    </form>
+    </PanelForm>
   );
 }

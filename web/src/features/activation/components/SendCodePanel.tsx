@@ -1,6 +1,7 @@
 import type { Field } from '../validation';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
+import { PanelForm } from './PanelForm';
 
 interface Props {
   config: VariantConfig;
@@ -19,18 +20,7 @@ interface Props {
 export function SendCodePanel(props: Props) {
   const { config, field } = props;
   return (
-    <form
-      className="activation-panel"
-      aria-labelledby="activation-heading"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onSubmit();
-      }}
-    >
-      <h1 id="activation-heading" className="activation-heading">
-        {config.headTitle}
-      </h1>
+    <PanelForm heading={config.headTitle} onSubmit={props.onSubmit}>
       <PhoneField id="activation-phone" label="Número do celular" value={props.phone} invalid={field === 'phone'} onChange={props.onPhone} />
       {config.cpfCnpjIsVisible && (
         <CpfCnpjField id="activation-cpf-cnpj" label="CPF/CNPJ" value={props.cpfCnpj} invalid={field === 'cpf_cnpj'} onChange={props.onCpfCnpj} />
@@ -48,6 +38,6 @@ export function SendCodePanel(props: Props) {
       <button type="submit" className="button button--primary activation-submit">
         {config.buttonTitle}
       </button>
-    </form>
+    </PanelForm>
   );
 }
