@@ -44,6 +44,12 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
         loop {
             let batch = store.read_all_after(checkpoint, options.batch).await?;
             if batch.is_empty() {
+                // Committed events may still be held back behind an older transaction in
+                // progress (the gap-free rule); wait for it rather than stop short of them.
+                if store.has_held_back_after(checkpoint).await? {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    continue;
+                }
                 return Ok(written);
             }
             for event in &batch {
