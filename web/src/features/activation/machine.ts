@@ -7,7 +7,7 @@
 
 import { and, assign, enqueueActions, fromCallback, fromPromise, not, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { AttemptError, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt, subscribeAttempt } from '../attempts/api';
+import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../attempts/api';
 import type { AttemptEvent } from '../attempts/api';
 import { afterCode, beforeCode, isStep, isVariant, needsDocument, needsLicence, stepAfter } from './chain';
 import type { Step, Variant } from './chain';
@@ -149,25 +149,10 @@ export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ in
   return { id: reply.id ?? input.attemptId, events: reply.events };
 });
 
-/** Follows the attempt's stream; a gap in versions is filled by reading the whole attempt. */
-export const followActor = fromCallback<ActivationEvent, { id: string }>(({ sendBack, input }) => {
-  let last = 0;
-  const catchUp = () => {
-    getAttempt(input.id)
-      .then((all) => sendBack({ type: 'server.events', events: all.events }))
-      .catch(() => {});
-  };
-  const unsubscribe = subscribeAttempt(input.id, (reply) => {
-    const events = reply.events ?? [];
-    const first = events[0];
-    if (first && first.version > last + 1) catchUp();
-    for (const event of events) last = Math.max(last, event.version);
-    sendBack({ type: 'server.events', events });
-  });
-  // Steps may have finished between the command's reply and the subscription.
-  catchUp();
-  return unsubscribe;
-});
+/** Follows the attempt's events (see `followAttemptEvents`). */
+export const followActor = fromCallback<ActivationEvent, { id: string }>(({ sendBack, input }) =>
+  followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
+);
 
 /** Moves the machine's clock four times a second (the countdown text changes each second). */
 export const tickerActor = fromCallback<ActivationEvent>(({ sendBack }) => {

@@ -103,3 +103,26 @@ export function subscribeAttempt<View>(
   };
   return () => source.close();
 }
+
+/**
+ * Follows the attempt's new events. A message that skips versions (a reconnect after a drop)
+ * is completed by reading the whole attempt, and so is the start, since steps may have finished
+ * between the command's reply and the subscription; receivers skip what they already applied.
+ */
+export function followAttemptEvents(id: string, onEvents: (events: AttemptEvent[]) => void): () => void {
+  let last = 0;
+  const catchUp = () => {
+    getAttempt(id)
+      .then((all) => onEvents(all.events))
+      .catch(() => {});
+  };
+  const unsubscribe = subscribeAttempt(id, (reply) => {
+    const events = reply.events ?? [];
+    const first = events[0];
+    if (first && first.version > last + 1) catchUp();
+    for (const event of events) last = Math.max(last, event.version);
+    onEvents(events);
+  });
+  catchUp();
+  return unsubscribe;
+}

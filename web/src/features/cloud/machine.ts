@@ -5,7 +5,7 @@
 // stream once it exists, for the steps the server runs later.
 
 import { and, assign, enqueueActions, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
-import { AttemptError, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt, subscribeAttempt } from '../attempts/api';
+import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../attempts/api';
 import { parseCode, parsePhone, parseSerial } from './rules';
 import {
   CLOUD_FLOW,
@@ -84,28 +84,10 @@ export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ in
   return { id: reply.id ?? input.attemptId, events: reply.events };
 });
 
-/**
- * Follows the attempt's stream. A message that skips versions (a reconnect after a drop)
- * is completed by reading the whole attempt; the machine skips what it already applied.
- */
-export const followActor = fromCallback<CloudEvent, { id: string }>(({ sendBack, input }) => {
-  let last = 0;
-  const catchUp = () => {
-    getAttempt(input.id)
-      .then((all) => sendBack({ type: 'server.events', events: all.events }))
-      .catch(() => {});
-  };
-  const unsubscribe = subscribeAttempt(input.id, (reply) => {
-    const events = reply.events ?? [];
-    const first = events[0];
-    if (first && first.version > last + 1) catchUp();
-    for (const event of events) last = Math.max(last, event.version);
-    sendBack({ type: 'server.events', events });
-  });
-  // Steps may have finished between the command's reply and the subscription.
-  catchUp();
-  return unsubscribe;
-});
+/** Follows the attempt's events (see `followAttemptEvents`). */
+export const followActor = fromCallback<CloudEvent, { id: string }>(({ sendBack, input }) =>
+  followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
+);
 
 export const cloudMachine = setup({
   types: {
