@@ -4,7 +4,7 @@
 use chrono::Utc;
 use events::flow::{AttemptFlow, Rejection};
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -20,7 +20,7 @@ use crate::runner::worker::as_recorded;
 const CONFLICT_RETRIES: usize = 3;
 
 /// An event as the browser receives it: personal data redacted.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClientEvent {
     #[serde(rename = "type")]
     pub event_type: String,
@@ -38,7 +38,7 @@ impl ClientEvent {
 }
 
 /// The answer to every attempt call.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AttemptReply {
     pub id: String,
     pub flow: String,
@@ -137,9 +137,7 @@ impl AttemptService<'_> {
             .fetch_optional(self.db)
             .await?;
             if let Some(earlier) = earlier {
-                return serde_json::from_value::<StoredReply>(earlier)
-                    .map(StoredReply::into_reply)
-                    .map_err(|e| ApiError::Internal(e.into()));
+                return serde_json::from_value::<AttemptReply>(earlier).map_err(|e| ApiError::Internal(e.into()));
             }
         }
 
@@ -169,7 +167,7 @@ impl AttemptService<'_> {
                 )
                 .bind(stream.as_str())
                 .bind(key)
-                .bind(serde_json::to_value(StoredReply::from(&answer)).map_err(|e| ApiError::Internal(e.into()))?)
+                .bind(serde_json::to_value(&answer).map_err(|e| ApiError::Internal(e.into()))?)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -229,47 +227,5 @@ fn store_error(error: StoreError) -> ApiError {
     match error {
         StoreError::Database(e) => ApiError::Database(e),
         other => ApiError::Internal(other.into()),
-    }
-}
-
-/// The stored answer of a command (for idempotent repeats).
-#[derive(Serialize, serde::Deserialize)]
-struct StoredReply {
-    id: String,
-    flow: String,
-    version: i64,
-    events: Value,
-    view: Value,
-}
-
-impl From<&AttemptReply> for StoredReply {
-    fn from(reply: &AttemptReply) -> Self {
-        Self {
-            id: reply.id.clone(),
-            flow: reply.flow.clone(),
-            version: reply.version,
-            events: serde_json::to_value(&reply.events).unwrap_or(Value::Array(vec![])),
-            view: reply.view.clone(),
-        }
-    }
-}
-
-impl StoredReply {
-    fn into_reply(self) -> AttemptReply {
-        let events = match self.events {
-            Value::Array(items) => items
-                .into_iter()
-                .filter_map(|v| {
-                    Some(ClientEvent {
-                        event_type: v.get("type")?.as_str()?.to_string(),
-                        data: v.get("data").cloned().unwrap_or(Value::Null),
-                        version: v.get("version")?.as_i64()?,
-                        at: serde_json::from_value(v.get("at")?.clone()).ok()?,
-                    })
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        AttemptReply { id: self.id, flow: self.flow, version: self.version, events, view: self.view }
     }
 }
