@@ -1,8 +1,8 @@
 // The machine's client side: what it sends, what it refuses before sending, the countdown.
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import { AttemptError } from '../attempts/api';
-import type { AttemptEvent } from '../attempts/api';
+import { AttemptError } from '../../lib/attempts/api';
+import type { AttemptEvent } from '../../lib/attempts/api';
 import { activationMachine } from './machine';
 import type { CommandInput, CommandOutput, StartInput } from './machine';
 import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './messages';

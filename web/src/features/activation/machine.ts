@@ -7,8 +7,8 @@
 
 import { and, assign, enqueueActions, fromCallback, fromPromise, not, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../attempts/api';
-import type { AttemptEvent } from '../attempts/api';
+import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../../lib/attempts/api';
+import type { AttemptEvent } from '../../lib/attempts/api';
 import { afterCode, beforeCode, isStep, isVariant, needsDocument, needsLicence, stepAfter } from './chain';
 import type { Step, Variant } from './chain';
 import {

@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import { AttemptError } from '../attempts/api';
+import { AttemptError } from '../../lib/attempts/api';
 import { cloudMachine, type CloudEvent, type CommandInput, type CommandOutput } from './machine';
 import { MESSAGES } from './rules';
 import { loadingOf, panelOf, resendOf } from './selectors';

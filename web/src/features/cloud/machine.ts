@@ -5,7 +5,7 @@
 // stream once it exists, for the steps the server runs later.
 
 import { and, assign, enqueueActions, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
-import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../attempts/api';
+import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../../lib/attempts/api';
 import { parseCode, parsePhone, parseSerial } from './rules';
 import {
   CLOUD_FLOW,

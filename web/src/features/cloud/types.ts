@@ -1,6 +1,6 @@
 // What the cloud attempt API carries (see events/src/flows/cloud/ and docs/cloud-flow.md).
 
-import type { AttemptEvent } from '../attempts/api';
+import type { AttemptEvent } from '../../lib/attempts/api';
 
 /** The flow name of `POST /api/attempts` and the stream category. */
 export const CLOUD_FLOW = 'cloud';

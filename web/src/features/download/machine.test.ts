@@ -3,8 +3,8 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import type { AttemptReply } from '../attempts/api';
-import { AttemptError } from '../attempts/api';
+import type { AttemptReply } from '../../lib/attempts/api';
+import { AttemptError } from '../../lib/attempts/api';
 import { downloadMachine, isBusy, panelOf, type UiEvent } from './machine';
 import type { Command } from './types';
 import { GENERIC_FAILURE } from './validation';

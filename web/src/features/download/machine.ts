@@ -10,7 +10,7 @@ import {
   startAttempt,
   subscribeAttempt,
   type AttemptReply,
-} from '../attempts/api';
+} from '../../lib/attempts/api';
 import { installerUrl, saveFile } from './installer';
 import {
   isDomainEventType,
