@@ -11,7 +11,7 @@ ensure_tools
 ensure_postgres
 build_web
 say "building the orchestrator"
-cargo build --locked -p orchestrator -p replay
+cargo build --locked -p orchestrator -p sandbox -p replay
 
 SANDBOX_PID=""
 cleanup() {
@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 say "starting the sandbox upstreams on 127.0.0.1:$SANDBOX_PORT"
-SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" ./target/debug/orchestrator sandbox &
+SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" ./target/debug/sandbox &
 SANDBOX_PID=$!
 wait_for "http://127.0.0.1:$SANDBOX_PORT/sms" 30 || die "the sandbox did not start"
 

@@ -28,13 +28,14 @@ if [ -f tests/package.json ]; then
   npm_install "$ROOT/tests"
   # cargo test built the binary already (integration tests need it); a separate
   # `cargo build` would unify features differently and compile everything again.
-  [ -x target/debug/orchestrator ] || cargo build --locked -p orchestrator
+  [ -x target/debug/orchestrator ] && [ -x target/debug/sandbox ] \
+    || cargo build --locked -p orchestrator -p sandbox
   E2E_DATABASE_URL="$(fresh_database exa_e2e)"
   # Ports nothing else holds, so the tests cannot talk to some other server.
   E2E_SANDBOX_PORT="$(free_port "${E2E_SANDBOX_PORT:-18090}")"
   E2E_PORT="$(free_port "${E2E_PORT:-18080}")"
   [ "$E2E_PORT" != "$E2E_SANDBOX_PORT" ] || E2E_PORT="$(free_port $((E2E_SANDBOX_PORT + 1)))"
-  SANDBOX_BIND="127.0.0.1:$E2E_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/orchestrator sandbox \
+  SANDBOX_BIND="127.0.0.1:$E2E_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/sandbox \
     >"$ROOT/target/e2e-sandbox.log" 2>&1 &
   PIDS+=($!)
   wait_for "http://127.0.0.1:$E2E_SANDBOX_PORT/sms" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \

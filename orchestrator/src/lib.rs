@@ -1,11 +1,11 @@
-//! The EXA portal's orchestrator: HTTP API, static SPA, step runner and sandbox upstreams.
+//! The EXA portal's orchestrator: HTTP API, static SPA, step runner. The sandbox upstreams
+//! are their own crate (`orchestrator/sandbox`), which this one never links.
 
 pub mod attempts;
 pub mod config;
 pub mod flows;
 pub mod http;
 pub mod runner;
-pub mod sandbox;
 pub mod shutdown;
 pub mod startup;
 pub mod state;

@@ -1,6 +1,3 @@
-use std::net::SocketAddr;
-
-use anyhow::Context;
 use clap::{Parser, Subcommand};
 use orchestrator::config::ServeConfig;
 
@@ -18,12 +15,6 @@ enum Command {
     Serve(ServeConfig),
     /// Apply the database migrations and exit.
     Migrate(ServeConfig),
-    /// Run the sandbox that plays every upstream service over HTTP (development and tests).
-    Sandbox {
-        /// Address to listen on.
-        #[arg(long, env = "SANDBOX_BIND", default_value = "127.0.0.1:8090")]
-        bind: SocketAddr,
-    },
 }
 
 #[tokio::main]
@@ -32,15 +23,5 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Serve(config) => orchestrator::startup::run(config).await,
         Command::Migrate(config) => orchestrator::startup::connect(&config).await.map(|_| ()),
-        Command::Sandbox { bind } => {
-            let config = orchestrator::sandbox::SandboxConfig::from_env().context("SANDBOX_SEED")?;
-            let listener = tokio::net::TcpListener::bind(bind)
-                .await
-                .with_context(|| format!("binding {bind}"))?;
-            tokio::select! {
-                served = orchestrator::sandbox::serve(listener, config) => served,
-                () = orchestrator::shutdown::signal() => Ok(()),
-            }
-        }
     }
 }

@@ -5,8 +5,8 @@
 
 use secrecy::SecretString;
 
-use crate::sandbox::credentials as dev;
-pub use crate::sandbox::urls::{upstream_urls, UpstreamUrls};
+use upstream_contract::credentials as dev;
+pub use upstream_contract::paths::{upstream_urls, UpstreamUrls};
 
 #[derive(Clone)]
 pub struct Upstreams {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use events::pii::{Keys, Vault};
 use orchestrator::attempts::StepDeps;
 use orchestrator::runner::{Runner, RunnerConfig, StepFlow};
-use orchestrator::sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
+use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use orchestrator::upstream::Upstreams;
 use serde_json::{json, Value};
 use sqlx::PgPool;

@@ -11,21 +11,18 @@ use uuid::Uuid;
 use crate::runner::StepError;
 use crate::upstream::Upstreams;
 
-pub const CORRELATION_ID: &str = "x-correlation-id";
-pub const REQUESTER_NAME: &str = "x-requester-name";
-pub const BRAND_NAME: &str = "x-brand-name";
-pub const CLIENT_ID: &str = "x-client-id";
-pub const CLIENT_SECRET: &str = "x-client-secret";
-pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-pub const API_KEY: &str = "x-api-key";
+pub use upstream_contract::headers::{
+    API_KEY, BRAND_NAME, CLIENT_ID, CLIENT_SECRET, CORRELATION_ID, IDEMPOTENCY_KEY, REQUESTER_NAME,
+};
+use upstream_contract::credentials::{BRAND_AGILITY, BRAND_DEFAULT, BRAND_TIM};
 
 /// The brand names upstreams know (spec section 1: a default brand and two telecom-partner
 /// variants).
 pub fn brand_name(brand: Brand) -> &'static str {
     match brand {
-        Brand::Default => "exa",
-        Brand::Agility => "agility",
-        Brand::Tim => "tim",
+        Brand::Default => BRAND_DEFAULT,
+        Brand::Agility => BRAND_AGILITY,
+        Brand::Tim => BRAND_TIM,
     }
 }
 

@@ -41,7 +41,7 @@ pub struct Partners {
 impl Partners {
     /// `BROADBAND_PARTNER`, `BROADBAND_PLAN_HASH`, `TELECOM_PARTNER_NAME`, else the sandbox's.
     pub fn from_env() -> Self {
-        use crate::sandbox::credentials as dev;
+        use upstream_contract::credentials as dev;
         let env_or = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
         Self {
             broadband_partner: env_or("BROADBAND_PARTNER", dev::BROADBAND_PARTNER),

@@ -10,6 +10,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use upstream_contract::headers;
 
 /// Shown when a refusal carries no message of its own.
 pub const NO_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
@@ -118,7 +119,7 @@ impl CloudClient {
         let response = self
             .http
             .post(format!("{}/{function}", self.base))
-            .header("idempotency-key", key)
+            .header(headers::IDEMPOTENCY_KEY, key)
             .timeout(self.timeout)
             .json(&body)
             .send()

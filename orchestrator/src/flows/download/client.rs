@@ -9,6 +9,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use upstream_contract::headers;
 
 /// Why a call did not succeed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -140,7 +141,7 @@ impl DesktopClient {
             .http
             .post(format!("{}/v1/send-code", self.phone_auth))
             .query(&[("key", self.phone_auth_key.expose_secret())])
-            .header("idempotency-key", key)
+            .header(headers::IDEMPOTENCY_KEY, key)
             .json(&body);
         let sent: Sent = self.call("phone-auth.send-code", request).await?;
         Ok(SecretString::from(sent.session_info))
@@ -153,7 +154,7 @@ impl DesktopClient {
             .http
             .post(format!("{}/v1/confirm-code", self.phone_auth))
             .query(&[("key", self.phone_auth_key.expose_secret())])
-            .header("idempotency-key", key)
+            .header(headers::IDEMPOTENCY_KEY, key)
             .json(&body);
         let confirmed: Confirmed = self.call("phone-auth.confirm-code", request).await?;
         Ok(UserToken {
@@ -170,7 +171,7 @@ impl DesktopClient {
                 "field": { "fieldPath": "msisdn" }, "op": "EQUAL", "value": { "stringValue": msisdn } } },
             "limit": 1 } });
         let url = format!("{}/v1/projects/{}/databases/(default)/documents:runQuery", self.docdb, self.docdb_project);
-        let request = self.http.post(url).bearer_auth(token.expose_secret()).header("idempotency-key", key).json(&body);
+        let request = self.http.post(url).bearer_auth(token.expose_secret()).header(headers::IDEMPOTENCY_KEY, key).json(&body);
         let rows: Vec<Value> = self.call("docdb.run-query", request).await?;
         // The first document's msisdn must be the phone itself (spec §7).
         let found = rows
@@ -186,7 +187,7 @@ impl DesktopClient {
     }
 
     pub async fn devices(&self, token: &SecretString, subscription: &str) -> Result<Vec<UpstreamDevice>, CallError> {
-        let request = self.antivirus(Method::GET, "/v1/user/devices", token).header("x-subscription-id", subscription);
+        let request = self.antivirus(Method::GET, "/v1/user/devices", token).header(headers::SUBSCRIPTION_ID, subscription);
         self.call("antivirus.devices", request).await
     }
 
@@ -200,9 +201,9 @@ impl DesktopClient {
     ) -> Result<String, CallError> {
         let request = self
             .antivirus(Method::GET, "/v1/fs/av-desktop-url", token)
-            .header("x-subscription-id", subscription)
-            .header("x-device-id", browser)
-            .header("x-os", os);
+            .header(headers::SUBSCRIPTION_ID, subscription)
+            .header(headers::DEVICE_ID, browser)
+            .header(headers::OS, os);
         let granted: Granted = self.call("antivirus.av-desktop-url", request).await?;
         Ok(granted.url)
     }
@@ -216,9 +217,9 @@ impl DesktopClient {
     ) -> Result<(), CallError> {
         let request = self
             .antivirus(Method::DELETE, "/v1/user/remove-user-device", token)
-            .header("x-subscription-id", subscription)
-            .header("x-device-id", device)
-            .header("idempotency-key", key);
+            .header(headers::SUBSCRIPTION_ID, subscription)
+            .header(headers::DEVICE_ID, device)
+            .header(headers::IDEMPOTENCY_KEY, key);
         let response = self.send("antivirus.remove-user-device", request).await?;
         let status = response.status();
         let body = response.bytes().await.unwrap_or_default();
@@ -226,7 +227,7 @@ impl DesktopClient {
     }
 
     fn antivirus(&self, method: Method, path: &str, token: &SecretString) -> RequestBuilder {
-        self.http.request(method, format!("{}{path}", self.antivirus)).header("x-user-token", token.expose_secret())
+        self.http.request(method, format!("{}{path}", self.antivirus)).header(headers::USER_TOKEN, token.expose_secret())
     }
 
     async fn send(&self, endpoint: &str, request: RequestBuilder) -> Result<reqwest::Response, CallError> {

@@ -13,7 +13,7 @@ use secrecy::{ExposeSecret, SecretString};
 use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
 use crate::attempts::{FlowSteps, StepContext};
 use crate::runner::StepError;
-use crate::sandbox::credentials as dev;
+use upstream_contract::credentials as dev;
 
 /// Secret names of an attempt.
 pub const SESSION: &str = "download.phone_auth_session";

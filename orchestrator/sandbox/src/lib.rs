@@ -1,4 +1,5 @@
-//! The sandbox upstreams: every external service of the spec's section 7, played over real HTTP
+//! The sandbox upstreams, its own crate and binary beside the orchestrator (the product never
+//! links it): every external service of the spec's section 7, played over real HTTP
 //! on loopback so the portal runs end to end with none of the real ones.
 //!
 //! Each upstream is mounted under its own path prefix ([`urls`]), checks what the real one checks
@@ -15,7 +16,6 @@ mod br_ids;
 mod chatbot;
 mod cloud;
 mod codes;
-pub mod credentials;
 mod docdb;
 mod error;
 mod faults;
@@ -35,14 +35,15 @@ mod state;
 mod tokens;
 pub mod urls;
 
-pub use intercept::ENDPOINTS;
+pub use upstream_contract::credentials;
+pub use upstream_contract::endpoints::ENDPOINTS;
 pub use server::{serve, spawn_on_loopback, SandboxHandle};
 pub use state::SandboxState;
 pub use urls::{upstream_urls, UpstreamUrls};
 
 use axum::Router;
 
-/// Where the `orchestrator sandbox` subcommand listens when nothing else is configured.
+/// Where the `sandbox` binary listens when nothing else is configured.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8090";
 
 /// Seed used when `SANDBOX_SEED` is not set.
@@ -50,36 +51,16 @@ pub const DEFAULT_SEED: u64 = 1;
 
 /// What the sandbox needs to start. The same seed gives the same codes, ids and tokens for the
 /// same sequence of calls.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct SandboxConfig {
+    /// Seed of the sandbox's codes, ids and tokens.
+    #[arg(long, env = "SANDBOX_SEED", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
 }
 
 impl Default for SandboxConfig {
     fn default() -> Self {
         Self { seed: DEFAULT_SEED }
-    }
-}
-
-/// `SANDBOX_SEED` is not a number.
-#[derive(Debug, thiserror::Error)]
-#[error("SANDBOX_SEED must be an unsigned integer, got {0:?}")]
-pub struct InvalidSeed(pub String);
-
-impl SandboxConfig {
-    /// Reads `SANDBOX_SEED` (unset: [`DEFAULT_SEED`]).
-    pub fn from_env() -> Result<Self, InvalidSeed> {
-        match std::env::var("SANDBOX_SEED") {
-            Ok(raw) => Self::parse_seed(&raw),
-            Err(_) => Ok(Self::default()),
-        }
-    }
-
-    fn parse_seed(raw: &str) -> Result<Self, InvalidSeed> {
-        raw.trim()
-            .parse()
-            .map(|seed| Self { seed })
-            .map_err(|_| InvalidSeed(raw.to_string()))
     }
 }
 
@@ -111,13 +92,18 @@ pub fn router(state: SandboxState) -> Router {
 mod tests {
     use super::*;
 
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: SandboxConfig,
+    }
+
     #[test]
     fn seed_parses_or_is_refused() {
-        assert_eq!(
-            SandboxConfig::parse_seed(" 42 ").map(|c| c.seed).ok(),
-            Some(42)
-        );
-        assert!(SandboxConfig::parse_seed("quarenta").is_err());
+        use clap::Parser;
+        let parsed = |args: &[&str]| Cli::try_parse_from(args).map(|cli| cli.config.seed).ok();
+        assert_eq!(parsed(&["sandbox", "--seed", "42"]), Some(42));
+        assert_eq!(parsed(&["sandbox", "--seed", "quarenta"]), None);
         assert_eq!(SandboxConfig::default().seed, DEFAULT_SEED);
     }
 }

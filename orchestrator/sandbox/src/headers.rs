@@ -6,18 +6,7 @@ use uuid::Uuid;
 use super::credentials;
 use super::error::{Refusal, Style};
 
-pub const CORRELATION_ID: &str = "x-correlation-id";
-pub const REQUESTER_NAME: &str = "x-requester-name";
-pub const BRAND_NAME: &str = "x-brand-name";
-pub const CLIENT_ID: &str = "x-client-id";
-pub const CLIENT_SECRET: &str = "x-client-secret";
-/// Same key on every retry of one step; the sandbox answers a repeat from memory.
-pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-pub const USER_TOKEN: &str = "x-user-token";
-pub const SUBSCRIPTION_ID: &str = "x-subscription-id";
-pub const DEVICE_ID: &str = "x-device-id";
-pub const OS: &str = "x-os";
-pub const API_KEY: &str = "x-api-key";
+pub use upstream_contract::headers::*;
 
 /// The three brands of the spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -159,7 +159,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::{SandboxConfig, SandboxState};
+    use crate::{SandboxConfig, SandboxState};
 
     #[test]
     fn a_token_is_valid_for_its_kinds_until_it_expires() {

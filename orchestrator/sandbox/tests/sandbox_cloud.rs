@@ -3,7 +3,7 @@
 
 mod sandbox_support;
 
-use orchestrator::sandbox::scenarios as s;
+use sandbox::scenarios as s;
 use reqwest::StatusCode;
 use sandbox_support::{other_than, read, Sandbox};
 use serde_json::{json, Value};
@@ -268,7 +268,7 @@ async fn register_serial_then_tokens_after_provisioning() {
 async fn an_activation_code_does_not_verify_a_cloud_phone() {
     let sandbox = Sandbox::start().await;
     sandbox
-        .verified(PHONE, orchestrator::sandbox::credentials::BRAND_DEFAULT)
+        .verified(PHONE, sandbox::credentials::BRAND_DEFAULT)
         .await;
     let (status, refused) = call(
         &sandbox,

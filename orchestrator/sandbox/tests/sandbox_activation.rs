@@ -3,9 +3,9 @@
 
 mod sandbox_support;
 
-use orchestrator::sandbox::credentials as dev;
-use orchestrator::sandbox::headers as h;
-use orchestrator::sandbox::scenarios as s;
+use sandbox::credentials as dev;
+use sandbox::headers as h;
+use sandbox::scenarios as s;
 use reqwest::{Method, StatusCode};
 use sandbox_support::{other_than, partner_headers, read, Sandbox};
 use serde_json::{json, Value};

@@ -216,7 +216,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::{SandboxConfig, SandboxState};
+    use crate::{SandboxConfig, SandboxState};
 
     const PHONE: &str = "5511987654321";
 

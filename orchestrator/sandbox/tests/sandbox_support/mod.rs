@@ -2,9 +2,9 @@
 //! the way the orchestrator does.
 #![allow(dead_code)]
 
-use orchestrator::sandbox::credentials as dev;
-use orchestrator::sandbox::headers as h;
-use orchestrator::sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
+use sandbox::credentials as dev;
+use sandbox::headers as h;
+use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde_json::{json, Value};

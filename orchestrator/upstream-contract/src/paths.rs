@@ -1,7 +1,6 @@
-//! The sandbox's layout: one path prefix per upstream kind, so one host plays them all and the
-//! orchestrator keeps one base URL per kind (real or sandbox).
+//! One path prefix per upstream kind, so one sandbox host plays them all, and one base URL per
+//! kind in the orchestrator (a real upstream's, or the sandbox's under its prefix).
 
-use axum::http::{header, HeaderMap};
 use serde::{Deserialize, Serialize};
 
 pub const PHONE_AUTH: &str = "/phone-auth";
@@ -74,21 +73,6 @@ pub fn upstream_urls(base: &str) -> UpstreamUrls {
     }
 }
 
-/// `http://<Host>` of the request, for URLs the sandbox hands out (installer, logos): the
-/// caller reached the sandbox there, so the browser it passes them to can too.
-pub fn public_base(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok())
-        .filter(|host| {
-            !host.is_empty()
-                && host
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        });
-    format!("http://{}", host.unwrap_or(super::DEFAULT_ADDR))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,15 +83,5 @@ mod tests {
         assert_eq!(urls.antivirus, "http://127.0.0.1:8090/antivirus");
         assert_eq!(urls.bff_tim, "http://127.0.0.1:8090/bff-tim");
         assert_eq!(urls.sms_inbox, "http://127.0.0.1:8090/sms");
-    }
-
-    #[test]
-    fn public_base_uses_a_well_formed_host_only() {
-        let mut headers = HeaderMap::new();
-        assert_eq!(public_base(&headers), "http://127.0.0.1:8090");
-        headers.insert(header::HOST, "127.0.0.1:4321".parse().unwrap());
-        assert_eq!(public_base(&headers), "http://127.0.0.1:4321");
-        headers.insert(header::HOST, "evil.test/<x>".parse().unwrap());
-        assert_eq!(public_base(&headers), "http://127.0.0.1:8090");
     }
 }

@@ -25,43 +25,7 @@ use super::headers;
 use super::server::ConnectionCut;
 use super::state::SandboxState;
 
-/// Every endpoint name the sandbox logs and can fault (documented in `docs/upstreams.md`).
-pub const ENDPOINTS: &[&str] = &[
-    "phone-auth.send-code",
-    "phone-auth.confirm-code",
-    "docdb.run-query",
-    "antivirus.partners",
-    "antivirus.devices",
-    "antivirus.av-desktop-url",
-    "antivirus.remove-user-device",
-    "antivirus.logo",
-    "partner-api.authentication-send",
-    "partner-api.authentication-validate",
-    "partner-api.authorize",
-    "partner-api.authorize-cpf",
-    "partner-api.authorize-cnpj",
-    "sso.token",
-    "identity.verify-custom-token",
-    "bff.subscribe-serial",
-    "bff.subscribe-by-hash",
-    "bff.customer-about",
-    "bff.packs",
-    "hero.login",
-    "hero.account-info",
-    "oauth.authorize",
-    "oauth.approve",
-    "oauth.token",
-    "oauth.customer",
-    "cloud.check-phone",
-    "cloud.send-code",
-    "cloud.validate-code",
-    "cloud.register-serial",
-    "cloud.custom-token",
-    "cloud.sign-in",
-    "download-manager.installer",
-    "chatbot.page",
-    "chatbot.avatar",
-];
+pub use upstream_contract::endpoints::ENDPOINTS;
 
 /// Oldest calls are forgotten past this many.
 const CALL_LOG_CAPACITY: usize = 10_000;

@@ -5,8 +5,8 @@ mod sandbox_support;
 
 use std::time::{Duration, Instant};
 
-use orchestrator::sandbox::credentials as dev;
-use orchestrator::sandbox::{scenarios as s, ENDPOINTS};
+use sandbox::credentials as dev;
+use sandbox::{scenarios as s, ENDPOINTS};
 use reqwest::{Method, StatusCode};
 use sandbox_support::{read, Sandbox};
 use serde_json::{json, Value};
@@ -484,7 +484,7 @@ async fn index_health_endpoints_and_not_found() {
 
 fn doc(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../docs")
+        .join("../../docs")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
@@ -498,7 +498,7 @@ fn docs_name_every_endpoint_scenario_and_credential() {
             "docs/upstreams.md misses `{endpoint}`"
         );
     }
-    let urls = orchestrator::sandbox::upstream_urls("http://127.0.0.1:8090");
+    let urls = sandbox::upstream_urls("http://127.0.0.1:8090");
     let urls = serde_json::to_value(urls).unwrap();
     for (kind, url) in urls.as_object().unwrap() {
         assert!(
