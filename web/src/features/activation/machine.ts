@@ -1,14 +1,26 @@
 // The activation template's client machine (one for the six variants). Its `panel` region's
 // states are the spec's panels; they move on the domain events the server returns, exactly as
 // the Rust projector folds them (events/src/flows/activation/state.rs), which the shared
-// vectors (tests/vectors/activation/flows.json) check on both sides. The `request` region
-// sends one command at a time, `live` follows the attempt's stream for the steps the server
-// runs later, and a ticker moves the clock for the resend countdown.
+// vectors (tests/vectors/activation/flows.json) check on both sides. The `request` and `live`
+// regions are the ones every attempt machine shares (lib/attempts/regions.ts); a ticker moves
+// the clock for the resend countdown.
 
-import { and, assign, enqueueActions, fromCallback, fromPromise, not, setup, stateIn } from 'xstate';
+import { and, assign, enqueueActions, fromCallback, not, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../../lib/attempts/api';
-import type { AttemptEvent } from '../../lib/attempts/api';
+import {
+  attemptActions,
+  attemptGuards,
+  commandActor,
+  followActor,
+  liveStates,
+  requestStates,
+} from '../../lib/attempts/regions';
+import type {
+  AttemptContext,
+  AttemptRegionEvent,
+  Command,
+  CommandInput as AttemptCommandInput,
+} from '../../lib/attempts/regions';
 import { afterCode, beforeCode, isStep, isVariant, needsDocument, needsLicence, stepAfter } from './chain';
 import type { Step, Variant } from './chain';
 import {
@@ -32,7 +44,6 @@ export const RESEND_SECONDS = 60;
 export type Platform = 'ios' | 'android' | 'desktop';
 export type Product = 'seguranca' | 'cloud' | 'gestao';
 
-export type Command = { type: string } & Record<string, unknown>;
 
 /** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
 export const DOMAIN_EVENTS = [
@@ -82,19 +93,14 @@ export interface StartInput {
   autostart?: boolean;
 }
 
-export interface ActivationContext {
+export interface ActivationContext extends AttemptContext<Command, Field> {
   /** The page's variant; the server's `attempt.started` confirms it. */
   variant: Variant;
   start: StartInput;
-  attemptId: string | null;
-  /** Version of the last server event applied; older or repeated ones are skipped. */
-  version: number;
   // Mirrored from the server's events.
   startedVariant: Variant | null;
   pending: Step | null;
   resending: boolean;
-  error: string | null;
-  field: Field | null;
   licence: string | null;
   licenceLocked: boolean;
   phoneDisplay: string | null;
@@ -111,12 +117,11 @@ export interface ActivationContext {
   email: string;
   pincode: string;
   terms: boolean;
-  outgoing: Command | null;
 }
 
 export type ActivationEvent =
   | DomainEvent
-  | { type: 'server.events'; events: AttemptEvent[] }
+  | AttemptRegionEvent
   | { type: 'clock.tick'; now: number }
   | { type: 'PHONE_CHANGED'; value: string }
   | { type: 'LICENCE_CHANGED'; value: string }
@@ -128,31 +133,10 @@ export type ActivationEvent =
   | { type: 'RESEND' }
   | { type: 'DISMISS' }
   | { type: 'STORE_REDIRECTED'; platform: Platform }
-  | { type: 'PRODUCT_CHOSEN'; product: Product; platform: Platform }
-  | { type: 'request.send' };
+  | { type: 'PRODUCT_CHOSEN'; product: Product; platform: Platform };
 
-export interface CommandInput {
-  attemptId: string | null;
-  command: Command;
-}
-
-export interface CommandOutput {
-  id: string;
-  events: AttemptEvent[];
-}
-
-/** Sends one command: the first one starts the attempt. */
-export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ input, signal }) => {
-  const reply = input.attemptId
-    ? await sendCommand(input.attemptId, input.command, signal)
-    : await startAttempt(ACTIVATION_FLOW, input.command, signal);
-  return { id: reply.id ?? input.attemptId, events: reply.events };
-});
-
-/** Follows the attempt's events (see `followAttemptEvents`). */
-export const followActor = fromCallback<ActivationEvent, { id: string }>(({ sendBack, input }) =>
-  followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
-);
+export type CommandInput = AttemptCommandInput<Command>;
+export type { Command, CommandOutput } from '../../lib/attempts/regions';
 
 /** Moves the machine's clock four times a second (the countdown text changes each second). */
 export const tickerActor = fromCallback<ActivationEvent>(({ sendBack }) => {
@@ -193,11 +177,15 @@ export const activationMachine = setup({
     input: {} as StartInput,
   },
   actors: {
-    command: commandActor,
-    follow: followActor,
+    command: commandActor<Command>(ACTIVATION_FLOW),
+    follow: followActor<ActivationEvent>(),
     ticker: tickerActor,
   },
   actions: {
+    ...attemptActions<ActivationContext, ActivationEvent>({
+      isDomainEvent: isDomainEventType,
+      fieldOf: (field) => field as Field | null,
+    }),
     started: assign(({ event }) => {
       const data = dataOf(event);
       const variant = isVariant(data.variant) ? data.variant : null;
@@ -279,32 +267,6 @@ export const activationMachine = setup({
     failNotAuthorized: assign({ pending: null, error: NOT_AUTHORIZED, field: null }),
     failSerial: assign({ pending: null, error: SERIAL_NOT_FOUND, field: null }),
     failGeneric: assign({ pending: null, error: GENERIC, field: null, resending: false }),
-    applyServerEvents: enqueueActions(({ context, event, enqueue }) => {
-      let events: AttemptEvent[] = [];
-      if (event.type === 'server.events') events = event.events;
-      else if ('output' in event) events = (event.output as CommandOutput).events;
-      let version = context.version;
-      for (const server of [...events].sort((a, b) => a.version - b.version)) {
-        if (server.version <= version) continue;
-        version = server.version;
-        if (isDomainEventType(server.type)) {
-          enqueue.raise({ type: server.type, data: server.data ?? {}, at: server.at });
-        }
-      }
-      enqueue.assign({ version });
-    }),
-    rememberAttempt: assign(({ context, event }) => {
-      const output = 'output' in event ? (event.output as CommandOutput) : null;
-      return { attemptId: output?.id ?? context.attemptId };
-    }),
-    requestFailed: assign(({ event }) => {
-      const error = 'error' in event ? event.error : null;
-      if (error instanceof AttemptError) {
-        return { error: error.message, field: (error.field as Field | null) ?? null };
-      }
-      return { error: NETWORK_MESSAGE, field: null };
-    }),
-    dismiss: assign({ error: null, field: null }),
     prepareStart: assign(({ context }) => ({
       outgoing: {
         type: 'start',
@@ -373,8 +335,8 @@ export const activationMachine = setup({
     }),
   },
   guards: {
+    ...attemptGuards,
     autostart: ({ context }) => context.start.autostart !== false,
-    hasAttempt: ({ context }) => context.attemptId !== null,
     ready: and([({ context }) => context.pending === null, stateIn({ request: 'idle' })]),
     countingDown: ({ context }) => resendIn(context) > 0,
     telecomForm: ({ context }) => chainVariant(context) === 'telecom',
@@ -556,28 +518,10 @@ export const activationMachine = setup({
         boot: {
           always: [{ guard: 'autostart', target: 'sending', actions: 'prepareStart' }, { target: 'idle' }],
         },
-        idle: {
-          on: { 'request.send': 'sending' },
-        },
-        sending: {
-          invoke: {
-            src: 'command',
-            input: ({ context }) => ({ attemptId: context.attemptId, command: context.outgoing ?? { type: 'noop' } }),
-            onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
-            onError: { target: 'idle', actions: 'requestFailed' },
-          },
-        },
+        ...requestStates<ActivationContext>(),
       },
     },
-    live: {
-      initial: 'off',
-      states: {
-        off: { always: { guard: 'hasAttempt', target: 'following' } },
-        following: {
-          invoke: { src: 'follow', input: ({ context }) => ({ id: context.attemptId ?? '' }) },
-        },
-      },
-    },
+    live: { initial: 'off', states: liveStates<ActivationContext>() },
   },
 });
 

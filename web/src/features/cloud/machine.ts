@@ -1,11 +1,19 @@
 // The cloud activation's client machine. Its `panel` region mirrors the server's projector
 // (events/src/flows/cloud/state.rs): it moves on the domain events the server returns, so the
 // shared vectors (tests/vectors/cloud/panels.json) give the same panel on both sides. The
-// `request` region sends one command at a time; the `live` region follows the attempt's
-// stream once it exists, for the steps the server runs later.
+// `request` and `live` regions are the ones every attempt machine shares
+// (lib/attempts/regions.ts); `live` stops once the account is active.
 
-import { and, assign, enqueueActions, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
-import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from '../../lib/attempts/api';
+import { and, assign, not, raise, setup, stateIn } from 'xstate';
+import {
+  attemptActions,
+  attemptGuards,
+  commandActor,
+  followActor,
+  liveStates,
+  requestStates,
+} from '../../lib/attempts/regions';
+import type { AttemptContext, AttemptRegionEvent, CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
 import { parseCode, parsePhone, parseSerial } from './rules';
 import {
   CLOUD_FLOW,
@@ -13,7 +21,6 @@ import {
   type CloudCommand,
   type DomainEvent,
   type Field,
-  type ServerEvent,
 } from './types';
 
 /** Spec section 9: the resend link hides this long after a successful resend. */
@@ -27,20 +34,10 @@ export const GENERIC_ERROR = 'Ops, ocorreu um erro. Tente novamente em instantes
 /** Steps that run once the code was spent: their failure returns to form 1. */
 const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];
 
-export interface CommandInput {
-  attemptId: string | null;
-  command: CloudCommand;
-}
+export type CommandInput = AttemptCommandInput<CloudCommand>;
+export type { CommandOutput } from '../../lib/attempts/regions';
 
-export interface CommandOutput {
-  id: string;
-  events: ServerEvent[];
-}
-
-export interface CloudContext {
-  attemptId: string | null;
-  /** Version of the last server event applied; older or repeated ones are skipped. */
-  version: number;
+export interface CloudContext extends AttemptContext<CloudCommand, Field> {
   phone: string;
   serial: string;
   code: string;
@@ -48,12 +45,7 @@ export interface CloudContext {
   phoneMasked: string | null;
   /** The server is running a step for this attempt. */
   busy: boolean;
-  /** The red banner's message. */
-  error: string | null;
-  /** The field the message is about, if any. */
-  field: Field | null;
   resendSeconds: number;
-  outgoing: CloudCommand | null;
 }
 
 type ClientEvent =
@@ -65,8 +57,7 @@ type ClientEvent =
   | { type: 'RESEND' }
   | { type: 'BACK' }
   | { type: 'DISMISS' }
-  | { type: 'server.events'; events: ServerEvent[] }
-  | { type: 'request.send' };
+  | AttemptRegionEvent;
 
 export type CloudEvent = ClientEvent | DomainEvent;
 
@@ -76,18 +67,11 @@ function messageOf(event: CloudEvent): string {
   return typeof message === 'string' && message !== '' ? message : GENERIC_ERROR;
 }
 
-/** Sends one command: the first one starts the attempt. */
-export const commandActor = fromPromise<CommandOutput, CommandInput>(async ({ input, signal }) => {
-  const reply = input.attemptId
-    ? await sendCommand(input.attemptId, input.command, signal)
-    : await startAttempt(CLOUD_FLOW, input.command, signal);
-  return { id: reply.id ?? input.attemptId, events: reply.events };
-});
+function isField(field: string | null): field is Field {
+  return field === 'phone' || field === 'serial' || field === 'code';
+}
 
-/** Follows the attempt's events (see `followAttemptEvents`). */
-export const followActor = fromCallback<CloudEvent, { id: string }>(({ sendBack, input }) =>
-  followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
-);
+const live = liveStates<CloudContext>();
 
 export const cloudMachine = setup({
   types: {
@@ -95,10 +79,14 @@ export const cloudMachine = setup({
     events: {} as CloudEvent,
   },
   actors: {
-    command: commandActor,
-    follow: followActor,
+    command: commandActor<CloudCommand>(CLOUD_FLOW),
+    follow: followActor<CloudEvent>(),
   },
   actions: {
+    ...attemptActions<CloudContext, CloudEvent>({
+      isDomainEvent: isDomainEventType,
+      fieldOf: (field) => (isField(field) ? field : null),
+    }),
     /** The page navigates to /cliente/hero; tests leave it empty. */
     redirect: () => {},
     working: assign({ busy: true, error: null, field: null }),
@@ -111,37 +99,10 @@ export const cloudMachine = setup({
     }),
     startCountdown: assign({ resendSeconds: RESEND_SECONDS }),
     tick: assign(({ context }) => ({ resendSeconds: context.resendSeconds - 1 })),
-    applyServerEvents: enqueueActions(({ context, event, enqueue }) => {
-      let events: ServerEvent[] = [];
-      if (event.type === 'server.events') events = event.events;
-      else if ('output' in event) events = (event.output as CommandOutput).events;
-      let version = context.version;
-      for (const server of [...events].sort((a, b) => a.version - b.version)) {
-        if (server.version <= version) continue;
-        version = server.version;
-        if (isDomainEventType(server.type)) {
-          enqueue.raise({ type: server.type, data: server.data, at: server.at });
-        }
-      }
-      enqueue.assign({ version });
-    }),
-    rememberAttempt: assign(({ context, event }) => {
-      const output = 'output' in event ? (event.output as CommandOutput) : null;
-      return { attemptId: output?.id ?? context.attemptId };
-    }),
-    requestFailed: assign(({ event }) => {
-      const error = 'error' in event ? event.error : null;
-      if (error instanceof AttemptError) {
-        const field = error.field === 'phone' || error.field === 'serial' || error.field === 'code' ? error.field : null;
-        return { error: error.message, field };
-      }
-      return { error: NETWORK_MESSAGE, field: null };
-    }),
-    dismiss: assign({ error: null, field: null }),
   },
   guards: {
+    ...attemptGuards,
     idle: and([({ context }) => !context.busy, stateIn({ request: 'idle' })]),
-    hasAttempt: ({ context }) => context.attemptId !== null,
     lastSecond: ({ context }) => context.resendSeconds <= 1,
     afterCode: ({ event }) => {
       const step = 'data' in event ? event.data?.step : null;
@@ -278,26 +239,13 @@ export const cloudMachine = setup({
         done: { type: 'final', entry: 'redirect' },
       },
     },
-    request: {
-      initial: 'idle',
-      states: {
-        idle: { on: { 'request.send': 'sending' } },
-        sending: {
-          invoke: {
-            src: 'command',
-            input: ({ context }) => ({ attemptId: context.attemptId, command: context.outgoing as CloudCommand }),
-            onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
-            onError: { target: 'idle', actions: 'requestFailed' },
-          },
-        },
-      },
-    },
+    request: { initial: 'idle', states: requestStates<CloudContext>() },
     live: {
       initial: 'off',
       states: {
-        off: { always: { guard: 'hasAttempt', target: 'on' } },
-        on: {
-          invoke: { src: 'follow', input: ({ context }) => ({ id: context.attemptId ?? '' }) },
+        off: live.off,
+        following: {
+          ...live.following,
           on: { 'account.signed_in': 'stopped', 'cloud.activated': 'stopped' },
         },
         stopped: {},

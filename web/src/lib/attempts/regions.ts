@@ -1,0 +1,159 @@
+// The request and live regions of a flow machine that mirrors an attempt (activation, cloud).
+// `request` sends one command at a time, the first one starting the attempt; `live` follows the
+// attempt's stream once it exists, for the steps the server runs later. Both hand the server's
+// events to `applyServerEvents`, which raises each domain event once, in version order, for the
+// machine's `panel` region. A flow's machine lists these actors, actions and guards in its
+// `setup` and spreads the states into its regions:
+//
+//   setup({ actors: { command: commandActor<Command>(FLOW), follow: followActor<Event>() },
+//           actions: { ...attemptActions<Context, Event>({ isDomainEvent, fieldOf }) },
+//           guards: attemptGuards })
+//   request: { initial: 'idle', states: requestStates<Context>() }
+//   live: { initial: 'off', states: liveStates<Context>() }
+
+import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
+import type { ActionFunction, EventObject } from 'xstate';
+import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
+import type { AttemptEvent } from './api';
+
+export type Command = { type: string } & Record<string, unknown>;
+
+export interface CommandInput<TCommand extends Command = Command> {
+  attemptId: string | null;
+  command: TCommand;
+}
+
+export interface CommandOutput {
+  id: string;
+  events: AttemptEvent[];
+}
+
+/** The events the regions raise and receive: part of each machine's event type. */
+export type AttemptRegionEvent = { type: 'server.events'; events: AttemptEvent[] } | { type: 'request.send' };
+
+/** What the regions read and write in the machine's context. */
+export interface AttemptContext<TCommand extends Command = Command, TField extends string = string> {
+  attemptId: string | null;
+  /** Version of the last server event applied; older or repeated ones are skipped. */
+  version: number;
+  /** The banner's message. */
+  error: string | null;
+  /** The field the message is about, if any. */
+  field: TField | null;
+  /** The command `request.send` sends. */
+  outgoing: TCommand | null;
+}
+
+/** Sends one command of `flow`: the first one starts the attempt. */
+export function commandActor<TCommand extends Command>(flow: string) {
+  return fromPromise<CommandOutput, CommandInput<TCommand>>(async ({ input, signal }) => {
+    const reply = input.attemptId
+      ? await sendCommand(input.attemptId, input.command, signal)
+      : await startAttempt(flow, input.command, signal);
+    return { id: reply.id ?? input.attemptId, events: reply.events };
+  });
+}
+
+/** Follows the attempt's events (see `followAttemptEvents`), sent back as `server.events`. */
+export function followActor<TEvent extends EventObject>() {
+  return fromCallback<TEvent, { id: string }>(({ sendBack, input }) =>
+    followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
+  );
+}
+
+/** The server events carried by `server.events` or by a command's reply (its done event). */
+function serverEventsOf(event: EventObject): AttemptEvent[] {
+  if (event.type === 'server.events') return (event as Extract<AttemptRegionEvent, { type: 'server.events' }>).events;
+  if ('output' in event) return (event.output as CommandOutput).events;
+  return [];
+}
+
+/** The banner's message and field for a failed request. */
+export function failureOf(error: unknown): { error: string; field: string | null } {
+  if (error instanceof AttemptError) return { error: error.message, field: error.field };
+  return { error: NETWORK_MESSAGE, field: null };
+}
+
+/**
+ * An action usable in any machine whose context and events are `TContext` and `TEvent`: it names
+ * no other action, guard, actor or delay, so it fits the machine's `setup`.
+ */
+type AttemptAction<TContext extends AttemptContext, TEvent extends EventObject> = ActionFunction<
+  TContext,
+  TEvent,
+  TEvent,
+  undefined,
+  never,
+  never,
+  never,
+  never,
+  never
+>;
+
+export interface AttemptActionOptions<TField extends string> {
+  /** The server event types the machine's `panel` region follows; others only move the version. */
+  isDomainEvent: (type: string) => boolean;
+  /** The context's field for the field a refusal names. */
+  fieldOf: (field: string | null) => TField | null;
+}
+
+/** The regions' actions: `applyServerEvents`, `rememberAttempt`, `requestFailed` and `dismiss`. */
+export function attemptActions<TContext extends AttemptContext, TEvent extends EventObject>({
+  isDomainEvent,
+  fieldOf,
+}: AttemptActionOptions<NonNullable<TContext['field']>>) {
+  type Action = AttemptAction<TContext, TEvent>;
+  const applyServerEvents: Action = enqueueActions<TContext, TEvent, undefined, TEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
+    let version = context.version;
+    for (const server of [...serverEventsOf(event)].sort((a, b) => a.version - b.version)) {
+      if (server.version <= version) continue;
+      version = server.version;
+      if (isDomainEvent(server.type)) {
+        enqueue.raise({ type: server.type, data: server.data ?? {}, at: server.at } as unknown as TEvent);
+      }
+    }
+    enqueue.assign({ version } as Partial<TContext>);
+  });
+  const rememberAttempt: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ context, event }) => {
+    const output = 'output' in event ? (event.output as CommandOutput) : null;
+    return { attemptId: output?.id ?? context.attemptId } as Partial<TContext>;
+  });
+  const requestFailed: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => {
+    const failure = failureOf('error' in event ? event.error : null);
+    return { error: failure.error, field: fieldOf(failure.field) } as Partial<TContext>;
+  });
+  const dismiss: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: null, field: null }) as Partial<TContext>);
+  return { applyServerEvents, rememberAttempt, requestFailed, dismiss };
+}
+
+export const attemptGuards = {
+  hasAttempt: ({ context }: { context: AttemptContext }) => context.attemptId !== null,
+};
+
+/** The `request` region's `idle` and `sending` states; a machine may add a first state of its own. */
+export function requestStates<TContext extends AttemptContext>() {
+  return {
+    idle: { on: { 'request.send': 'sending' } },
+    sending: {
+      invoke: {
+        src: 'command',
+        input: ({ context }: { context: TContext }): CommandInput<NonNullable<TContext['outgoing']>> => ({
+          attemptId: context.attemptId,
+          command: context.outgoing ?? ({ type: 'noop' } as NonNullable<TContext['outgoing']>),
+        }),
+        onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
+        onError: { target: 'idle', actions: 'requestFailed' },
+      },
+    },
+  } as const;
+}
+
+/** The `live` region's `off` and `following` states: following starts once the attempt exists. */
+export function liveStates<TContext extends AttemptContext>() {
+  return {
+    off: { always: { guard: 'hasAttempt', target: 'following' } },
+    following: {
+      invoke: { src: 'follow', input: ({ context }: { context: TContext }) => ({ id: context.attemptId ?? '' }) },
+    },
+  } as const;
+}
