@@ -11,3 +11,4 @@ pub mod startup;
 pub mod state;
 pub mod telemetry;
 pub mod upstream;
+pub mod write_path;

@@ -10,7 +10,7 @@ use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 use crate::attempts::notifier::Notifier;
-use crate::attempts::StepDeps;
+use crate::runner::StepDeps;
 use crate::config::ServeConfig;
 use crate::flows::{registry, Registry};
 use crate::runner::{Runner, RunnerConfig};
@@ -121,7 +121,7 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(std::time::Duration::from_secs(60)).await;
-            if let Err(error) = crate::attempts::secrets::purge_expired(&purge_db).await {
+            if let Err(error) = crate::write_path::secrets::purge_expired(&purge_db).await {
                 tracing::warn!(%error, "purging expired secrets failed");
             }
         }

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use common::spawn_app_with;
 use events::flow::{Erased, Flow, PiiField, PlannedStep, Rejection};
 use events::pii::PiiKind;
-use orchestrator::attempts::{FlowRunner, FlowSteps, StepContext, StepDeps};
+use orchestrator::runner::{FlowRunner, FlowSteps, StepContext, StepDeps};
 use orchestrator::runner::{Runner, RunnerConfig, StepError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

@@ -1,22 +1,17 @@
-//! Attempts of the three flows as the public API drives them: the browser binding, the
-//! command path (decide → seal personal data → append + schedule), the steps' context
-//! and the live stream of changes.
+//! Attempts of the three flows as the browser drives them: the browser binding, the command
+//! path (decide, then the one write path of [`crate::write_path`]) and the live stream of
+//! changes. What runs steps lives in [`crate::runner`].
 
 pub mod api;
 pub mod notifier;
-pub mod pii;
-pub mod secrets;
 pub mod service;
 pub mod session;
-pub mod steps;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use events::flow::AttemptFlow;
 
-pub use secrets::Secrets;
-pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 
 /// Every flow the API knows, by stream category.
 #[derive(Default, Clone)]

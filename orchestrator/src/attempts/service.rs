@@ -3,18 +3,16 @@
 
 use chrono::Utc;
 use events::flow::{AttemptFlow, Rejection};
-use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
+use events::{EventStore, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::pii::{has_clear_marker, redact, seal_markers, stash_secrets};
-use super::Secrets;
 use super::session;
 use super::Flows;
 use crate::http::error::ApiError;
-use crate::runner::schedule_in_tx;
-use crate::runner::worker::as_recorded;
+use crate::write_path::pii::redact;
+use crate::write_path::{append_and_plan, prepare, PrepareError, Secrets};
 
 /// How often a command is re-decided when another writer appended first.
 const CONFLICT_RETRIES: usize = 3;
@@ -105,14 +103,12 @@ impl AttemptService<'_> {
             .bind(session::hash(&token))
             .execute(&mut *tx)
             .await?;
-        self.store
-            .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, new_events.clone())
-            .await
-            .map_err(store_error)?;
         // The schedule is written with the events, so a crash cannot leave a step unplanned.
-        let history = as_recorded(&stream, 0, new_events);
-        let next = flow.next_step(&history);
-        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref()).await?;
+        let history = append_and_plan(&mut tx, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
+            flow.next_step(h)
+        })
+        .await
+        .map_err(store_error)?;
         tx.commit().await?;
         Ok((reply(flow, &stream, &history, 0), fresh))
     }
@@ -143,23 +139,23 @@ impl AttemptService<'_> {
 
         for _ in 0..CONFLICT_RETRIES {
             let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-            let version = history.last().map(|e| e.version).unwrap_or(0);
             let decided = flow.decide(&history, command.clone(), Utc::now()).map_err(rejected)?;
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
             let new_events = self.prepare(&stream, decided, &metadata).await?;
 
+            let seen = history.len();
             let mut tx = self.db.begin().await?;
-            match self.store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(version), new_events.clone()).await {
-                Ok(_) => {}
+            let after = match append_and_plan(&mut tx, self.store, &stream, flow.category(), history, new_events, |h| {
+                flow.next_step(h)
+            })
+            .await
+            {
+                Ok(after) => after,
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(store_error(error)),
-            }
-            let mut after = history.clone();
-            after.extend(as_recorded(&stream, version, new_events));
-            let next = flow.next_step(&after);
-            schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref()).await?;
-            let answer = reply(flow, &stream, &after, history.len());
+            };
+            let answer = reply(flow, &stream, &after, seen);
             if let Some(key) = &idempotency_key {
                 sqlx::query(
                     "INSERT INTO attempt_commands (stream_id, idempotency_key, response) VALUES ($1, $2, $3)
@@ -201,26 +197,20 @@ impl AttemptService<'_> {
         Ok((stream, flow))
     }
 
-    /// Encodes decided events, sealing personal data; refuses to let a clear value through.
+    /// Seals and strips the decided events (see [`crate::write_path::prepare`]).
     async fn prepare(
         &self,
         stream: &StreamId,
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
     ) -> Result<Vec<NewEvent>, ApiError> {
-        let mut out = Vec::with_capacity(decided.len());
         let secrets = Secrets::new(self.db.clone(), stream.as_str());
-        for (event_type, mut payload) in decided {
-            seal_markers(self.vault, stream, &mut payload).await.map_err(store_error)?;
-            stash_secrets(&secrets, &mut payload).await?;
-            if has_clear_marker(&payload) {
-                return Err(ApiError::Internal(anyhow::anyhow!("unsealed personal data in {event_type}")));
-            }
-            out.push(NewEvent { event_type, schema_version: 1, payload, metadata: metadata.clone() });
-        }
-        Ok(out)
+        prepare(self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
+            PrepareError::Seal { source, .. } => store_error(source),
+            PrepareError::Secret { source, .. } => ApiError::Database(source),
+            left @ PrepareError::LeftInClear(_) => ApiError::Internal(left.into()),
+        })
     }
-
 }
 
 fn store_error(error: StoreError) -> ApiError {

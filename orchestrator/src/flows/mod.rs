@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use events::flow::Erased;
 
-use crate::attempts::{FlowRunner, FlowSteps, Flows, StepDeps};
+use crate::attempts::Flows;
+use crate::runner::{FlowRunner, FlowSteps, StepDeps};
 use crate::runner::StepFlow;
 
 /// The API's flows and the runner's step executors.

@@ -7,10 +7,8 @@ use serde_json::json;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// A visitor's input broke a rule of the spec; the message is the spec's Portuguese text.
-    #[error("validation: {message}")]
-    Validation { field: &'static str, message: String },
-    /// The flow refused a command; the message is the spec's Portuguese text.
+    /// The flow refused a command (a field's rule or the attempt's state); the message is the
+    /// spec's Portuguese text.
     #[error("rejected: {0:?}")]
     Rejected(events::flow::Rejection),
     #[error("not found")]
@@ -32,10 +30,6 @@ pub const GENERIC_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em inst
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, body) = match &self {
-            ApiError::Validation { field, message } => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                json!({ "message": message, "field": field }),
-            ),
             ApiError::Rejected(rejection) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 json!({ "message": rejection.message, "field": rejection.field }),

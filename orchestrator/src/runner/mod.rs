@@ -13,8 +13,10 @@
 pub mod claim;
 pub mod flow;
 pub mod schedule;
+pub mod steps;
 pub mod worker;
 
 pub use flow::{PlannedStep, StepError, StepFlow, STEP_STARTED};
 pub use schedule::schedule_in_tx;
+pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 pub use worker::{Runner, RunnerConfig};

@@ -13,6 +13,7 @@ use sqlx::PgPool;
 use super::claim::{self, Claimed};
 use super::flow::{PlannedStep, StepError, StepFlow, STEP_STARTED};
 use super::schedule::{self, schedule_in_tx};
+use crate::write_path::{append_and_plan, recorded_after};
 
 /// The event type appended when a step failed `max_claims` times in a row.
 pub const STEP_GAVE_UP: &str = "step.gave_up";
@@ -162,7 +163,7 @@ impl Runner {
             }
         };
 
-        let (key, mut history) = match resumed_key(&events, &step.name) {
+        let (key, history) = match resumed_key(&events, &step.name) {
             Some(key) => (key, events),
             None => match self.record_started(&stream, &events, &step, &claimed).await? {
                 Some(started) => started,
@@ -180,9 +181,9 @@ impl Runner {
             }
         };
 
-        let version = last_version(&history);
         let mut tx = self.db.begin().await?;
-        match self.store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(version), new_events.clone()).await {
+        let next_step = |h: &[RecordedEvent]| flow.next_step(h).ok().flatten();
+        match append_and_plan(&mut tx, &self.store, &stream, flow.category(), history, new_events, next_step).await {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 // A visitor's command landed during the call; re-plan from the new history.
@@ -193,9 +194,6 @@ impl Runner {
             }
             Err(error) => return Err(error.into()),
         }
-        history.extend(as_recorded(&stream, version, new_events));
-        let next = flow.next_step(&history).ok().flatten();
-        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref()).await?;
         tx.commit().await?;
         Ok(Tick::Ran { stream_id: claimed.stream_id, step: step.name })
     }
@@ -219,7 +217,7 @@ impl Runner {
         match self.store.append(stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
             Ok(_) => {
                 let mut history = events.to_vec();
-                history.extend(as_recorded(stream, version, vec![started]));
+                history.extend(recorded_after(stream, version, vec![started]));
                 Ok(Some((key, history)))
             }
             Err(StoreError::Conflict { .. }) => {
@@ -282,24 +280,4 @@ fn resumed_key(events: &[RecordedEvent], step: &str) -> Option<String> {
         return None;
     }
     last.payload.get("idempotency_key")?.as_str().map(str::to_string)
-}
-
-/// The appended events as the projector will read them back (positions are not used by folds).
-pub fn as_recorded(stream: &StreamId, after_version: i64, events: Vec<NewEvent>) -> Vec<RecordedEvent> {
-    let now = Utc::now();
-    events
-        .into_iter()
-        .zip(after_version + 1..)
-        .map(|(e, version)| RecordedEvent {
-            position: 0,
-            tx_id: 0,
-            stream_id: stream.as_str().to_string(),
-            version,
-            event_type: e.event_type,
-            schema_version: e.schema_version,
-            payload: e.payload,
-            metadata: e.metadata,
-            recorded_at: now,
-        })
-        .collect()
 }

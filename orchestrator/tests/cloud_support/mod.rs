@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use orchestrator::attempts::FlowRunner;
+use orchestrator::runner::FlowRunner;
 use orchestrator::flows::cloud::CloudSteps;
 use orchestrator::runner::Runner;
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use events::pii::{Keys, Vault};
-use orchestrator::attempts::StepDeps;
+use orchestrator::runner::StepDeps;
 use orchestrator::runner::{Runner, RunnerConfig, StepFlow};
 use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use orchestrator::upstream::Upstreams;

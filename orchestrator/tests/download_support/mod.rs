@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use orchestrator::attempts::FlowRunner;
+use orchestrator::runner::FlowRunner;
 use orchestrator::flows::download::DownloadSteps;
 use orchestrator::runner::Runner;
 use serde_json::{json, Value};

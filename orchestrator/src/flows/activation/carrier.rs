@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::client::{url, Auth, Call};
 use super::{bff_base, brand, failed, get_secret, open, put_secret, secret, HOUR, MINUTES_15};
-use crate::attempts::StepContext;
+use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /auth/v1/token` (client credentials in the body); the access token stays server-side.

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::client::{url, Auth, Call};
 use super::{brand, failed, get_secret, open, put_secret, secret, MINUTES_15};
-use crate::attempts::StepContext;
+use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /authentication/v1/send`; the transaction id stays server-side.

@@ -15,7 +15,7 @@ use events::flow::{PiiField, PlannedStep};
 use events::flows::activation::events::StepFailed;
 use events::flows::activation::{Activation, Brand, Event, State, Step};
 
-use crate::attempts::{FlowSteps, StepContext};
+use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
 
 /// Names of the attempt's secrets.

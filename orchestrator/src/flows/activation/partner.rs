@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::client::{url, Auth, Call};
 use super::{bff_base, brand, failed, get_secret, open, put_secret, secret, HOUR};
-use crate::attempts::StepContext;
+use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// Builds the partner OAuth authorization URL (client id, return page, scope offline, a random

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::client::{url, Auth, Call};
 use super::{bff_base, brand, failed, open, Partners};
-use crate::attempts::StepContext;
+use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /bff/api/v2/subscription/subscribe-serial`; 404 is the spec's "serial not found".

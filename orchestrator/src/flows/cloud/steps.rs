@@ -9,7 +9,7 @@ use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, Step};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, CloudClient};
-use crate::attempts::{FlowSteps, StepContext};
+use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
 
 /// Secret names of an attempt.

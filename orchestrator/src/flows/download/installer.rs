@@ -17,7 +17,8 @@ use serde_json::json;
 
 use super::steps::INSTALLER_URL;
 use crate::attempts::service::AttemptService;
-use crate::attempts::{session, Secrets};
+use crate::attempts::session;
+use crate::write_path::Secrets;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 

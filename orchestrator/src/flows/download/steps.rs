@@ -11,7 +11,7 @@ use events::flows::download::{DesktopPhone, Device, Download, Event, Partner, Pe
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
-use crate::attempts::{FlowSteps, StepContext};
+use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
 use upstream_contract::credentials as dev;
 

@@ -1,4 +1,5 @@
-//! The I/O half of a flow: runs its due steps (upstream calls) and returns outcome events.
+//! The I/O half of a flow: runs its due steps (upstream calls) and returns outcome events,
+//! prepared by the one write path ([`crate::write_path::prepare`]).
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -10,9 +11,8 @@ use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::pii::{has_clear_marker, seal_markers, stash_secrets};
-use super::secrets::Secrets;
-use crate::runner::{StepError, StepFlow};
+use super::{StepError, StepFlow};
+use crate::write_path::{prepare, Secrets};
 use crate::upstream::Upstreams;
 
 /// What a step may use: the attempt's identity, its secrets, the vault, HTTP and the upstreams.
@@ -121,31 +121,19 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         };
         let state = fold::<S::F>(events);
         let outcome = self.steps.run(&ctx, &state, step, idempotency_key).await?;
-        let mut new_events = Vec::with_capacity(outcome.len());
-        for event in &outcome {
-            let (event_type, mut payload) =
-                encode::<S::F>(event).map_err(|e| StepError::Transient(format!("encoding event: {e}")))?;
-            seal_markers(&self.deps.vault, stream, &mut payload)
-                .await
-                .map_err(|e| StepError::Transient(format!("sealing personal data: {e}")))?;
-            stash_secrets(&ctx.secrets, &mut payload)
-                .await
-                .map_err(|e| StepError::Transient(format!("keeping a secret: {e}")))?;
-            if has_clear_marker(&payload) {
-                return Err(StepError::Transient(format!("unsealed data in {event_type}")));
-            }
-            new_events.push(NewEvent {
-                event_type,
-                schema_version: 1,
-                payload,
-                metadata: Metadata {
-                    correlation_id,
-                    causation_id: None,
-                    actor: format!("step:{}", step.name),
-                    client: None,
-                },
-            });
-        }
-        Ok(new_events)
+        let decided = outcome
+            .iter()
+            .map(encode::<S::F>)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| StepError::Transient(format!("encoding event: {e}")))?;
+        let metadata = Metadata {
+            correlation_id,
+            causation_id: None,
+            actor: format!("step:{}", step.name),
+            client: None,
+        };
+        prepare(&self.deps.vault, &ctx.secrets, stream, decided, &metadata)
+            .await
+            .map_err(|e| StepError::Transient(e.to_string()))
     }
 }

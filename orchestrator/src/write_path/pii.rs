@@ -73,7 +73,7 @@ const SECRET_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Moves every `{"$secret_clear": value}` in `payload` into the attempt's secrets, leaving
 /// `{"$secret": "<name>"}` in its place.
-pub async fn stash_secrets(secrets: &super::Secrets, payload: &mut Value) -> Result<(), sqlx::Error> {
+pub async fn stash_secrets(secrets: &super::secrets::Secrets, payload: &mut Value) -> Result<(), sqlx::Error> {
     match payload {
         Value::Object(map) => {
             if let Some(clear) = map.get(SECRET_CLEAR_MARKER) {

@@ -1,0 +1,52 @@
+//! Append → fold → next step → schedule, in the caller's transaction.
+
+use chrono::Utc;
+use events::flow::PlannedStep;
+use events::{EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError, StreamId};
+use sqlx::PgConnection;
+
+use crate::runner::schedule_in_tx;
+
+/// Appends `new_events` after `history` (the whole stream so far: empty for a new stream) and
+/// schedules what `next_step` names for the result, on `conn` (the caller's transaction). Returns the history with the new events.
+/// A concurrent writer shows as [`StoreError::Conflict`]; the caller decides again or gives way.
+pub async fn append_and_plan(
+    conn: &mut PgConnection,
+    store: &EventStore,
+    stream: &StreamId,
+    category: &str,
+    mut history: Vec<RecordedEvent>,
+    new_events: Vec<NewEvent>,
+    next_step: impl FnOnce(&[RecordedEvent]) -> Option<PlannedStep>,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let expected = match history.last() {
+        None => ExpectedVersion::NoStream,
+        Some(last) => ExpectedVersion::Exact(last.version),
+    };
+    let version = history.last().map(|e| e.version).unwrap_or(0);
+    store.append_in_tx(conn, stream, expected, new_events.clone()).await?;
+    history.extend(recorded_after(stream, version, new_events));
+    let next = next_step(&history);
+    schedule_in_tx(conn, stream.as_str(), category, next.as_ref()).await?;
+    Ok(history)
+}
+
+/// Appended events as a fold reads them back (folds use neither positions nor transaction ids).
+pub fn recorded_after(stream: &StreamId, after_version: i64, events: Vec<NewEvent>) -> Vec<RecordedEvent> {
+    let now = Utc::now();
+    events
+        .into_iter()
+        .zip(after_version + 1..)
+        .map(|(e, version)| RecordedEvent {
+            position: 0,
+            tx_id: 0,
+            stream_id: stream.as_str().to_string(),
+            version,
+            event_type: e.event_type,
+            schema_version: e.schema_version,
+            payload: e.payload,
+            metadata: e.metadata,
+            recorded_at: now,
+        })
+        .collect()
+}

@@ -1,0 +1,17 @@
+//! The one write path of attempts, shared by the command service (`attempts/`) and the step
+//! runner (`runner/`):
+//!
+//! 1. [`prepare`]: decided events become storable ones: personal data sealed ([`pii`]),
+//!    one-time secrets moved to the attempt's [`secrets`], anything left in clear refused;
+//! 2. [`append_and_plan`]: the events are appended with the expected version and, in the same
+//!    transaction, the step the folded stream now has due is scheduled, so a crash can never
+//!    leave an appended change without its plan.
+
+mod commit;
+pub mod pii;
+mod prepare;
+pub mod secrets;
+
+pub use commit::{append_and_plan, recorded_after};
+pub use prepare::{prepare, PrepareError};
+pub use secrets::Secrets;

@@ -1,0 +1,45 @@
+//! Decided events → events fit to store.
+
+use events::pii::Vault;
+use events::{Metadata, NewEvent, StoreError, StreamId};
+use serde_json::Value;
+
+use super::pii::{has_clear_marker, seal_markers, stash_secrets};
+use super::Secrets;
+
+/// Why decided events could not be made fit to store.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error("sealing personal data in {event_type}: {source}")]
+    Seal { event_type: String, source: StoreError },
+    #[error("keeping a secret of {event_type}: {source}")]
+    Secret { event_type: String, source: sqlx::Error },
+    /// A personal-data or secret marker survived: a bug, and never stored.
+    #[error("unsealed personal data in {0}")]
+    LeftInClear(String),
+}
+
+/// Encoded `(type, payload)` pairs of one stream, with their metadata, sealed and stripped of
+/// secrets in order; the first failure stops the whole batch (nothing is half stored).
+pub async fn prepare(
+    vault: &Vault,
+    secrets: &Secrets,
+    stream: &StreamId,
+    decided: Vec<(String, Value)>,
+    metadata: &Metadata,
+) -> Result<Vec<NewEvent>, PrepareError> {
+    let mut out = Vec::with_capacity(decided.len());
+    for (event_type, mut payload) in decided {
+        if let Err(source) = seal_markers(vault, stream, &mut payload).await {
+            return Err(PrepareError::Seal { event_type, source });
+        }
+        if let Err(source) = stash_secrets(secrets, &mut payload).await {
+            return Err(PrepareError::Secret { event_type, source });
+        }
+        if has_clear_marker(&payload) {
+            return Err(PrepareError::LeftInClear(event_type));
+        }
+        out.push(NewEvent { event_type, schema_version: 1, payload, metadata: metadata.clone() });
+    }
+    Ok(out)
+}
