@@ -33,6 +33,18 @@ export function panelOf(snapshot: ActivationSnapshot): Panel {
   return value.panel;
 }
 
+/** Commands that record something without the visitor waiting on them. */
+const QUIET_COMMANDS = ['record_store_redirect', 'choose_product'];
+
+/** The page's loader: the view's `busy`, or a command the visitor waits on being sent. */
+export function isBusy(snapshot: ActivationSnapshot): boolean {
+  return (
+    snapshot.context.pending !== null ||
+    panelOf(snapshot) === 'starting' ||
+    (snapshot.matches({ request: 'sending' }) && !QUIET_COMMANDS.includes(snapshot.context.outgoing?.type ?? ''))
+  );
+}
+
 export function viewOf(snapshot: ActivationSnapshot): View {
   const context = snapshot.context;
   const panel = panelOf(snapshot);

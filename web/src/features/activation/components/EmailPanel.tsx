@@ -1,34 +1,34 @@
-import type { Field } from '../validation';
+import { ActivationActor } from '../context';
 import { DEFAULT_BUTTON } from '../messages';
 import { PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
 
-interface Props {
-  heading: string;
-  phone: string;
-  email: string;
-  field: Field | null;
-  onPhone: (value: string) => void;
-  onEmail: (value: string) => void;
-  onSubmit: () => void;
-}
-
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */
-export function EmailPanel(props: Props) {
+export function EmailPanel({ heading }: { heading: string }) {
+  const actor = ActivationActor.useActorRef();
+  const phone = ActivationActor.useSelector((s) => s.context.phone);
+  const email = ActivationActor.useSelector((s) => s.context.email);
+  const field = ActivationActor.useSelector((s) => s.context.field);
   return (
-    <PanelForm heading={props.heading} onSubmit={props.onSubmit}>
-      <PhoneField id="activation-phone" label="Número do celular" value={props.phone} invalid={props.field === 'phone'} onChange={props.onPhone} />
+    <PanelForm heading={heading} onSubmit={() => actor.send({ type: 'SUBMIT' })}>
+      <PhoneField
+        id="activation-phone"
+        label="Número do celular"
+        value={phone}
+        invalid={field === 'phone'}
+        onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+      />
       <div className="activation-field">
         <label htmlFor="activation-email">E-mail</label>
         <input
           id="activation-email"
           name="email"
           type="email"
-          value={props.email}
-          onChange={(event) => props.onEmail(event.target.value)}
+          value={email}
+          onChange={(event) => actor.send({ type: 'EMAIL_CHANGED', value: event.target.value })}
           autoComplete="email"
           aria-required="true"
-          aria-invalid={props.field === 'email'}
+          aria-invalid={field === 'email'}
           className="activation-input"
         />
       </div>

@@ -1,13 +1,10 @@
+import { ActivationActor } from '../context';
 import { PARTNER_LOGIN_TEXT } from '../messages';
 
-interface Props {
-  partner: string;
-  /** The partner's OAuth authorization page; null while the server prepares it. */
-  url: string | null;
-}
-
 /** Spec panel 6: the link to the broadband partner's authorization page. */
-export function PartnerLoginPanel({ partner, url }: Props) {
+export function PartnerLoginPanel({ partner }: { partner: string }) {
+  // The partner's OAuth authorization page; null while the server prepares it.
+  const url = ActivationActor.useSelector((s) => s.context.partnerLoginUrl);
   return (
     <section className="activation-panel activation-panel--center" aria-labelledby="activation-heading">
       <h1 id="activation-heading" className="activation-heading">

@@ -1,15 +1,13 @@
-import type { Platform, Product } from '../machine';
+import { shallowEqual } from '@xstate/react';
+import { ActivationActor } from '../context';
+import type { Platform } from '../machine';
 import { PRODUCT_LIST_HEADING } from '../messages';
 import { PRODUCT_NAMES, productTarget } from '../platform';
 
-interface Props {
-  products: Product[];
-  platform: Platform;
-  onChoose: (product: Product) => void;
-}
-
 /** Spec panel 4: one download button per product the plan grants. */
-export function ProductListPanel({ products, platform, onChoose }: Props) {
+export function ProductListPanel({ platform }: { platform: Platform }) {
+  const actor = ActivationActor.useActorRef();
+  const products = ActivationActor.useSelector((s) => s.context.products, shallowEqual);
   return (
     <section className="activation-panel" aria-labelledby="activation-heading">
       <h1 id="activation-heading" className="activation-heading">
@@ -26,7 +24,7 @@ export function ProductListPanel({ products, platform, onChoose }: Props) {
                 href={target.href}
                 target={target.newTab ? '_blank' : undefined}
                 rel={target.newTab ? 'noopener noreferrer' : undefined}
-                onClick={() => onChoose(product)}
+                onClick={() => actor.send({ type: 'PRODUCT_CHOSEN', product, platform })}
                 aria-label={`Baixar ${PRODUCT_NAMES[product]}`}
               >
                 Baixar

@@ -1,21 +1,24 @@
 import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { ActivationActor } from '../context';
 import type { Platform } from '../machine';
 import { REDIRECT_TEXT } from '../messages';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
-interface Props {
-  platform: Platform;
-  /** Records the redirect as the panel opens. */
-  onRedirecting: () => void;
-  /** Leaves for `target` (a store URL, or /seguranca on a computer). */
-  go: (target: string) => void;
-}
-
-/** Spec panel 5: after 3 s, the App Store on iOS, Google Play on Android, /seguranca otherwise. */
-export function RedirectStorePanel({ platform, onRedirecting, go }: Props) {
+/**
+ * Spec panel 5: records the redirect as it opens, then after 3 s leaves for the App Store on
+ * iOS, Google Play on Android, /seguranca otherwise.
+ */
+export function RedirectStorePanel({ platform }: { platform: Platform }) {
+  const actor = ActivationActor.useActorRef();
+  const navigate = useNavigate();
   useEffect(() => {
-    onRedirecting();
-    const timer = setTimeout(() => go(storeRedirectTarget(platform)), STORE_REDIRECT_MS);
+    actor.send({ type: 'STORE_REDIRECTED', platform });
+    const timer = setTimeout(() => {
+      const target = storeRedirectTarget(platform);
+      if (target.startsWith('/')) navigate(target);
+      else window.location.assign(target);
+    }, STORE_REDIRECT_MS);
     return () => clearTimeout(timer);
     // Once per panel: the redirect must not restart when the parent re-renders.
   }, []);

@@ -1,38 +1,44 @@
-import type { Field } from '../validation';
+import { ActivationActor } from '../context';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
 
-interface Props {
-  config: VariantConfig;
-  phone: string;
-  cpfCnpj: string;
-  licence: string;
-  licenceLocked: boolean;
-  field: Field | null;
-  onPhone: (value: string) => void;
-  onCpfCnpj: (value: string) => void;
-  onLicence: (value: string) => void;
-  onSubmit: () => void;
-}
-
 /** Spec panel 1: heading, phone, CPF/CNPJ (carrier), licence (hidden in the carrier flow). */
-export function SendCodePanel(props: Props) {
-  const { config, field } = props;
+export function SendCodePanel({ config }: { config: VariantConfig }) {
+  const actor = ActivationActor.useActorRef();
+  const phone = ActivationActor.useSelector((s) => s.context.phone);
+  const cpfCnpj = ActivationActor.useSelector((s) => s.context.cpfCnpj);
+  const licenceLocked = ActivationActor.useSelector((s) => s.context.licenceLocked);
+  const licence = ActivationActor.useSelector((s) =>
+    s.context.licenceLocked ? (s.context.licence ?? '') : s.context.licenceInput,
+  );
+  const field = ActivationActor.useSelector((s) => s.context.field);
   return (
-    <PanelForm heading={config.headTitle} onSubmit={props.onSubmit}>
-      <PhoneField id="activation-phone" label="Número do celular" value={props.phone} invalid={field === 'phone'} onChange={props.onPhone} />
+    <PanelForm heading={config.headTitle} onSubmit={() => actor.send({ type: 'SUBMIT' })}>
+      <PhoneField
+        id="activation-phone"
+        label="Número do celular"
+        value={phone}
+        invalid={field === 'phone'}
+        onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+      />
       {config.cpfCnpjIsVisible && (
-        <CpfCnpjField id="activation-cpf-cnpj" label="CPF/CNPJ" value={props.cpfCnpj} invalid={field === 'cpf_cnpj'} onChange={props.onCpfCnpj} />
+        <CpfCnpjField
+          id="activation-cpf-cnpj"
+          label="CPF/CNPJ"
+          value={cpfCnpj}
+          invalid={field === 'cpf_cnpj'}
+          onChange={(value) => actor.send({ type: 'CPF_CNPJ_CHANGED', value })}
+        />
       )}
       {config.licenceIsVisible && (
         <LicenceField
           id="activation-licence"
           label="Código de licença"
-          value={props.licence}
+          value={licence}
           invalid={field === 'licence'}
-          onChange={props.onLicence}
-          disabled={props.licenceLocked || config.disabledInputSerial}
+          onChange={(value) => actor.send({ type: 'LICENCE_CHANGED', value })}
+          disabled={licenceLocked || config.disabledInputSerial}
         />
       )}
       <button type="submit" className="button button--primary activation-submit">
