@@ -1,5 +1,4 @@
 import './cloud.css';
-import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { openChatbot } from '../../components/Chatbot';
@@ -12,8 +11,9 @@ import { CodeForm } from './components/CodeForm';
 import { DetailsForm } from './components/DetailsForm';
 import { HelpPanel } from './components/HelpPanel';
 import { SuccessModal } from './components/SuccessModal';
+import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
-import { loadingOf, panelOf, resendOf } from './selectors';
+import { loadingOf, panelOf } from './selectors';
 
 const STEPS = ['Seus dados', 'Código SMS', 'Ativação'] as const;
 
@@ -36,30 +36,13 @@ function Stepper({ current }: { current: number }) {
   );
 }
 
-/** /cloud/positivo: activation of the cloud product by the computer's serial number. */
-export default function CloudActivationPage() {
-  usePageMeta({
-    title: 'Ativar número de série | EXA Cloud',
-    description: 'Ative o EXA Cloud do seu computador com o número de série e o seu celular.',
-    noindex: true,
-  });
-  const navigate = useNavigate();
-  const machine = useMemo(
-    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
-    [navigate],
-  );
-  const actor = useActorRef(machine);
-  const panel = useSelector(actor, panelOf);
-  const resend = useSelector(actor, resendOf);
-  const loading = useSelector(actor, loadingOf);
-  const error = useSelector(actor, (s) => s.context.error);
-  const field = useSelector(actor, (s) => s.context.field);
-  const phone = useSelector(actor, (s) => s.context.phone);
-  const serial = useSelector(actor, (s) => s.context.serial);
-  const code = useSelector(actor, (s) => s.context.code);
-  const phoneMasked = useSelector(actor, (s) => s.context.phoneMasked);
-  const seconds = useSelector(actor, (s) => s.context.resendSeconds);
+function CloudActivation() {
+  const actor = CloudActor.useActorRef();
+  const panel = CloudActor.useSelector(panelOf);
+  const loading = CloudActor.useSelector(loadingOf);
+  const error = CloudActor.useSelector((s) => s.context.error);
   const [helpOpen, setHelpOpen] = useState(false);
+  const openHelp = useCallback(() => setHelpOpen(true), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
 
   const step = panel === 'details' ? 0 : panel === 'code' ? 1 : 2;
@@ -77,31 +60,8 @@ export default function CloudActivationPage() {
             </p>
             <Stepper current={step} />
             {error && <ErrorBanner tone="red" message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-            {panel === 'details' && (
-              <DetailsForm
-                phone={phone}
-                serial={serial}
-                field={field}
-                disabled={loading}
-                onPhone={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
-                onSerial={(value) => actor.send({ type: 'SERIAL_CHANGED', value })}
-                onSubmit={() => actor.send({ type: 'SUBMIT_DETAILS' })}
-                onHelp={() => setHelpOpen(true)}
-              />
-            )}
-            {panel === 'code' && (
-              <CodeForm
-                phoneMasked={phoneMasked}
-                code={code}
-                invalid={field === 'code'}
-                disabled={loading}
-                countdown={resend === 'countdown' ? seconds : null}
-                onCode={(value) => actor.send({ type: 'CODE_CHANGED', value })}
-                onSubmit={() => actor.send({ type: 'SUBMIT_CODE' })}
-                onResend={() => actor.send({ type: 'RESEND' })}
-                onBack={() => actor.send({ type: 'BACK' })}
-              />
-            )}
+            {panel === 'details' && <DetailsForm onHelp={openHelp} />}
+            {panel === 'code' && <CodeForm />}
             <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
               Precisa de ajuda?
             </button>
@@ -109,7 +69,7 @@ export default function CloudActivationPage() {
           <aside className="cloud-aside" aria-label="Ajuda com o número de série">
             <h2>Onde está o número de série?</h2>
             <p>Na etiqueta embaixo do notebook ou atrás do computador, ao lado de "S/N".</p>
-            <button type="button" className="button button--outline button--small" onClick={() => setHelpOpen(true)}>
+            <button type="button" className="button button--outline button--small" onClick={openHelp}>
               Ver exemplo da etiqueta
             </button>
           </aside>
@@ -122,5 +82,24 @@ export default function CloudActivationPage() {
       <LoadingOverlay visible={loading && panel !== 'success' && panel !== 'done'} label="Processando sua ativação" />
       {(panel === 'success' || panel === 'done') && <SuccessModal />}
     </SiteShell>
+  );
+}
+
+/** /cloud/positivo: activation of the cloud product by the computer's serial number. */
+export default function CloudActivationPage() {
+  usePageMeta({
+    title: 'Ativar número de série | EXA Cloud',
+    description: 'Ative o EXA Cloud do seu computador com o número de série e o seu celular.',
+    noindex: true,
+  });
+  const navigate = useNavigate();
+  const machine = useMemo(
+    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
+    [navigate],
+  );
+  return (
+    <CloudActor.Provider logic={machine}>
+      <CloudActivation />
+    </CloudActor.Provider>
   );
 }

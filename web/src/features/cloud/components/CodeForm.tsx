@@ -1,20 +1,16 @@
+import { CloudActor } from '../context';
 import { CODE_LENGTH } from '../rules';
-
-interface Props {
-  phoneMasked: string | null;
-  code: string;
-  invalid: boolean;
-  disabled: boolean;
-  /** null while the link shows; the seconds left otherwise. */
-  countdown: number | null;
-  onCode: (value: string) => void;
-  onSubmit: () => void;
-  onResend: () => void;
-  onBack: () => void;
-}
+import { loadingOf, resendOf } from '../selectors';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
-export function CodeForm({ phoneMasked, code, invalid, disabled, countdown, onCode, onSubmit, onResend, onBack }: Props) {
+export function CodeForm() {
+  const actor = CloudActor.useActorRef();
+  const phoneMasked = CloudActor.useSelector((s) => s.context.phoneMasked);
+  const code = CloudActor.useSelector((s) => s.context.code);
+  const invalid = CloudActor.useSelector((s) => s.context.field === 'code');
+  const disabled = CloudActor.useSelector(loadingOf);
+  // null while the link shows; the seconds left otherwise.
+  const countdown = CloudActor.useSelector((s) => (resendOf(s) === 'countdown' ? s.context.resendSeconds : null));
   return (
     <form
       className="cloud-form"
@@ -22,7 +18,7 @@ export function CodeForm({ phoneMasked, code, invalid, disabled, countdown, onCo
       aria-label="Código de verificação"
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit();
+        actor.send({ type: 'SUBMIT_CODE' });
       }}
     >
       <p className="cloud-form__lead">
@@ -41,12 +37,12 @@ export function CodeForm({ phoneMasked, code, invalid, disabled, countdown, onCo
           placeholder="000000"
           aria-required="true"
           aria-invalid={invalid}
-          onChange={(event) => onCode(event.target.value.replace(/\D/g, ''))}
+          onChange={(event) => actor.send({ type: 'CODE_CHANGED', value: event.target.value.replace(/\D/g, '') })}
         />
       </div>
       <p className="cloud-resend" aria-live="polite">
         {countdown === null ? (
-          <button type="button" className="cloud-link" onClick={onResend} disabled={disabled}>
+          <button type="button" className="cloud-link" onClick={() => actor.send({ type: 'RESEND' })} disabled={disabled}>
             Reenviar código
           </button>
         ) : (
@@ -54,7 +50,7 @@ export function CodeForm({ phoneMasked, code, invalid, disabled, countdown, onCo
         )}
       </p>
       <div className="cloud-form__actions">
-        <button type="button" className="button button--outline" onClick={onBack} disabled={disabled}>
+        <button type="button" className="button button--outline" onClick={() => actor.send({ type: 'BACK' })} disabled={disabled}>
           Voltar
         </button>
         <button type="submit" className="button button--primary cloud-submit" disabled={disabled}>

@@ -1,24 +1,19 @@
 import { IMaskInput } from 'react-imask';
+import { CloudActor } from '../context';
 import { PHONE_MASK, PHONE_PLACEHOLDER, SERIAL_MAX_LENGTH } from '../rules';
-import type { Field } from '../types';
+import { loadingOf } from '../selectors';
 import { PhoneTip } from './PhoneTip';
 
 /** Example shown in the serial field. */
 export const SERIAL_PLACEHOLDER = 'Ex.: PS2401BR00012345';
 
-interface Props {
-  phone: string;
-  serial: string;
-  field: Field | null;
-  disabled: boolean;
-  onPhone: (value: string) => void;
-  onSerial: (value: string) => void;
-  onSubmit: () => void;
-  onHelp: () => void;
-}
-
 /** Form 1: phone and serial. Our messages, not the browser's, show in the banner. */
-export function DetailsForm({ phone, serial, field, disabled, onPhone, onSerial, onSubmit, onHelp }: Props) {
+export function DetailsForm({ onHelp }: { onHelp: () => void }) {
+  const actor = CloudActor.useActorRef();
+  const phone = CloudActor.useSelector((s) => s.context.phone);
+  const serial = CloudActor.useSelector((s) => s.context.serial);
+  const field = CloudActor.useSelector((s) => s.context.field);
+  const disabled = CloudActor.useSelector(loadingOf);
   return (
     <form
       className="cloud-form"
@@ -26,7 +21,7 @@ export function DetailsForm({ phone, serial, field, disabled, onPhone, onSerial,
       aria-label="Dados para ativação"
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit();
+        actor.send({ type: 'SUBMIT_DETAILS' });
       }}
     >
       <div className="cloud-field">
@@ -36,7 +31,7 @@ export function DetailsForm({ phone, serial, field, disabled, onPhone, onSerial,
           name="phone"
           mask={PHONE_MASK}
           value={phone}
-          onAccept={(value: string) => onPhone(value)}
+          onAccept={(value: string) => actor.send({ type: 'PHONE_CHANGED', value })}
           placeholder={PHONE_PLACEHOLDER}
           inputMode="tel"
           autoComplete="tel-national"
@@ -66,7 +61,7 @@ export function DetailsForm({ phone, serial, field, disabled, onPhone, onSerial,
           spellCheck={false}
           aria-required="true"
           aria-invalid={field === 'serial'}
-          onChange={(event) => onSerial(event.target.value)}
+          onChange={(event) => actor.send({ type: 'SERIAL_CHANGED', value: event.target.value })}
         />
       </div>
       <button type="submit" className="button button--primary cloud-submit" disabled={disabled}>

@@ -1,0 +1,5 @@
+import { createActorContext } from '@xstate/react';
+import { cloudMachine } from './machine';
+
+/** The page's machine, shared with its panels. */
+export const CloudActor = createActorContext(cloudMachine);
