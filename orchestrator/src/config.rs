@@ -1,16 +1,31 @@
-//! Typed configuration, read from environment variables with defaults that run on one machine.
+//! The one typed configuration of `orchestrator serve`: flags and environment variables, each
+//! with a default that runs on one machine against the sandbox, parsed once in `main` and
+//! passed down. Nothing else in the orchestrator reads the environment. Secrets are
+//! [`SecretString`]s: their `Debug` is redacted and `--help` never shows their values.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::Args;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use events::pii::Keys;
+use secrecy::{ExposeSecret, SecretString};
+use upstream_contract::credentials as dev;
+
+use crate::state::SiteConfig;
 
 /// Settings of `orchestrator serve`. Every field has an environment variable (see README).
 #[derive(Debug, Clone, Args)]
 pub struct ServeConfig {
     /// PostgreSQL connection string.
-    #[arg(long, env = "DATABASE_URL")]
-    pub database_url: String,
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = secret)]
+    pub database_url: SecretString,
+
+    /// Maximum connections in the database pool.
+    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10)]
+    pub database_max_connections: u32,
 
     /// Address the portal listens on.
     #[arg(long, env = "BIND_ADDR", default_value = "127.0.0.1:8080")]
@@ -20,36 +35,299 @@ pub struct ServeConfig {
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
 
-    /// Base URL of the sandbox upstreams; used for every upstream that has no URL of its own.
-    #[arg(long, env = "SANDBOX_URL", default_value = "http://127.0.0.1:8090")]
-    pub sandbox_url: String,
-
-    /// Maximum connections in the database pool.
-    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10)]
-    pub database_max_connections: u32,
-
-    /// Master key (32 bytes, hex) wrapping each person's data key. Unset: a fixed
-    /// development key, with a warning; never run production without it.
-    #[arg(long, env = "PII_KEK_HEX", hide_env_values = true)]
-    pub pii_kek_hex: Option<String>,
-
-    /// Key (32 bytes, hex) of the HMAC that indexes phones, CPF/CNPJ and e-mails.
-    #[arg(long, env = "PII_HMAC_HEX", hide_env_values = true)]
-    pub pii_hmac_hex: Option<String>,
-
     /// Step runners in this process (each runs one step at a time).
     #[arg(long, env = "RUNNER_WORKERS", default_value_t = 4)]
     pub runner_workers: usize,
 
-    /// Whether the upstreams are the built-in sandbox (shows the SMS inbox link on the site).
-    #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
-    pub sandbox_mode: bool,
+    #[command(flatten)]
+    pub keys: KeyConfig,
+
+    #[command(flatten)]
+    pub site: SiteSettings,
+
+    #[command(flatten)]
+    pub upstreams: UpstreamConfig,
+
+    #[command(flatten)]
+    pub partners: PartnerConfig,
+
+    #[command(flatten)]
+    pub download: DownloadConfig,
 }
 
 impl ServeConfig {
-    /// Public URL of the chatbot page embedded by the site (the sandbox plays it by default).
-    pub fn chatbot_url(&self) -> String {
-        std::env::var("CHATBOT_URL")
-            .unwrap_or_else(|_| format!("{}/chatbot/?p=hero", self.sandbox_url.trim_end_matches('/')))
+    /// What the browser may know about this deployment.
+    pub fn site_config(&self) -> SiteConfig {
+        let sandbox = self.upstreams.sandbox_url.trim_end_matches('/');
+        SiteConfig {
+            chatbot_url: self
+                .site
+                .chatbot_url
+                .clone()
+                .unwrap_or_else(|| format!("{sandbox}/chatbot/?p=hero")),
+            chatbot_avatar_url: self
+                .site
+                .chatbot_avatar_url
+                .clone()
+                .unwrap_or_else(|| format!("{sandbox}/chatbot/avatar.svg")),
+            sandbox: self.site.sandbox_mode,
+            sms_inbox_url: self.site.sandbox_mode.then(|| format!("{sandbox}/sms")),
+        }
+    }
+}
+
+/// clap's parser for secrets: the value goes straight into a [`SecretString`].
+fn secret(value: &str) -> Result<SecretString, Infallible> {
+    Ok(SecretString::from(value))
+}
+
+/// The personal-data keys.
+#[derive(Debug, Clone, Default, Args)]
+pub struct KeyConfig {
+    /// Master key (32 bytes, hex) wrapping each person's data key. Unset: a fixed
+    /// development key, with a warning; never run production without it.
+    #[arg(long, env = "PII_KEK_HEX", hide_env_values = true, value_parser = secret)]
+    pub pii_kek_hex: Option<SecretString>,
+
+    /// Key (32 bytes, hex) of the HMAC that indexes phones, CPF/CNPJ and e-mails.
+    #[arg(long, env = "PII_HMAC_HEX", hide_env_values = true, value_parser = secret)]
+    pub pii_hmac_hex: Option<SecretString>,
+}
+
+impl KeyConfig {
+    /// Both keys, neither (the development keys, with a warning), or an error.
+    pub fn keys(&self) -> anyhow::Result<Keys> {
+        match (&self.pii_kek_hex, &self.pii_hmac_hex) {
+            (Some(kek), Some(hmac)) => {
+                Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")
+            }
+            (None, None) => {
+                tracing::warn!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys");
+                Ok(Keys::insecure_dev())
+            }
+            _ => anyhow::bail!("set both PII_KEK_HEX and PII_HMAC_HEX, or neither"),
+        }
+    }
+}
+
+/// What the site shows about the deployment.
+#[derive(Debug, Clone, Args)]
+pub struct SiteSettings {
+    /// Whether the upstreams are the sandbox (the footer then links its SMS inbox).
+    #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
+    pub sandbox_mode: bool,
+
+    /// Public URL of the chatbot page the site embeds. Unset: the sandbox's.
+    #[arg(long, env = "CHATBOT_URL")]
+    pub chatbot_url: Option<String>,
+
+    /// Public URL of the chatbot's avatar. Unset: the sandbox's.
+    #[arg(long, env = "CHATBOT_AVATAR_URL")]
+    pub chatbot_avatar_url: Option<String>,
+}
+
+impl Default for SiteSettings {
+    fn default() -> Self {
+        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None }
+    }
+}
+
+/// Where the upstreams are and how we identify ourselves to them. Every base URL defaults to
+/// the sandbox's layout under `SANDBOX_URL`; credentials default to the sandbox's public
+/// development values (`upstream_contract::credentials`).
+#[derive(Debug, Clone, Args)]
+pub struct UpstreamConfig {
+    /// Base URL of the sandbox upstreams; used for every upstream that has no URL of its own.
+    #[arg(long, env = "SANDBOX_URL", default_value = "http://127.0.0.1:8090")]
+    pub sandbox_url: String,
+
+    #[command(flatten)]
+    pub urls: UpstreamUrlOverrides,
+
+    /// Client id sent to the partner API and the BFF.
+    #[arg(long = "upstream-client-id", env = "UPSTREAM_CLIENT_ID", default_value = dev::CLIENT_ID)]
+    pub client_id: String,
+    #[arg(long = "upstream-client-secret", env = "UPSTREAM_CLIENT_SECRET", hide_env_values = true, hide_default_value = true,
+          default_value = dev::CLIENT_SECRET, value_parser = secret)]
+    pub client_secret: SecretString,
+    #[arg(long = "upstream-requester-name", env = "UPSTREAM_REQUESTER_NAME", default_value = dev::REQUESTER_NAME)]
+    pub requester_name: String,
+    /// Identity-provider key of the default and telecom-partner brands.
+    #[arg(long, env = "IDENTITY_KEY_DEFAULT", hide_env_values = true, hide_default_value = true,
+          default_value = dev::IDENTITY_KEY_DEFAULT, value_parser = secret)]
+    pub identity_key_default: SecretString,
+    /// Identity-provider key of the carrier brand.
+    #[arg(long, env = "IDENTITY_KEY_TIM", hide_env_values = true, hide_default_value = true,
+          default_value = dev::IDENTITY_KEY_TIM, value_parser = secret)]
+    pub identity_key_tim: SecretString,
+    #[arg(long, env = "PHONE_AUTH_API_KEY", hide_env_values = true, hide_default_value = true,
+          default_value = dev::PHONE_AUTH_API_KEY, value_parser = secret)]
+    pub phone_auth_api_key: SecretString,
+    #[arg(long, env = "HERO_API_KEY", hide_env_values = true, hide_default_value = true,
+          default_value = dev::HERO_API_KEY, value_parser = secret)]
+    pub hero_api_key: SecretString,
+    #[arg(long, env = "OAUTH_CLIENT_ID", default_value = dev::OAUTH_CLIENT_ID)]
+    pub oauth_client_id: String,
+    #[arg(long, env = "OAUTH_CLIENT_SECRET", hide_env_values = true, hide_default_value = true,
+          default_value = dev::OAUTH_CLIENT_SECRET, value_parser = secret)]
+    pub oauth_client_secret: SecretString,
+
+    /// Upper bound of one upstream call, in seconds.
+    #[arg(long, env = "UPSTREAM_TIMEOUT_SECS", default_value_t = 15)]
+    pub timeout_secs: u64,
+}
+
+impl UpstreamConfig {
+    /// The sandbox at `sandbox_url` with its development credentials.
+    pub fn sandbox(sandbox_url: &str) -> Self {
+        Self {
+            sandbox_url: sandbox_url.to_string(),
+            urls: UpstreamUrlOverrides::default(),
+            client_id: dev::CLIENT_ID.into(),
+            client_secret: SecretString::from(dev::CLIENT_SECRET),
+            requester_name: dev::REQUESTER_NAME.into(),
+            identity_key_default: SecretString::from(dev::IDENTITY_KEY_DEFAULT),
+            identity_key_tim: SecretString::from(dev::IDENTITY_KEY_TIM),
+            phone_auth_api_key: SecretString::from(dev::PHONE_AUTH_API_KEY),
+            hero_api_key: SecretString::from(dev::HERO_API_KEY),
+            oauth_client_id: dev::OAUTH_CLIENT_ID.into(),
+            oauth_client_secret: SecretString::from(dev::OAUTH_CLIENT_SECRET),
+            timeout_secs: 15,
+        }
+    }
+
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout_secs)
+    }
+}
+
+/// A real upstream's base URL, in place of the sandbox's for that kind.
+#[derive(Debug, Clone, Default, Args)]
+pub struct UpstreamUrlOverrides {
+    #[arg(long = "upstream-phone-auth-url", env = "UPSTREAM_PHONE_AUTH_URL")]
+    pub phone_auth: Option<String>,
+    #[arg(long = "upstream-docdb-url", env = "UPSTREAM_DOCDB_URL")]
+    pub docdb: Option<String>,
+    #[arg(long = "upstream-antivirus-url", env = "UPSTREAM_ANTIVIRUS_URL")]
+    pub antivirus: Option<String>,
+    #[arg(long = "upstream-partner-api-url", env = "UPSTREAM_PARTNER_API_URL")]
+    pub partner_api: Option<String>,
+    #[arg(long = "upstream-sso-url", env = "UPSTREAM_SSO_URL")]
+    pub sso: Option<String>,
+    #[arg(long = "upstream-identity-url", env = "UPSTREAM_IDENTITY_URL")]
+    pub identity: Option<String>,
+    #[arg(long = "upstream-bff-default-url", env = "UPSTREAM_BFF_DEFAULT_URL")]
+    pub bff_default: Option<String>,
+    #[arg(long = "upstream-bff-tim-url", env = "UPSTREAM_BFF_TIM_URL")]
+    pub bff_tim: Option<String>,
+    #[arg(long = "upstream-hero-url", env = "UPSTREAM_HERO_URL")]
+    pub hero: Option<String>,
+    #[arg(long = "upstream-oauth-url", env = "UPSTREAM_OAUTH_URL")]
+    pub oauth: Option<String>,
+    #[arg(long = "upstream-cloud-functions-url", env = "UPSTREAM_CLOUD_FUNCTIONS_URL")]
+    pub cloud_functions: Option<String>,
+    #[arg(long = "upstream-download-manager-url", env = "UPSTREAM_DOWNLOAD_MANAGER_URL")]
+    pub download_manager: Option<String>,
+    #[arg(long = "upstream-chatbot-url", env = "UPSTREAM_CHATBOT_URL")]
+    pub chatbot: Option<String>,
+}
+
+/// The partners' fixed strings (spec section 9): the broadband plan hash, the partner names.
+#[derive(Debug, Clone, Args)]
+pub struct PartnerConfig {
+    /// `partner` of `subscribe-by-hash` for the broadband partner.
+    #[arg(long, env = "BROADBAND_PARTNER", default_value = dev::BROADBAND_PARTNER)]
+    pub broadband_partner: String,
+    /// The broadband partner's fixed plan hash.
+    #[arg(long, env = "BROADBAND_PLAN_HASH", default_value = dev::BROADBAND_PLAN_HASH)]
+    pub broadband_plan_hash: String,
+    /// `partner` of `subscribe-by-hash` for the telecom partner.
+    #[arg(long, env = "TELECOM_PARTNER_NAME", default_value = dev::TELECOM_PARTNER_NAME)]
+    pub telecom_partner: String,
+}
+
+impl Default for PartnerConfig {
+    fn default() -> Self {
+        Self {
+            broadband_partner: dev::BROADBAND_PARTNER.into(),
+            broadband_plan_hash: dev::BROADBAND_PLAN_HASH.into(),
+            telecom_partner: dev::TELECOM_PARTNER_NAME.into(),
+        }
+    }
+}
+
+/// The desktop download's upstream settings.
+#[derive(Debug, Clone, Args)]
+pub struct DownloadConfig {
+    /// The invisible bot check's token sent with `send-code` (see docs/download-flow.md).
+    #[arg(long, env = "PHONE_AUTH_BOT_CHECK_TOKEN", hide_env_values = true, hide_default_value = true,
+          default_value = dev::PHONE_AUTH_BOT_CHECK_TOKEN, value_parser = secret)]
+    pub bot_check_token: SecretString,
+    /// Project of the document database's path.
+    #[arg(long, env = "DOCDB_PROJECT", default_value = dev::DOCDB_PROJECT)]
+    pub docdb_project: String,
+}
+
+impl Default for DownloadConfig {
+    fn default() -> Self {
+        Self {
+            bot_check_token: SecretString::from(dev::PHONE_AUTH_BOT_CHECK_TOKEN),
+            docdb_project: dev::DOCDB_PROJECT.into(),
+        }
+    }
+}
+
+/// How logs are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: ServeConfig,
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let cli = Cli::try_parse_from([
+            "serve",
+            "--database-url",
+            "postgres://app:db-password@db/exa",
+            "--upstream-client-secret",
+            "real-client-secret",
+            "--pii-kek-hex",
+            "00112233",
+        ])
+        .expect("parses");
+        let printed = format!("{:?}", cli.config);
+        for secret in ["db-password", "real-client-secret", "00112233", dev::OAUTH_CLIENT_SECRET] {
+            assert!(!printed.contains(secret), "{secret} printed in {printed}");
+        }
+    }
+
+    #[test]
+    fn chatbot_and_inbox_default_to_the_sandbox() {
+        let mut config = Cli::try_parse_from(["serve", "--database-url", "x", "--sandbox-url", "http://127.0.0.1:9/"])
+            .expect("parses")
+            .config;
+        let site = config.site_config();
+        assert_eq!(site.chatbot_url, "http://127.0.0.1:9/chatbot/?p=hero");
+        assert_eq!(site.sms_inbox_url.as_deref(), Some("http://127.0.0.1:9/sms"));
+        config.site.sandbox_mode = false;
+        config.site.chatbot_url = Some("https://bot.example/?p=hero".into());
+        let site = config.site_config();
+        assert_eq!(site.chatbot_url, "https://bot.example/?p=hero");
+        assert_eq!(site.sms_inbox_url, None);
     }
 }

@@ -1,10 +1,13 @@
 use clap::{Parser, Subcommand};
-use orchestrator::config::ServeConfig;
+use orchestrator::config::{LogFormat, ServeConfig};
 
 /// The EXA portal's orchestrator.
 #[derive(Parser)]
 #[command(name = "orchestrator", version)]
 struct Cli {
+    /// How logs are written (the level comes from `RUST_LOG`).
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
 }
@@ -19,8 +22,9 @@ enum Command {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    orchestrator::telemetry::init();
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    orchestrator::telemetry::init(cli.log_format);
+    match cli.command {
         Command::Serve(config) => orchestrator::startup::run(config).await,
         Command::Migrate(config) => orchestrator::startup::connect(&config).await.map(|_| ()),
     }

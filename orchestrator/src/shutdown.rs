@@ -1,4 +1,15 @@
-//! Graceful shutdown: resolves on SIGTERM or Ctrl-C so in-flight requests can finish.
+//! Graceful shutdown: [`signal`] resolves on SIGTERM or Ctrl-C so in-flight requests can
+//! finish; background tasks watch a `stop` flag through [`stopped`].
+
+use tokio::sync::watch;
+
+/// Resolves when `stop` turns true; never, if its sender is dropped without saying so (a test
+/// that does not care about stopping).
+pub async fn stopped(mut stop: watch::Receiver<bool>) {
+    if stop.wait_for(|stopped| *stopped).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
 
 pub async fn signal() {
     let ctrl_c = async {

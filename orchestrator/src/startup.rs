@@ -1,19 +1,23 @@
 //! Builds the application from configuration and runs it until shutdown.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
 use events::pii::{Keys, Vault};
 use events::EventStore;
+use secrecy::ExposeSecret;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
 
 use crate::attempts::notifier::Notifier;
-use crate::runner::StepDeps;
 use crate::config::ServeConfig;
-use crate::flows::{registry, Registry};
-use crate::runner::{Runner, RunnerConfig};
+use crate::flows::{registry, FlowSettings, Registry};
+use crate::runner::{Runner, RunnerConfig, StepDeps};
+use crate::shutdown::stopped;
 use crate::state::{AppState, SiteConfig};
 use crate::upstream::Upstreams;
 
@@ -24,32 +28,29 @@ pub async fn connect(config: &ServeConfig) -> anyhow::Result<PgPool> {
     let pool = PgPoolOptions::new()
         .max_connections(config.database_max_connections)
         .acquire_timeout(std::time::Duration::from_secs(10))
-        .connect(&config.database_url)
+        .connect(config.database_url.expose_secret())
         .await
         .context("connecting to PostgreSQL (DATABASE_URL)")?;
     MIGRATOR.run(&pool).await.context("applying migrations")?;
     Ok(pool)
 }
 
-pub fn site_config(config: &ServeConfig) -> SiteConfig {
-    let sandbox = config.sandbox_url.trim_end_matches('/');
-    SiteConfig {
-        chatbot_url: config.chatbot_url(),
-        chatbot_avatar_url: std::env::var("CHATBOT_AVATAR_URL")
-            .unwrap_or_else(|_| format!("{sandbox}/chatbot/avatar.svg")),
-        sandbox: config.sandbox_mode,
-        sms_inbox_url: config.sandbox_mode.then(|| format!("{sandbox}/sms")),
-    }
+/// What `build` assembles the application from, besides the database.
+pub struct Parts {
+    pub keys: Keys,
+    pub upstreams: Upstreams,
+    pub site: SiteConfig,
+    pub flows: FlowSettings,
 }
 
-pub fn pii_keys(config: &ServeConfig) -> anyhow::Result<Keys> {
-    match (&config.pii_kek_hex, &config.pii_hmac_hex) {
-        (Some(kek), Some(hmac)) => Keys::from_hex(kek, hmac).context("PII_KEK_HEX / PII_HMAC_HEX"),
-        (None, None) => {
-            tracing::warn!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys");
-            Ok(Keys::insecure_dev())
-        }
-        _ => anyhow::bail!("set both PII_KEK_HEX and PII_HMAC_HEX, or neither"),
+impl Parts {
+    pub fn from_config(config: &ServeConfig) -> anyhow::Result<Self> {
+        Ok(Self {
+            keys: config.keys.keys()?,
+            upstreams: Upstreams::from_config(&config.upstreams),
+            site: config.site_config(),
+            flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
+        })
     }
 }
 
@@ -59,7 +60,10 @@ pub struct App {
     pub registry_steps: Vec<Arc<dyn crate::runner::StepFlow>>,
 }
 
-pub fn build(db: PgPool, keys: Keys, upstreams: Upstreams, site: SiteConfig) -> anyhow::Result<App> {
+/// Assembles the application; its background tasks (change notifications) end when `stop`
+/// turns true.
+pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
+    let Parts { keys, upstreams, site, flows: settings } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder()
@@ -67,30 +71,23 @@ pub fn build(db: PgPool, keys: Keys, upstreams: Upstreams, site: SiteConfig) -> 
         .build()
         .context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
-    let Registry { flows, steps } = registry(&deps);
-    let notifier = Notifier::spawn(db.clone());
+    let Registry { flows, steps } = registry(&deps, &settings);
+    let notifier = Notifier::spawn(db.clone(), stop);
     let state = AppState { db, store, vault, flows: Arc::new(flows), notifier, site: Arc::new(site) };
     Ok(App { state, registry_steps: steps })
 }
 
-/// Starts `workers` runners over every flow's steps; they stop when `shutdown` fires.
-pub fn spawn_runners(
-    app: &App,
-    workers: usize,
-    shutdown: tokio::sync::watch::Receiver<bool>,
-) -> Vec<tokio::task::JoinHandle<()>> {
+/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true.
+pub fn spawn_runners(app: &App, workers: usize, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
             let runner = app.registry_steps.iter().fold(
                 Runner::new(app.state.db.clone(), app.state.store.clone(), RunnerConfig::default()),
                 |runner, flow| runner.with_flow(flow.clone()),
             );
-            let mut stop = shutdown.clone();
+            let stop = stop.clone();
             tokio::spawn(async move {
-                let until = async move {
-                    let _ = stop.wait_for(|stopped| *stopped).await;
-                };
-                if let Err(error) = runner.run_until(until).await {
+                if let Err(error) = runner.run_until(stopped(stop)).await {
                     tracing::error!(%error, "step runner stopped with an error");
                 }
             })
@@ -98,14 +95,31 @@ pub fn spawn_runners(
         .collect()
 }
 
+/// Deletes expired attempt secrets every minute until `stop` turns true.
+pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let until = stopped(stop);
+        tokio::pin!(until);
+        loop {
+            tokio::select! {
+                () = &mut until => break,
+                () = tokio::time::sleep(std::time::Duration::from_secs(60)) => {}
+            }
+            if let Err(error) = crate::write_path::secrets::purge_expired(&db).await {
+                tracing::warn!(%error, "purging expired secrets failed");
+            }
+        }
+    })
+}
+
 /// Serves on an already bound listener (tests bind port 0) until `shutdown` resolves.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
-    config: &ServeConfig,
+    web_dist: &Path,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let app = crate::http::app(state, &config.web_dist);
+    let app = crate::http::app(state, web_dist);
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
@@ -114,27 +128,19 @@ pub async fn serve(
 
 pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let db = connect(&config).await?;
-    let app = build(db, pii_keys(&config)?, Upstreams::from_env(&config.sandbox_url), site_config(&config))?;
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let runners = spawn_runners(&app, config.runner_workers, stop_rx);
-    let purge_db = app.state.db.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
-            if let Err(error) = crate::write_path::secrets::purge_expired(&purge_db).await {
-                tracing::warn!(%error, "purging expired secrets failed");
-            }
-        }
-    });
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
+    let mut background = spawn_runners(&app, config.runner_workers, stop_rx.clone());
+    background.push(spawn_secret_purge(app.state.db.clone(), stop_rx));
     let listener = TcpListener::bind(config.bind_addr)
         .await
         .with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     tracing::info!("portal listening on http://{addr} (health: http://{addr}/healthz)");
-    serve(listener, app.state.clone(), &config, crate::shutdown::signal()).await?;
+    serve(listener, app.state.clone(), &config.web_dist, crate::shutdown::signal()).await?;
     let _ = stop_tx.send(true);
-    for runner in runners {
-        let _ = runner.await;
+    for task in background {
+        let _ = task.await;
     }
     Ok(())
 }

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
+
+use crate::shutdown::stopped;
 
 #[derive(Clone)]
 pub struct Notifier {
@@ -12,16 +14,27 @@ pub struct Notifier {
 }
 
 impl Notifier {
-    /// Starts listening in the background; reconnects after a lost connection.
-    pub fn spawn(db: PgPool) -> Self {
+    /// Starts listening in the background, reconnecting after a lost connection, until `stop`
+    /// turns true.
+    pub fn spawn(db: PgPool, stop: watch::Receiver<bool>) -> Self {
         let (tx, _) = broadcast::channel(1024);
         let sender = tx.clone();
         tokio::spawn(async move {
+            let until = stopped(stop);
+            tokio::pin!(until);
             loop {
-                if let Err(error) = listen(&db, &sender).await {
-                    tracing::warn!(%error, "event notifications interrupted; reconnecting");
+                tokio::select! {
+                    () = &mut until => break,
+                    result = listen(&db, &sender) => {
+                        if let Err(error) = result {
+                            tracing::warn!(%error, "event notifications interrupted; reconnecting");
+                        }
+                    }
                 }
-                tokio::time::sleep(Duration::from_secs(1)).await;
+                tokio::select! {
+                    () = &mut until => break,
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
             }
         });
         Self { tx }

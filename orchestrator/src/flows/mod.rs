@@ -10,8 +10,16 @@ use std::sync::Arc;
 use events::flow::Erased;
 
 use crate::attempts::Flows;
+use crate::config::{DownloadConfig, PartnerConfig};
 use crate::runner::{FlowRunner, FlowSteps, StepDeps};
 use crate::runner::StepFlow;
+
+/// What the flows' steps are configured with.
+#[derive(Debug, Clone, Default)]
+pub struct FlowSettings {
+    pub partners: PartnerConfig,
+    pub download: DownloadConfig,
+}
 
 /// The API's flows and the runner's step executors.
 pub struct Registry {
@@ -28,10 +36,10 @@ impl Registry {
     }
 }
 
-/// Every flow of the portal.
-pub fn registry(deps: &StepDeps) -> Registry {
+/// Every flow of the portal, with the flows' own settings.
+pub fn registry(deps: &StepDeps, settings: &FlowSettings) -> Registry {
     Registry { flows: Flows::default(), steps: Vec::new() }
         .register(cloud::CloudSteps, deps)
-        .register(activation::ActivationSteps::from_env(), deps)
-        .register(download::DownloadSteps::from_env(), deps)
+        .register(activation::ActivationSteps::new(settings.partners.clone()), deps)
+        .register(download::DownloadSteps::new(settings.download.clone()), deps)
 }

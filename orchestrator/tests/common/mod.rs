@@ -7,9 +7,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use orchestrator::config::ServeConfig;
+use orchestrator::config::{DownloadConfig, KeyConfig, PartnerConfig, ServeConfig, SiteSettings, UpstreamConfig};
 use orchestrator::runner::StepFlow;
 use orchestrator::state::AppState;
+use secrecy::SecretString;
 use sqlx::PgPool;
 
 pub struct TestApp {
@@ -49,15 +50,16 @@ pub fn test_config(dist: PathBuf) -> ServeConfig {
 
 fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
     ServeConfig {
-        database_url: String::new(),
+        database_url: SecretString::from(""),
+        database_max_connections: 5,
         bind_addr: "127.0.0.1:0".parse().expect("addr"),
         web_dist: dist,
-        sandbox_url: sandbox_url.into(),
-        database_max_connections: 5,
-        sandbox_mode: true,
-        pii_kek_hex: None,
-        pii_hmac_hex: None,
         runner_workers: 1,
+        keys: KeyConfig::default(),
+        site: SiteSettings::default(),
+        upstreams: UpstreamConfig::sandbox(sandbox_url),
+        partners: PartnerConfig::default(),
+        download: DownloadConfig::default(),
     }
 }
 
@@ -78,13 +80,10 @@ pub async fn spawn_app_against(db: PgPool, sandbox_url: &str) -> (TestApp, Vec<A
 async fn spawn(db: PgPool, sandbox_url: &str, adjust: impl FnOnce(&mut AppState)) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
     let dist = fake_dist();
     let config = test_config_against(dist.path().to_path_buf(), sandbox_url);
-    let app = orchestrator::startup::build(
-        db,
-        events::pii::Keys::insecure_dev(),
-        orchestrator::upstream::Upstreams::sandbox(&config.sandbox_url),
-        orchestrator::startup::site_config(&config),
-    )
-    .expect("app");
+    // The notifier runs until the test's runtime ends: no stop flag is ever raised.
+    let (_, never_stop) = tokio::sync::watch::channel(false);
+    let parts = orchestrator::startup::Parts::from_config(&config).expect("parts");
+    let app = orchestrator::startup::build(db, parts, never_stop).expect("app");
     let mut state = app.state;
     let steps = app.registry_steps;
     adjust(&mut state);
@@ -92,7 +91,7 @@ async fn spawn(db: PgPool, sandbox_url: &str, adjust: impl FnOnce(&mut AppState)
     let addr = listener.local_addr().expect("addr");
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        let _ = orchestrator::startup::serve(listener, state, &config, async {
+        let _ = orchestrator::startup::serve(listener, state, &config.web_dist, async {
             let _ = rx.await;
         })
         .await;

@@ -23,6 +23,10 @@ pub const IDENTITY_KEY_TIM: &str = "sandbox-identity-key-tim";
 /// Key (`?key=`) of the desktop flow's phone-authentication service.
 pub const PHONE_AUTH_API_KEY: &str = "sandbox-phone-auth-key";
 
+/// Token of the desktop flow's invisible bot check, sent with `send-code`; the sandbox only
+/// requires one.
+pub const PHONE_AUTH_BOT_CHECK_TOKEN: &str = "sandbox-invisible-bot-check";
+
 /// Project id in the document database's path; the user collection's name.
 pub const DOCDB_PROJECT: &str = "exa-sandbox";
 pub const DOCDB_USER_COLLECTION: &str = "users";

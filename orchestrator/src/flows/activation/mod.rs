@@ -15,6 +15,7 @@ use events::flow::{PiiField, PlannedStep};
 use events::flows::activation::events::StepFailed;
 use events::flows::activation::{Activation, Brand, Event, State, Step};
 
+use crate::config::PartnerConfig;
 use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
 
@@ -30,35 +31,14 @@ pub mod secret {
     pub const ID_TOKEN: &str = "id_token";
 }
 
-/// The partners' fixed strings (spec section 9): the broadband plan hash, the partner names.
-#[derive(Debug, Clone)]
-pub struct Partners {
-    pub broadband_partner: String,
-    pub broadband_plan_hash: String,
-    pub telecom_partner: String,
-}
-
-impl Partners {
-    /// `BROADBAND_PARTNER`, `BROADBAND_PLAN_HASH`, `TELECOM_PARTNER_NAME`, else the sandbox's.
-    pub fn from_env() -> Self {
-        use upstream_contract::credentials as dev;
-        let env_or = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
-        Self {
-            broadband_partner: env_or("BROADBAND_PARTNER", dev::BROADBAND_PARTNER),
-            broadband_plan_hash: env_or("BROADBAND_PLAN_HASH", dev::BROADBAND_PLAN_HASH),
-            telecom_partner: env_or("TELECOM_PARTNER_NAME", dev::TELECOM_PARTNER_NAME),
-        }
-    }
-}
-
 /// The activation's step executor.
 pub struct ActivationSteps {
-    pub partners: Partners,
+    pub partners: PartnerConfig,
 }
 
 impl ActivationSteps {
-    pub fn from_env() -> Self {
-        Self { partners: Partners::from_env() }
+    pub fn new(partners: PartnerConfig) -> Self {
+        Self { partners }
     }
 }
 

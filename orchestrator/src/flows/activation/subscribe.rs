@@ -8,7 +8,8 @@ use reqwest::Method;
 use serde_json::json;
 
 use super::client::{url, Auth, Call};
-use super::{bff_base, brand, failed, open, Partners};
+use super::{bff_base, brand, failed, open};
+use crate::config::PartnerConfig;
 use crate::runner::StepContext;
 use crate::runner::StepError;
 
@@ -33,7 +34,7 @@ pub async fn by_serial(ctx: &StepContext, state: &State, key: &str) -> Result<Ev
 
 /// `POST /bff/api/v2/subscription/subscribe-by-hash`: the broadband partner's fixed plan hash
 /// and customer id, or the telecom partner's plan id, customer id and e-mail.
-pub async fn by_hash(ctx: &StepContext, state: &State, partners: &Partners, key: &str) -> Result<Event, StepError> {
+pub async fn by_hash(ctx: &StepContext, state: &State, partners: &PartnerConfig, key: &str) -> Result<Event, StepError> {
     let Some(customer_id) = state.customer_id.as_deref() else {
         return Ok(failed(Step::SubscribeByHash, None));
     };

@@ -13,7 +13,7 @@ use secrecy::{ExposeSecret, SecretString};
 use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
 use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
-use upstream_contract::credentials as dev;
+use crate::config::DownloadConfig;
 
 /// Secret names of an attempt.
 pub const SESSION: &str = "download.phone_auth_session";
@@ -37,20 +37,12 @@ pub const SESSION_LOST: &str = "SESSION_EXPIRED";
 pub const TOKEN_LOST: &str = "USER_TOKEN_EXPIRED";
 
 pub struct DownloadSteps {
-    /// The invisible bot check's token sent with `send-code` (see docs/download-flow.md).
-    bot_check_token: String,
-    /// Project of the document database's path.
-    docdb_project: String,
+    config: DownloadConfig,
 }
 
 impl DownloadSteps {
-    /// `PHONE_AUTH_BOT_CHECK_TOKEN` and `DOCDB_PROJECT`, defaulting to the sandbox's values.
-    pub fn from_env() -> Self {
-        Self {
-            bot_check_token: std::env::var("PHONE_AUTH_BOT_CHECK_TOKEN")
-                .unwrap_or_else(|_| "sandbox-invisible-bot-check".to_string()),
-            docdb_project: std::env::var("DOCDB_PROJECT").unwrap_or_else(|_| dev::DOCDB_PROJECT.to_string()),
-        }
+    pub fn new(config: DownloadConfig) -> Self {
+        Self { config }
     }
 
     fn client(&self, ctx: &StepContext) -> DesktopClient {
@@ -62,7 +54,7 @@ impl DownloadSteps {
                 phone_auth: &urls.phone_auth,
                 phone_auth_key: &ctx.upstreams.phone_auth_api_key,
                 docdb: &urls.docdb,
-                docdb_project: &self.docdb_project,
+                docdb_project: &self.config.docdb_project,
                 antivirus: &urls.antivirus,
             },
         )
@@ -135,7 +127,7 @@ impl FlowSteps for DownloadSteps {
         match pending {
             Pending::SendCode | Pending::ResendCode => {
                 let resend = *pending == Pending::ResendCode;
-                match client.send_code(&msisdn(ctx, state).await?, &self.bot_check_token, key).await {
+                match client.send_code(&msisdn(ctx, state).await?, self.config.bot_check_token.expose_secret(), key).await {
                     Ok(session) => {
                         keep(ctx, SESSION, &session, SESSION_TTL).await?;
                         Ok(vec![if resend { Event::CodeResent {} } else { Event::CodeSent {} }])
