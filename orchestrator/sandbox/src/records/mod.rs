@@ -1,0 +1,9 @@
+//! What the sandbox remembers, as plain records and the books that keep them: code
+//! transactions, issued tokens, the SMS inbox, the admin book (faults, call log, stored replies),
+//! subscriptions and the partners' customers and grants.
+//!
+//! The bottom of the module graph: handlers import [`crate::state`] and these records,
+//! `state` imports these records, and nothing here imports `state` or a handler.
+
+pub mod admin;
+pub mod faults;
