@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::authn::msisdn;
-use super::codes::Channel;
 use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::codes::Channel;
 use super::scenarios;
 use super::state::{SandboxState, World};
 use super::tokens::TokenKind;

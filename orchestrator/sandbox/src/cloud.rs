@@ -14,9 +14,10 @@ use serde_json::{json, Value};
 
 use super::bff::Subscription;
 use super::br_ids;
-use super::codes::{self, Channel};
+use super::codes;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
+use super::records::codes::Channel;
 use super::scenarios;
 use super::state::SandboxState;
 use super::tokens::{Claims, TokenError, TokenKind};

@@ -35,10 +35,10 @@ mod state;
 mod tokens;
 pub mod urls;
 
-pub use upstream_contract::credentials;
-pub use upstream_contract::endpoints::ENDPOINTS;
 pub use server::{serve, spawn_on_loopback, SandboxHandle};
 pub use state::SandboxState;
+pub use upstream_contract::credentials;
+pub use upstream_contract::endpoints::ENDPOINTS;
 pub use urls::{upstream_urls, UpstreamUrls};
 
 use axum::Router;

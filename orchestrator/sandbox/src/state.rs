@@ -11,11 +11,11 @@ use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
 use super::bff::Subscription;
-use super::codes::CodeBook;
 use super::hero::HeroCustomer;
-use super::inbox::Inbox;
 use super::oauth::{BroadbandCustomer, OAuthGrant};
 use super::records::admin::AdminBook;
+use super::records::codes::CodeBook;
+use super::records::inbox::Inbox;
 use super::scenarios::{self, DesktopAccount};
 use super::tokens::TokenBook;
 use super::SandboxConfig;

@@ -6,4 +6,6 @@
 //! `state` imports these records, and nothing here imports `state` or a handler.
 
 pub mod admin;
+pub mod codes;
 pub mod faults;
+pub mod inbox;
