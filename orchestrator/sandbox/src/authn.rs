@@ -16,9 +16,9 @@ use super::error::{json_body, Refusal, Style};
 use super::headers::{self, Brand};
 use super::intercept::tracked;
 use super::records::codes::Channel;
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios;
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::Partner;
 

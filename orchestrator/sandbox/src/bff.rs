@@ -16,9 +16,9 @@ use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
 use super::records::codes::Channel;
+use super::records::tokens::TokenKind;
 use super::scenarios;
 use super::state::{SandboxState, World};
-use super::tokens::TokenKind;
 
 const STYLE: Style = Style::Partner;
 /// Spec section 9: licence / serial max length.

@@ -18,9 +18,9 @@ use super::codes;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
 use super::records::codes::Channel;
+use super::records::tokens::{Claims, TokenError, TokenKind};
 use super::scenarios;
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenError, TokenKind};
 
 const STYLE: Style = Style::Cloud;
 /// A registered serial needs this long before a custom token can be issued for it (the reason

@@ -13,9 +13,9 @@ use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios;
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::Partner;
 

@@ -17,9 +17,9 @@ use super::error::{Refusal, Style};
 use super::headers;
 use super::html::{escape, page};
 use super::intercept::tracked;
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios;
 use super::state::{SandboxState, World};
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::OAuth;
 /// Authorization codes live ten minutes (RFC 6749 recommends at most that).

@@ -16,8 +16,8 @@ use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
 use super::records::codes::Channel;
+use super::records::tokens::{Claims, TokenKind};
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::Google;
 

@@ -16,8 +16,8 @@ use super::oauth::{BroadbandCustomer, OAuthGrant};
 use super::records::admin::AdminBook;
 use super::records::codes::CodeBook;
 use super::records::inbox::Inbox;
+use super::records::tokens::TokenBook;
 use super::scenarios::{self, DesktopAccount};
-use super::tokens::TokenBook;
 use super::SandboxConfig;
 
 #[derive(Clone)]

@@ -9,3 +9,4 @@ pub mod admin;
 pub mod codes;
 pub mod faults;
 pub mod inbox;
+pub mod tokens;
