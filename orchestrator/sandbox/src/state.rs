@@ -10,12 +10,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
-use super::bff::Subscription;
-use super::hero::HeroCustomer;
-use super::oauth::{BroadbandCustomer, OAuthGrant};
 use super::records::admin::AdminBook;
 use super::records::codes::CodeBook;
 use super::records::inbox::Inbox;
+use super::records::partners::{BroadbandCustomer, HeroCustomer, OAuthGrant};
+use super::records::subscriptions::Subscription;
 use super::records::tokens::TokenBook;
 use super::scenarios::{self, DesktopAccount};
 use super::SandboxConfig;

@@ -9,4 +9,6 @@ pub mod admin;
 pub mod codes;
 pub mod faults;
 pub mod inbox;
+pub mod partners;
+pub mod subscriptions;
 pub mod tokens;
