@@ -73,8 +73,8 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::SandboxConfig;
     use crate::records::codes::MAX_WRONG_CODES;
-    use crate::SandboxConfig;
     use chrono::Duration;
 
     const PHONE: &str = "5511987654321";

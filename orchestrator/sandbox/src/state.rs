@@ -10,6 +10,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
+use super::config::SandboxConfig;
 use super::records::admin::AdminBook;
 use super::records::codes::CodeBook;
 use super::records::inbox::Inbox;
@@ -17,7 +18,6 @@ use super::records::partners::{BroadbandCustomer, HeroCustomer, OAuthGrant};
 use super::records::subscriptions::Subscription;
 use super::records::tokens::TokenBook;
 use super::scenarios::{self, DesktopAccount};
-use super::SandboxConfig;
 
 #[derive(Clone)]
 pub struct SandboxState {

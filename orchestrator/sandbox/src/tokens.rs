@@ -40,7 +40,8 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{SandboxConfig, SandboxState};
+    use crate::config::SandboxConfig;
+    use crate::state::SandboxState;
     use chrono::Duration;
 
     #[test]
