@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::error::{json_body, Refusal, Style};
-use super::faults::FaultRequest;
 use super::intercept::{calls_of, ENDPOINTS};
+use super::records::faults::FaultRequest;
 use super::state::SandboxState;
 
 pub fn routes() -> Router<SandboxState> {

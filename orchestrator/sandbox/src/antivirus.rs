@@ -12,9 +12,9 @@ use super::br_ids;
 use super::error::{Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios::{DesktopAccount, Device, Seat};
 use super::state::{SandboxState, World};
-use super::tokens::{Claims, TokenKind};
 use super::urls;
 
 const STYLE: Style = Style::Antivirus;

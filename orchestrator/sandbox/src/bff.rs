@@ -6,19 +6,19 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::authn::msisdn;
-use super::codes::Channel;
 use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::codes::Channel;
+use super::records::subscriptions::Subscription;
+use super::records::tokens::TokenKind;
 use super::scenarios;
 use super::state::{SandboxState, World};
-use super::tokens::TokenKind;
 
 const STYLE: Style = Style::Partner;
 /// Spec section 9: licence / serial max length.
@@ -39,22 +39,6 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
             tracked(state, "bff.customer-about", get(customer_about)),
         )
         .route("/bff/api/v2/packs", tracked(state, "bff.packs", get(packs)))
-}
-
-/// One subscription the sandbox made (`GET /admin/subscriptions`), so a test can count them.
-#[derive(Debug, Clone, Serialize)]
-pub struct Subscription {
-    pub subscription_id: String,
-    /// `serial`, `hash` or `cloud-serial`.
-    pub kind: &'static str,
-    pub msisdn: String,
-    pub serial: Option<String>,
-    pub partner: Option<String>,
-    pub hash: Option<String>,
-    pub partner_subscription_id: Option<String>,
-    pub email: Option<String>,
-    pub brand: Option<&'static str>,
-    pub at: DateTime<Utc>,
 }
 
 impl World {
@@ -85,23 +69,6 @@ impl World {
                 && s.partner_subscription_id.as_deref() == Some(partner_subscription_id)
                 && s.msisdn == msisdn
         })
-    }
-}
-
-impl Subscription {
-    pub fn new(kind: &'static str, msisdn: &str, at: DateTime<Utc>) -> Self {
-        Self {
-            subscription_id: String::new(),
-            kind,
-            msisdn: msisdn.to_string(),
-            serial: None,
-            partner: None,
-            hash: None,
-            partner_subscription_id: None,
-            email: None,
-            brand: None,
-            at,
-        }
     }
 }
 

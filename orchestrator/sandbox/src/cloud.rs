@@ -12,14 +12,15 @@ use chrono::Duration;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::bff::Subscription;
 use super::br_ids;
-use super::codes::{self, Channel};
+use super::codes;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
+use super::records::codes::Channel;
+use super::records::subscriptions::Subscription;
+use super::records::tokens::{Claims, TokenError, TokenKind};
 use super::scenarios;
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenError, TokenKind};
 
 const STYLE: Style = Style::Cloud;
 /// A registered serial needs this long before a custom token can be issued for it (the reason

@@ -14,8 +14,8 @@ use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::tokens::TokenKind;
 use super::state::SandboxState;
-use super::tokens::TokenKind;
 
 const STYLE: Style = Style::Google;
 /// The only database of a project.

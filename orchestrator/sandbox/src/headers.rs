@@ -3,7 +3,8 @@
 use axum::http::{header, HeaderMap, StatusCode};
 use uuid::Uuid;
 
-use super::credentials;
+use upstream_contract::credentials;
+
 use super::error::{Refusal, Style};
 
 pub use upstream_contract::headers::*;

@@ -13,9 +13,10 @@ use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::headers;
 use super::intercept::tracked;
+use super::records::partners::HeroCustomer;
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios;
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::Partner;
 
@@ -29,14 +30,6 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
             "/api/hero/accounts/info",
             tracked(state, "hero.account-info", get(account_info)),
         )
-}
-
-/// A telecom-partner customer, created at first login and stable afterwards.
-#[derive(Debug, Clone)]
-pub struct HeroCustomer {
-    pub customer_id: String,
-    pub email: String,
-    pub plan_id: String,
 }
 
 fn check_api_key(headers: &HeaderMap) -> Result<(), Refusal> {

@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
+use super::records::tokens::{TokenError, TokenKind};
 use super::state::SandboxState;
-use super::tokens::{TokenError, TokenKind};
 
 const STYLE: Style = Style::Google;
 

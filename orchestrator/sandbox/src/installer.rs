@@ -8,8 +8,8 @@ use axum::routing::get;
 use axum::Router;
 
 use super::intercept::tracked;
+use super::records::tokens::{TokenError, TokenKind};
 use super::state::SandboxState;
-use super::tokens::{TokenError, TokenKind};
 
 pub const FILE_NAME: &str = "antivirus-installer.exe";
 

@@ -7,6 +7,14 @@
 //! the spec's branches for the documented scenario inputs ([`scenarios`]). Codes it "sends" land
 //! in an SMS inbox ([`inbox`]); tests move its clock and inject faults through [`admin`].
 //! The contracts are written down in `docs/upstreams.md`, the scenarios in `docs/sandbox.md`.
+//!
+//! Dependencies point one way. The handlers (one module per upstream, `admin`, `inbox`,
+//! `index`) and what they share (`intercept`, and `codes` and `tokens`, which add the code and
+//! token methods to the world) import `state` and `records`. `state` (the world behind its lock,
+//! the clock, the seeded RNG) imports only `records`, the starting table of [`scenarios`] and
+//! `config`. `records` (what the world stores: code transactions, issued tokens, the SMS inbox,
+//! the admin book, subscriptions, the partners' customers and grants) imports neither, only
+//! `error` and `headers` (which imports only `error`).
 
 mod admin;
 mod antivirus;
@@ -16,9 +24,9 @@ mod br_ids;
 mod chatbot;
 mod cloud;
 mod codes;
+mod config;
 mod docdb;
 mod error;
-mod faults;
 pub mod headers;
 mod hero;
 mod html;
@@ -29,40 +37,24 @@ mod installer;
 mod intercept;
 mod oauth;
 mod phone_auth;
+mod records;
 pub mod scenarios;
 mod server;
 mod state;
 mod tokens;
 pub mod urls;
 
-pub use upstream_contract::credentials;
-pub use upstream_contract::endpoints::ENDPOINTS;
+pub use config::{SandboxConfig, DEFAULT_SEED};
 pub use server::{serve, spawn_on_loopback, SandboxHandle};
 pub use state::SandboxState;
+pub use upstream_contract::credentials;
+pub use upstream_contract::endpoints::ENDPOINTS;
 pub use urls::{upstream_urls, UpstreamUrls};
 
 use axum::Router;
 
 /// Where the `sandbox` binary listens when nothing else is configured.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8090";
-
-/// Seed used when `SANDBOX_SEED` is not set.
-pub const DEFAULT_SEED: u64 = 1;
-
-/// What the sandbox needs to start. The same seed gives the same codes, ids and tokens for the
-/// same sequence of calls.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct SandboxConfig {
-    /// Seed of the sandbox's codes, ids and tokens.
-    #[arg(long, env = "SANDBOX_SEED", default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
-}
-
-impl Default for SandboxConfig {
-    fn default() -> Self {
-        Self { seed: DEFAULT_SEED }
-    }
-}
 
 /// Every upstream under its prefix, the SMS inbox, the admin API and an index page.
 pub fn router(state: SandboxState) -> Router {
@@ -86,24 +78,4 @@ pub fn router(state: SandboxState) -> Router {
         .nest("/admin", admin::routes())
         .fallback(index::not_found)
         .with_state(state)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        config: SandboxConfig,
-    }
-
-    #[test]
-    fn seed_parses_or_is_refused() {
-        use clap::Parser;
-        let parsed = |args: &[&str]| Cli::try_parse_from(args).map(|cli| cli.config.seed).ok();
-        assert_eq!(parsed(&["sandbox", "--seed", "42"]), Some(42));
-        assert_eq!(parsed(&["sandbox", "--seed", "quarenta"]), None);
-        assert_eq!(SandboxConfig::default().seed, DEFAULT_SEED);
-    }
 }

@@ -17,9 +17,10 @@ use super::error::{Refusal, Style};
 use super::headers;
 use super::html::{escape, page};
 use super::intercept::tracked;
+use super::records::partners::{BroadbandCustomer, OAuthGrant};
+use super::records::tokens::{Claims, TokenKind};
 use super::scenarios;
 use super::state::{SandboxState, World};
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::OAuth;
 /// Authorization codes live ten minutes (RFC 6749 recommends at most that).
@@ -34,22 +35,6 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
         .route("/approve", tracked(state, "oauth.approve", get(approve)))
         .route("/token", tracked(state, "oauth.token", post(token)))
         .route("/customer", tracked(state, "oauth.customer", get(customer)))
-}
-
-/// A code the consent page issued.
-#[derive(Debug, Clone)]
-pub struct OAuthGrant {
-    customer_id: String,
-    redirect_uri: String,
-    expires_at: DateTime<Utc>,
-    exchanged: bool,
-}
-
-#[derive(Debug, Clone)]
-pub struct BroadbandCustomer {
-    pub customer_id: String,
-    pub name: String,
-    pub email: String,
 }
 
 impl World {

@@ -11,12 +11,13 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::br_ids;
-use super::codes::{self, Channel};
+use super::codes;
 use super::credentials;
 use super::error::{json_body, Refusal, Style};
 use super::intercept::tracked;
+use super::records::codes::Channel;
+use super::records::tokens::{Claims, TokenKind};
 use super::state::SandboxState;
-use super::tokens::{Claims, TokenKind};
 
 const STYLE: Style = Style::Google;
 

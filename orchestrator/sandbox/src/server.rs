@@ -13,8 +13,9 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
+use super::config::SandboxConfig;
 use super::state::SandboxState;
-use super::{router, upstream_urls, SandboxConfig, UpstreamUrls};
+use super::{router, upstream_urls, UpstreamUrls};
 
 /// Put in every request's extensions; cutting it closes that request's connection at once.
 #[derive(Clone, Default)]

@@ -10,15 +10,14 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
-use super::bff::Subscription;
-use super::codes::CodeBook;
-use super::hero::HeroCustomer;
-use super::inbox::Inbox;
-use super::intercept::AdminBook;
-use super::oauth::{BroadbandCustomer, OAuthGrant};
+use super::config::SandboxConfig;
+use super::records::admin::AdminBook;
+use super::records::codes::CodeBook;
+use super::records::inbox::Inbox;
+use super::records::partners::{BroadbandCustomer, HeroCustomer, OAuthGrant};
+use super::records::subscriptions::Subscription;
+use super::records::tokens::TokenBook;
 use super::scenarios::{self, DesktopAccount};
-use super::tokens::TokenBook;
-use super::SandboxConfig;
 
 #[derive(Clone)]
 pub struct SandboxState {
