@@ -330,4 +330,20 @@ mod tests {
         assert_eq!(site.chatbot_url, "https://bot.example/?p=hero");
         assert_eq!(site.sms_inbox_url, None);
     }
+
+    #[test]
+    fn the_readme_lists_every_variable() {
+        use clap::CommandFactory;
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+        let command = Cli::command();
+        let variables: Vec<String> = command
+            .get_arguments()
+            .filter_map(|arg| arg.get_env())
+            .map(|name| name.to_string_lossy().into_owned())
+            .collect();
+        assert!(variables.len() > 30, "{variables:?}");
+        for name in variables {
+            assert!(readme.contains(&format!("`{name}`")), "README's configuration table lacks {name}");
+        }
+    }
 }
