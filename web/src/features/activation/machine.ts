@@ -46,7 +46,7 @@ export type Product = 'seguranca' | 'cloud' | 'gestao';
 
 
 /** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
-export const DOMAIN_EVENTS = [
+export const DOMAIN_EVENT_TYPES = [
   'attempt.started',
   'partner.login_prepared',
   'customer.found',
@@ -77,11 +77,11 @@ export const DOMAIN_EVENTS = [
   'product.chosen',
 ] as const;
 
-export type DomainEventType = (typeof DOMAIN_EVENTS)[number];
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 export type DomainEvent = { type: DomainEventType; data: Record<string, unknown>; at: string };
 
 export function isDomainEventType(type: string): type is DomainEventType {
-  return (DOMAIN_EVENTS as readonly string[]).includes(type);
+  return (DOMAIN_EVENT_TYPES as readonly string[]).includes(type);
 }
 
 export interface StartInput {

@@ -13,7 +13,7 @@ import { HelpPanel } from './components/HelpPanel';
 import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
-import { loadingOf, panelOf } from './selectors';
+import { isBusy, panelOf } from './selectors';
 
 const STEPS = ['Seus dados', 'Código SMS', 'Ativação'] as const;
 
@@ -39,7 +39,7 @@ function Stepper({ current }: { current: number }) {
 function CloudActivation() {
   const actor = CloudActor.useActorRef();
   const panel = CloudActor.useSelector(panelOf);
-  const loading = CloudActor.useSelector(loadingOf);
+  const busy = CloudActor.useSelector(isBusy);
   const error = CloudActor.useSelector((s) => s.context.error);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
@@ -79,7 +79,7 @@ function CloudActivation() {
         </div>
       </section>
       <HelpPanel open={helpOpen} onClose={closeHelp} />
-      <LoadingOverlay visible={loading && panel !== 'success' && panel !== 'done'} label="Processando sua ativação" />
+      <LoadingOverlay visible={busy && panel !== 'success' && panel !== 'done'} label="Processando sua ativação" />
       {(panel === 'success' || panel === 'done') && <SuccessModal />}
     </SiteShell>
   );

@@ -6,7 +6,7 @@ import { createActor, fromCallback, fromPromise } from 'xstate';
 import { AttemptError } from '../../lib/attempts/api';
 import { cloudMachine, type CloudEvent, type CommandInput, type CommandOutput } from './machine';
 import { MESSAGES } from './rules';
-import { loadingOf, panelOf, resendOf } from './selectors';
+import { isBusy, panelOf, resendOf } from './selectors';
 import type { ServerEvent } from './types';
 
 const ID = 'cloud-00000000-0000-4000-8000-000000000001';
@@ -68,7 +68,7 @@ describe('cloud machine', () => {
     actor.send({ type: 'PHONE_CHANGED', value: '(11) 91234-5678' });
     actor.send({ type: 'SERIAL_CHANGED', value: 'PSN-1' });
     actor.send({ type: 'SUBMIT_DETAILS' });
-    expect(loadingOf(actor.getSnapshot())).toBe(true);
+    expect(isBusy(actor.getSnapshot())).toBe(true);
     await settle();
     expect(calls).toEqual([{ attemptId: null, command: { type: 'start', phone: '(11) 91234-5678', serial: 'PSN-1' } }]);
     expect(followed).toEqual([ID]);
@@ -79,7 +79,7 @@ describe('cloud machine', () => {
       events: [wire(1, 'details.submitted', { phone: null, phone_masked: '(11) *****-5678', serial: 'PSN-1' }), wire(2, 'phone.checked'), wire(3, 'code.sent', { transaction_id: 'tx' })],
     });
     expect(panelOf(actor.getSnapshot())).toBe('code');
-    expect(loadingOf(actor.getSnapshot())).toBe(false);
+    expect(isBusy(actor.getSnapshot())).toBe(false);
     expect(actor.getSnapshot().context.version).toBe(3);
   });
 
@@ -112,7 +112,7 @@ describe('cloud machine', () => {
     await settle();
     const snapshot = actor.getSnapshot();
     expect(snapshot.context).toMatchObject({ error: 'Por favor, digite um numero de celular válido!', field: 'phone' });
-    expect(loadingOf(snapshot)).toBe(false);
+    expect(isBusy(snapshot)).toBe(false);
     actor.send({ type: 'DISMISS' });
     expect(actor.getSnapshot().context.error).toBeNull();
   });

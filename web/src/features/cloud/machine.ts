@@ -5,6 +5,7 @@
 // (lib/attempts/regions.ts); `live` stops once the account is active.
 
 import { and, assign, not, raise, setup, stateIn } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import {
   attemptActions,
   attemptGuards,
@@ -253,6 +254,8 @@ export const cloudMachine = setup({
     },
   },
 });
+
+export type CloudSnapshot = SnapshotFrom<typeof cloudMachine>;
 
 function errorOf(parsed: { ok: string } | { error: string }): string | null {
   return 'error' in parsed ? parsed.error : null;

@@ -1,12 +1,9 @@
 // Small reads of the machine's snapshot, shared by the page and the tests.
 
-import type { SnapshotFrom } from 'xstate';
-import type { cloudMachine } from './machine';
+import type { CloudSnapshot } from './machine';
 import type { Panel } from './types';
 
-type Snapshot = SnapshotFrom<typeof cloudMachine>;
-
-export function panelOf(snapshot: Snapshot): Panel {
+export function panelOf(snapshot: CloudSnapshot): Panel {
   if (snapshot.matches({ panel: 'code' })) return 'code';
   if (snapshot.matches({ panel: 'success' })) return 'success';
   if (snapshot.matches({ panel: 'done' })) return 'done';
@@ -14,13 +11,13 @@ export function panelOf(snapshot: Snapshot): Panel {
 }
 
 /** The code panel's resend control: the link, or the countdown after a successful resend. */
-export function resendOf(snapshot: Snapshot): 'link' | 'countdown' | null {
+export function resendOf(snapshot: CloudSnapshot): 'link' | 'countdown' | null {
   if (snapshot.matches({ panel: { code: 'countdown' } })) return 'countdown';
   if (snapshot.matches({ panel: 'code' })) return 'link';
   return null;
 }
 
 /** The loader covers the form while a command is sent or a server step runs. */
-export function loadingOf(snapshot: Snapshot): boolean {
+export function isBusy(snapshot: CloudSnapshot): boolean {
   return snapshot.context.busy || snapshot.matches({ request: 'sending' });
 }

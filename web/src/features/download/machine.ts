@@ -24,7 +24,7 @@ import {
 } from './types';
 import { GENERIC_FAILURE, REMOVAL_FAILURE, RESEND_SECONDS, SNACKBAR_MS } from './validation';
 
-export const FLOW = 'download';
+export const DOWNLOAD_FLOW = 'download';
 
 export interface Snackbar {
   id: number;
@@ -84,7 +84,7 @@ export const downloadMachine = setup({
   },
   actors: {
     startAttempt: fromPromise<AttemptReply, { os: string; browser: string }>(({ input, signal }) =>
-      startAttempt(FLOW, { type: 'start', os: input.os, browser: input.browser }, signal),
+      startAttempt(DOWNLOAD_FLOW, { type: 'start', os: input.os, browser: input.browser }, signal),
     ),
     sendCommand: fromPromise<AttemptReply, { id: string; command: Command }>(({ input, signal }) =>
       sendCommand(input.id, input.command as unknown as Record<string, unknown>, signal),

@@ -1,6 +1,6 @@
 import { CloudActor } from '../context';
 import { CODE_LENGTH } from '../rules';
-import { loadingOf, resendOf } from '../selectors';
+import { isBusy, resendOf } from '../selectors';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
 export function CodeForm() {
@@ -8,7 +8,7 @@ export function CodeForm() {
   const phoneMasked = CloudActor.useSelector((s) => s.context.phoneMasked);
   const code = CloudActor.useSelector((s) => s.context.code);
   const invalid = CloudActor.useSelector((s) => s.context.field === 'code');
-  const disabled = CloudActor.useSelector(loadingOf);
+  const disabled = CloudActor.useSelector(isBusy);
   // null while the link shows; the seconds left otherwise.
   const countdown = CloudActor.useSelector((s) => (resendOf(s) === 'countdown' ? s.context.resendSeconds : null));
   return (

@@ -1,7 +1,7 @@
 import { IMaskInput } from 'react-imask';
 import { CloudActor } from '../context';
 import { PHONE_MASK, PHONE_PLACEHOLDER, SERIAL_MAX_LENGTH } from '../rules';
-import { loadingOf } from '../selectors';
+import { isBusy } from '../selectors';
 import { PhoneTip } from './PhoneTip';
 
 /** Example shown in the serial field. */
@@ -13,7 +13,7 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
   const phone = CloudActor.useSelector((s) => s.context.phone);
   const serial = CloudActor.useSelector((s) => s.context.serial);
   const field = CloudActor.useSelector((s) => s.context.field);
-  const disabled = CloudActor.useSelector(loadingOf);
+  const disabled = CloudActor.useSelector(isBusy);
   return (
     <form
       className="cloud-form"
