@@ -5,8 +5,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use events::flow::{decode, Flow};
-use events::flows::cloud::validation::{CloudPhone, Pincode, Serial};
-use events::flows::cloud::{CloudFlow, CloudState};
+use events::flows::cloud::{CloudFlow, CloudPhone, CloudState, Pincode, Serial};
 use serde_json::{json, Value};
 
 fn vector(name: &str) -> Value {

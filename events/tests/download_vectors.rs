@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use events::flow::{decode, Flow};
-use events::flows::download::{DesktopPhone, Download, PhoneError, SmsCode, State};
+use events::flows::download::{DesktopPhone, DownloadFlow, DownloadState, PhoneError, SmsCode};
 use serde_json::Value;
 
 fn load(name: &str) -> Value {
@@ -27,14 +27,14 @@ fn panels_follow_the_event_sequences() {
         let events = case["events"].as_array().expect("events");
         let expect = case["expect"].as_array().expect("expect");
         assert_eq!(events.len(), expect.len(), "{name}: one expectation per event");
-        let mut state = State::default();
+        let mut state = DownloadState::default();
         for (i, (event, want)) in events.iter().zip(expect).enumerate() {
             let at: DateTime<Utc> = event["at"].as_str().and_then(|s| s.parse().ok()).expect("at");
             let event_type = event["type"].as_str().expect("type");
-            if let Some(decoded) = decode::<Download>(event_type, &event["data"]) {
-                state = Download::evolve(state, &decoded, at);
+            if let Some(decoded) = decode::<DownloadFlow>(event_type, &event["data"]) {
+                state = DownloadFlow::evolve(state, &decoded, at);
             }
-            let view = Download::view(&state, at);
+            let view = DownloadFlow::view(&state, at);
             let context = format!("{name}, event {i} ({event_type})");
             assert_eq!(view["panel"], want["panel"], "{context}");
             assert_eq!(view["step"], want["step"], "{context}");

@@ -1,4 +1,4 @@
-//! The activation form's fields, parsed (spec section 5, "Activation"). Each type can only
+//! The activation form's fields, parsed (spec section 5, "ActivationFlow"). Each type can only
 //! be built through `parse`, which applies the spec's rules and answers the spec's message.
 //! The same rules run in the browser (`web/src/features/activation/validation.ts`); both
 //! are held to `tests/vectors/activation/validation.json`.

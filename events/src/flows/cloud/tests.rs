@@ -3,7 +3,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::json;
 
-use super::validation::{CODE_INVALID, PHONE_INVALID, PHONE_REQUIRED, SERIAL_REQUIRED, SERIAL_TOO_LONG};
+use super::state::evolve;
 use super::*;
 use crate::flow::{encode, PiiField, Rejection};
 use crate::pii::PiiKind;
@@ -73,7 +73,7 @@ fn the_phone_check_then_the_code_are_due_right_after_form_one() {
     assert_eq!(CloudFlow::next_step(&state).map(|s| s.name), Some("send_code".into()));
     let state = given(&on_code_form());
     assert_eq!(CloudFlow::next_step(&state), None);
-    assert_eq!(state.panel, Panel::Code);
+    assert_eq!(state.panel, CloudPanel::Code);
     assert_eq!(state.transaction_id.as_deref(), Some("tx-1"));
 }
 
@@ -81,7 +81,7 @@ fn the_phone_check_then_the_code_are_due_right_after_form_one() {
 fn a_refused_phone_stays_on_form_one_with_the_message_and_can_be_resubmitted() {
     let events = vec![submitted(), CloudEvent::PhoneRefused { message: "Número não habilitado.".into() }];
     let state = given(&events);
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (Panel::Details, false, Some("Número não habilitado.")));
+    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Details, false, Some("Número não habilitado.")));
     let again = when(&events, json!({"type": "submit_details", "phone": "11912345678", "serial": "PSN-0001"})).unwrap();
     assert_eq!(again, vec![submitted()]);
     assert_eq!(given(&[events, again].concat()).error, None);
@@ -153,7 +153,7 @@ fn a_wrong_code_stays_on_form_two_and_can_be_retried() {
     events.push(CloudEvent::CodeSubmitted { pincode: "000000".into() });
     events.push(CloudEvent::CodeRejected { message: "Código inválido.".into() });
     let state = given(&events);
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (Panel::Code, false, Some("Código inválido.")));
+    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Code, false, Some("Código inválido.")));
     assert_eq!(state.pincode, None);
     assert!(when(&events, json!({"type": "submit_code", "code": "123456"})).is_ok());
 }
@@ -168,7 +168,7 @@ fn failures_after_the_code_was_spent_return_to_form_one() {
         let mut events = on_code_form();
         events.extend([CloudEvent::CodeSubmitted { pincode: "123456".into() }, CloudEvent::CodeValidated {}, failure]);
         let state = given(&events);
-        assert_eq!((state.panel, state.busy()), (Panel::Details, false));
+        assert_eq!((state.panel, state.busy()), (CloudPanel::Details, false));
         assert_eq!(state.error.as_deref(), Some("Serial não encontrado."));
         assert_eq!(state.transaction_id, None);
         assert!(when(&events, json!({"type": "submit_details", "phone": "11912345678", "serial": "PSN-0002"})).is_ok());
@@ -205,7 +205,7 @@ fn a_failed_resend_keeps_the_link_and_shows_the_message() {
     let mut events = on_code_form();
     events.extend([CloudEvent::ResendRequested {}, CloudEvent::ResendFailed { message: "Falha no envio.".into() }]);
     let state = given(&events);
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (Panel::Code, false, Some("Falha no envio.")));
+    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Code, false, Some("Falha no envio.")));
     assert_eq!(state.resent_at, None);
     assert_eq!(state.transaction_id.as_deref(), Some("tx-1"));
     assert!(when(&events, json!({"type": "resend"})).is_ok());
@@ -216,7 +216,7 @@ fn back_returns_to_form_one_and_forgets_the_code() {
     let events = [on_code_form(), vec![CloudEvent::DetailsReopened {}]].concat();
     assert_eq!(when(&on_code_form(), json!({"type": "back"})).unwrap(), vec![CloudEvent::DetailsReopened {}]);
     let state = given(&events);
-    assert_eq!((state.panel, state.transaction_id.clone(), state.error.clone()), (Panel::Details, None, None));
+    assert_eq!((state.panel, state.transaction_id.clone(), state.error.clone()), (CloudPanel::Details, None, None));
     let view = CloudFlow::view(&state, t0());
     assert_eq!(view["phone"], json!("(11) *****-5678"));
     assert_eq!(view["serial"], json!("PSN-0001"));
@@ -226,11 +226,11 @@ fn back_returns_to_form_one_and_forgets_the_code() {
 fn giving_up_shows_the_generic_message_on_the_right_form() {
     let gave_up = |step: &str| CloudEvent::StepGaveUp { step: step.into(), reason: "timeout".into() };
     let state = given(&[submitted(), gave_up("check_phone")]);
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (Panel::Details, false, Some(GENERIC_ERROR)));
+    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Details, false, Some(GENERIC_ERROR)));
     let state = given(&[on_code_form(), vec![CloudEvent::CodeSubmitted { pincode: "123456".into() }, gave_up("validate_code")]].concat());
-    assert_eq!((state.panel, state.error.as_deref()), (Panel::Code, Some(GENERIC_ERROR)));
+    assert_eq!((state.panel, state.error.as_deref()), (CloudPanel::Code, Some(GENERIC_ERROR)));
     let state = given(&[on_code_form(), vec![CloudEvent::CodeSubmitted { pincode: "123456".into() }, CloudEvent::CodeValidated {}, gave_up("register_serial")]].concat());
-    assert_eq!((state.panel, state.error.as_deref()), (Panel::Details, Some(GENERIC_ERROR)));
+    assert_eq!((state.panel, state.error.as_deref()), (CloudPanel::Details, Some(GENERIC_ERROR)));
 }
 
 #[test]

@@ -1,11 +1,13 @@
 //! The cloud form's rules (spec section 5, "Cloud activation") as types that parse.
 //!
 //! The spec gives the rules (phone `(##) #####-####` required; serial required, at most 21
-//! characters; code of 6 digits, required) but not the messages: the ones below are ours,
+//! characters; code of 6 digits, required) but not the messages: ours are in `messages.rs`,
 //! reusing the activation flow's wording where the rule is the same. `docs/cloud-flow.md`
 //! lists them; `tests/vectors/cloud/fields.json` pins them for the web form too.
 
 use std::fmt;
+
+use super::messages::{CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_REQUIRED, SERIAL_TOO_LONG};
 
 /// Brazil's country prefix (spec section 9).
 pub const COUNTRY_PREFIX: &str = "55";
@@ -13,13 +15,6 @@ pub const COUNTRY_PREFIX: &str = "55";
 pub const SERIAL_MAX_LEN: usize = 21;
 /// Code length (spec section 9).
 pub const CODE_LEN: usize = 6;
-
-pub const PHONE_REQUIRED: &str = "Por favor, informe o número do seu celular.";
-pub const PHONE_INVALID: &str = "Por favor, digite um numero de celular válido!";
-pub const SERIAL_REQUIRED: &str = "Por favor, informe o número de série.";
-pub const SERIAL_TOO_LONG: &str = "O número de série deve ter no máximo 21 caracteres.";
-pub const CODE_REQUIRED: &str = "Por favor, informe o código recebido!";
-pub const CODE_INVALID: &str = "O código deve ter 6 dígitos.";
 
 /// A mobile number typed as `(##) #####-####`: 11 digits, area code 11 to 99.
 #[derive(Clone, PartialEq, Eq)]

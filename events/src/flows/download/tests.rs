@@ -12,19 +12,19 @@ fn t0() -> DateTime<Utc> {
 }
 
 /// Folds `events`, one second apart from t0.
-fn given(events: &[Event]) -> State {
+fn given(events: &[DownloadEvent]) -> DownloadState {
     events
         .iter()
         .enumerate()
-        .fold(State::default(), |s, (i, e)| Download::evolve(s, e, t0() + Duration::seconds(i as i64)))
+        .fold(DownloadState::default(), |s, (i, e)| DownloadFlow::evolve(s, e, t0() + Duration::seconds(i as i64)))
 }
 
-fn started() -> Event {
-    Event::Started { os: DesktopOs::WinPc, browser: "Chrome".into() }
+fn started() -> DownloadEvent {
+    DownloadEvent::Started { os: DesktopOs::WinPc, browser: "Chrome".into() }
 }
 
-fn phone_submitted() -> Event {
-    Event::PhoneSubmitted { phone: PiiField::clear(PiiKind::Phone, "+5511912345678"), masked: "(11) *****-5678".into() }
+fn phone_submitted() -> DownloadEvent {
+    DownloadEvent::PhoneSubmitted { phone: PiiField::clear(PiiKind::Phone, "+5511912345678"), masked: "(11) *****-5678".into() }
 }
 
 fn partner(id: &str, subscription: Option<&str>) -> Partner {
@@ -49,35 +49,35 @@ fn device(id: &str) -> Device {
 }
 
 /// Up to the code panel, SMS sent at t0 + 2 s.
-fn on_code_panel() -> Vec<Event> {
-    vec![started(), phone_submitted(), Event::CodeSent {}]
+fn on_code_panel() -> Vec<DownloadEvent> {
+    vec![started(), phone_submitted(), DownloadEvent::CodeSent {}]
 }
 
-fn confirmed_and_found() -> Vec<Event> {
+fn confirmed_and_found() -> Vec<DownloadEvent> {
     let mut events = on_code_panel();
-    events.extend([Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}, Event::UserFound {}]);
+    events.extend([DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}, DownloadEvent::UserFound {}]);
     events
 }
 
-fn with(mut events: Vec<Event>, more: impl IntoIterator<Item = Event>) -> Vec<Event> {
+fn with(mut events: Vec<DownloadEvent>, more: impl IntoIterator<Item = DownloadEvent>) -> Vec<DownloadEvent> {
     events.extend(more);
     events
 }
 
-fn when(events: &[Event], command: serde_json::Value) -> Result<Vec<Event>, Rejection> {
-    let command: Command = serde_json::from_value(command).expect("command json");
-    Download::decide(&given(events), command, t0() + Duration::seconds(events.len() as i64))
+fn when(events: &[DownloadEvent], command: serde_json::Value) -> Result<Vec<DownloadEvent>, Rejection> {
+    let command: DownloadCommand = serde_json::from_value(command).expect("command json");
+    DownloadFlow::decide(&given(events), command, t0() + Duration::seconds(events.len() as i64))
 }
 
-fn step_of(events: &[Event]) -> Option<String> {
-    Download::next_step(&given(events)).map(|s| s.name)
+fn step_of(events: &[DownloadEvent]) -> Option<String> {
+    DownloadFlow::next_step(&given(events)).map(|s| s.name)
 }
 
 #[test]
 fn start_records_os_and_browser() {
     assert_eq!(
         when(&[], json!({"type": "start", "os": "mac", "browser": "Firefox"})),
-        Ok(vec![Event::Started { os: DesktopOs::Mac, browser: "Firefox".into() }])
+        Ok(vec![DownloadEvent::Started { os: DesktopOs::Mac, browser: "Firefox".into() }])
     );
     assert_eq!(
         when(&[], json!({"type": "start", "os": "linux", "browser": "Firefox"})),
@@ -95,7 +95,7 @@ fn start_records_os_and_browser() {
 fn a_valid_phone_is_recorded_sealed_and_masked_then_the_sms_is_due() {
     let events = when(&[started()], json!({"type": "submit_phone", "phone": "(11) 91234-5678"})).expect("accepted");
     assert_eq!(events, vec![phone_submitted()]);
-    let (event_type, payload) = encode::<Download>(&events[0]).expect("encodes");
+    let (event_type, payload) = encode::<DownloadFlow>(&events[0]).expect("encodes");
     assert_eq!(event_type, "phone.submitted");
     assert_eq!(
         payload,
@@ -126,9 +126,9 @@ fn commands_wait_while_a_step_runs() {
 #[test]
 fn code_sent_opens_the_code_panel_with_a_90_second_countdown() {
     let state = given(&on_code_panel());
-    assert_eq!(state.stage, Stage::CodeEntry);
+    assert_eq!(state.panel, DownloadPanel::CodeEntry);
     assert_eq!(state.resend_at(), Some(t0() + Duration::seconds(2 + 90)));
-    let view = Download::view(&state, t0() + Duration::seconds(12));
+    let view = DownloadFlow::view(&state, t0() + Duration::seconds(12));
     assert_eq!(view["panel"], "code_entry");
     assert_eq!(view["step"], 2);
     assert_eq!(view["resend_in"], 80);
@@ -139,36 +139,36 @@ fn code_sent_opens_the_code_panel_with_a_90_second_countdown() {
 #[test]
 fn resend_is_refused_before_90_seconds_and_accepted_after() {
     let state = given(&on_code_panel());
-    let resend = || serde_json::from_value::<Command>(json!({"type": "resend_code"})).expect("command");
+    let resend = || serde_json::from_value::<DownloadCommand>(json!({"type": "resend_code"})).expect("command");
     assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::seconds(2 + 30)),
+        DownloadFlow::decide(&state, resend(), t0() + Duration::seconds(2 + 30)),
         Err(Rejection::field("resend", "Reenviar código em 60 segundos"))
     );
     assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::milliseconds(2_000 + 89_001)),
+        DownloadFlow::decide(&state, resend(), t0() + Duration::milliseconds(2_000 + 89_001)),
         Err(Rejection::field("resend", "Reenviar código em 1 segundos"))
     );
     assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::seconds(2 + 90)),
-        Ok(vec![Event::CodeResendRequested {}])
+        DownloadFlow::decide(&state, resend(), t0() + Duration::seconds(2 + 90)),
+        Ok(vec![DownloadEvent::CodeResendRequested {}])
     );
-    let events = with(on_code_panel(), [Event::CodeResendRequested {}]);
+    let events = with(on_code_panel(), [DownloadEvent::CodeResendRequested {}]);
     assert_eq!(step_of(&events).as_deref(), Some("resend_code"));
-    let resent = given(&with(events, [Event::CodeResent {}]));
-    assert_eq!(resent.stage, Stage::CodeEntry);
+    let resent = given(&with(events, [DownloadEvent::CodeResent {}]));
+    assert_eq!(resent.panel, DownloadPanel::CodeEntry);
     assert_eq!(resent.resend_at(), Some(t0() + Duration::seconds(4 + 90)));
 }
 
 #[test]
 fn a_failed_send_returns_to_the_phone_and_a_failed_resend_stays_on_the_code() {
-    let failed = given(&[started(), phone_submitted(), Event::CodeSendFailed { reason: "HTTP 500".into() }]);
-    assert_eq!(failed.stage, Stage::PhoneEntry);
+    let failed = given(&[started(), phone_submitted(), DownloadEvent::CodeSendFailed { reason: "HTTP 500".into() }]);
+    assert_eq!(failed.panel, DownloadPanel::PhoneEntry);
     assert_eq!(failed.snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
     assert!(!failed.is_busy());
 
     let resend_failed =
-        given(&with(on_code_panel(), [Event::CodeResendRequested {}, Event::CodeSendFailed { reason: "x".into() }]));
-    assert_eq!(resend_failed.stage, Stage::CodeEntry);
+        given(&with(on_code_panel(), [DownloadEvent::CodeResendRequested {}, DownloadEvent::CodeSendFailed { reason: "x".into() }]));
+    assert_eq!(resend_failed.panel, DownloadPanel::CodeEntry);
     assert_eq!(resend_failed.snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
 }
 
@@ -180,42 +180,42 @@ fn codes_must_have_six_digits() {
     );
     assert_eq!(
         when(&on_code_panel(), json!({"type": "submit_code", "code": "654321"})),
-        Ok(vec![Event::CodeSubmitted { code: "654321".into() }])
+        Ok(vec![DownloadEvent::CodeSubmitted { code: "654321".into() }])
     );
     assert_eq!(
-        step_of(&with(on_code_panel(), [Event::CodeSubmitted { code: "654321".into() }])).as_deref(),
+        step_of(&with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "654321".into() }])).as_deref(),
         Some("confirm_code")
     );
 }
 
 #[test]
 fn a_rejected_code_shows_the_message_until_the_next_submission() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "000000".into() }, Event::CodeRejected { reason: "INVALID_CODE".into() }]);
-    let view = Download::view(&given(&events), t0());
+    let events = with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "000000".into() }, DownloadEvent::CodeRejected { reason: "INVALID_CODE".into() }]);
+    let view = DownloadFlow::view(&given(&events), t0());
     assert_eq!(view["panel"], "code_entry");
     assert_eq!(view["code_error"], INVALID_CODE);
-    let again = with(events, [Event::CodeSubmitted { code: "123456".into() }]);
-    assert_eq!(Download::view(&given(&again), t0())["code_error"], serde_json::Value::Null);
+    let again = with(events, [DownloadEvent::CodeSubmitted { code: "123456".into() }]);
+    assert_eq!(DownloadFlow::view(&given(&again), t0())["code_error"], serde_json::Value::Null);
 }
 
 #[test]
 fn a_confirmed_code_looks_the_user_up_then_lists_partners() {
-    let confirmed = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}]);
+    let confirmed = with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}]);
     assert_eq!(step_of(&confirmed).as_deref(), Some("find_user"));
     assert_eq!(given(&confirmed).code, None);
     assert_eq!(step_of(&confirmed_and_found()).as_deref(), Some("list_partners"));
-    assert_eq!(given(&confirmed_and_found()).stage, Stage::CodeEntry);
+    assert_eq!(given(&confirmed_and_found()).panel, DownloadPanel::CodeEntry);
 }
 
 #[test]
 fn user_not_found_then_try_again_returns_to_the_phone() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}, Event::UserNotFound {}]);
+    let events = with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}, DownloadEvent::UserNotFound {}]);
     let state = given(&events);
-    assert_eq!(state.stage, Stage::UserNotFound);
+    assert_eq!(state.panel, DownloadPanel::UserNotFound);
     assert_eq!(step_of(&events), None);
-    assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![Event::Restarted {}]));
-    let restarted = given(&with(events, [Event::Restarted {}]));
-    assert_eq!(restarted.stage, Stage::PhoneEntry);
+    assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![DownloadEvent::Restarted {}]));
+    let restarted = given(&with(events, [DownloadEvent::Restarted {}]));
+    assert_eq!(restarted.panel, DownloadPanel::PhoneEntry);
     assert_eq!(restarted.os, Some(DesktopOs::WinPc));
     assert_eq!(restarted.browser, "Chrome");
     assert_eq!(restarted.masked_phone, None);
@@ -229,70 +229,70 @@ fn restart_is_only_offered_by_the_not_found_and_error_panels() {
 
 #[test]
 fn one_partner_downloads_with_its_priority_subscription() {
-    let events = with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }]);
+    let events = with(confirmed_and_found(), [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }]);
     let state = given(&events);
     assert_eq!(state.partner_id.as_deref(), Some("p1"));
-    assert_eq!(state.stage, Stage::CodeEntry);
+    assert_eq!(state.panel, DownloadPanel::CodeEntry);
     assert_eq!(step_of(&events).as_deref(), Some("request_download"));
-    let done = given(&with(events, [Event::DownloadGranted {}]));
-    assert_eq!(done.stage, Stage::DownloadDone);
+    let done = given(&with(events, [DownloadEvent::DownloadGranted {}]));
+    assert_eq!(done.panel, DownloadPanel::DownloadDone);
     assert_eq!(done.downloads, 1);
-    assert_eq!(Download::view(&done, t0())["step"], 3);
+    assert_eq!(DownloadFlow::view(&done, t0())["step"], 3);
 }
 
 #[test]
 fn several_partners_are_offered_and_the_choice_requests_the_download() {
     let events = with(
         confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", Some("sub-2"))] }],
+        [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", Some("sub-2"))] }],
     );
-    assert_eq!(given(&events).stage, Stage::PartnerChoice);
+    assert_eq!(given(&events).panel, DownloadPanel::PartnerChoice);
     assert_eq!(step_of(&events), None);
     assert_eq!(
         when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),
-        Ok(vec![Event::PartnerChosen { partner_id: "p2".into() }])
+        Ok(vec![DownloadEvent::PartnerChosen { partner_id: "p2".into() }])
     );
     assert_eq!(
         when(&events, json!({"type": "choose_partner", "partner_id": "p9"})),
         Err(Rejection::field("partner", UNKNOWN_CHOICE))
     );
-    let chosen = with(events, [Event::PartnerChosen { partner_id: "p2".into() }]);
+    let chosen = with(events, [DownloadEvent::PartnerChosen { partner_id: "p2".into() }]);
     assert_eq!(step_of(&chosen).as_deref(), Some("request_download"));
     assert_eq!(given(&chosen).partner_id.as_deref(), Some("p2"));
 }
 
 #[test]
 fn no_partner_means_the_plan_has_no_antivirus() {
-    let state = given(&with(confirmed_and_found(), [Event::PartnersListed { partners: vec![] }]));
-    assert_eq!(state.stage, Stage::PlanWithoutAntivirus);
+    let state = given(&with(confirmed_and_found(), [DownloadEvent::PartnersListed { partners: vec![] }]));
+    assert_eq!(state.panel, DownloadPanel::PlanWithoutAntivirus);
 }
 
 #[test]
 fn a_single_partner_without_subscription_is_a_download_error() {
-    let state = given(&with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", None)] }]));
-    assert_eq!(state.stage, Stage::DownloadError);
+    let state = given(&with(confirmed_and_found(), [DownloadEvent::PartnersListed { partners: vec![partner("p1", None)] }]));
+    assert_eq!(state.panel, DownloadPanel::DownloadError);
     assert_eq!(state.snackbar.map(|s| s.message), Some(GENERIC_FAILURE));
 }
 
-fn granted_once() -> Vec<Event> {
-    with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::DownloadGranted {}])
+fn granted_once() -> Vec<DownloadEvent> {
+    with(confirmed_and_found(), [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, DownloadEvent::DownloadGranted {}])
 }
 
 #[test]
 fn click_here_asks_for_the_download_again() {
-    assert_eq!(when(&granted_once(), json!({"type": "retry_download"})), Ok(vec![Event::DownloadRetryRequested {}]));
-    let again = with(granted_once(), [Event::DownloadRetryRequested {}]);
+    assert_eq!(when(&granted_once(), json!({"type": "retry_download"})), Ok(vec![DownloadEvent::DownloadRetryRequested {}]));
+    let again = with(granted_once(), [DownloadEvent::DownloadRetryRequested {}]);
     assert_eq!(step_of(&again).as_deref(), Some("request_download"));
-    assert_eq!(given(&with(again, [Event::DownloadGranted {}])).downloads, 2);
+    assert_eq!(given(&with(again, [DownloadEvent::DownloadGranted {}])).downloads, 2);
 }
 
-fn licences_full() -> Vec<Event> {
+fn licences_full() -> Vec<DownloadEvent> {
     with(
         confirmed_and_found(),
         [
-            Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
-            Event::LicencesFull {},
-            Event::DevicesListed { devices: vec![device("d1"), device("d2")] },
+            DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+            DownloadEvent::LicencesFull {},
+            DownloadEvent::DevicesListed { devices: vec![device("d1"), device("d2")] },
         ],
     )
 }
@@ -301,7 +301,7 @@ fn licences_full() -> Vec<Event> {
 fn no_free_licence_lists_the_devices_with_the_counter() {
     let before_list = &licences_full()[..licences_full().len() - 1];
     assert_eq!(step_of(before_list).as_deref(), Some("list_devices"));
-    let view = Download::view(&given(&licences_full()), t0());
+    let view = DownloadFlow::view(&given(&licences_full()), t0());
     assert_eq!(view["panel"], "licences_in_use");
     assert_eq!(view["licences"], "2/2");
     assert_eq!(view["devices"][1]["device_name"], "PC d2");
@@ -312,19 +312,19 @@ fn no_free_licence_lists_the_devices_with_the_counter() {
 fn removing_a_device_retries_the_download_by_itself() {
     assert_eq!(
         when(&licences_full(), json!({"type": "remove_device", "device_id": "d1"})),
-        Ok(vec![Event::DeviceRemovalRequested { device_id: "d1".into() }])
+        Ok(vec![DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() }])
     );
     assert_eq!(
         when(&licences_full(), json!({"type": "remove_device", "device_id": "zz"})),
         Err(Rejection::field("device", UNKNOWN_CHOICE))
     );
-    let requested = with(licences_full(), [Event::DeviceRemovalRequested { device_id: "d1".into() }]);
+    let requested = with(licences_full(), [DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() }]);
     assert_eq!(step_of(&requested).as_deref(), Some("remove_device"));
     assert_eq!(given(&requested).pending, Some(Pending::RemoveDevice("d1".into())));
-    let removed = with(requested, [Event::DeviceRemoved { device_id: "d1".into() }]);
+    let removed = with(requested, [DownloadEvent::DeviceRemoved { device_id: "d1".into() }]);
     assert_eq!(step_of(&removed).as_deref(), Some("request_download"));
     assert_eq!(given(&removed).devices.len(), 1);
-    assert_eq!(given(&with(removed, [Event::DownloadGranted {}])).stage, Stage::DownloadDone);
+    assert_eq!(given(&with(removed, [DownloadEvent::DownloadGranted {}])).panel, DownloadPanel::DownloadDone);
 }
 
 #[test]
@@ -332,12 +332,12 @@ fn a_failed_removal_keeps_the_devices_and_raises_its_snackbar() {
     let events = with(
         licences_full(),
         [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "HTTP 500".into() },
+            DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() },
+            DownloadEvent::DeviceRemovalFailed { device_id: "d1".into(), reason: "HTTP 500".into() },
         ],
     );
     let state = given(&events);
-    assert_eq!(state.stage, Stage::LicencesInUse);
+    assert_eq!(state.panel, DownloadPanel::LicencesInUse);
     assert_eq!(state.devices.len(), 2);
     assert_eq!(state.snackbar.as_ref().map(|s| s.message), Some(REMOVAL_FAILURE));
     assert_eq!(step_of(&events), None);
@@ -347,41 +347,41 @@ fn a_failed_removal_keeps_the_devices_and_raises_its_snackbar() {
 fn sdk_not_allowed_is_the_plan_without_antivirus() {
     let state = given(&with(
         confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::PlanWithoutAntivirus {}],
+        [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, DownloadEvent::PlanWithoutAntivirus {}],
     ));
-    assert_eq!(state.stage, Stage::PlanWithoutAntivirus);
+    assert_eq!(state.panel, DownloadPanel::PlanWithoutAntivirus);
     assert!(!state.is_busy());
 }
 
 #[test]
 fn partner_device_and_download_failures_show_the_error_panel_and_the_snackbar() {
-    let partners_failed = with(confirmed_and_found(), [Event::PartnersFailed { reason: "HTTP 503".into() }]);
+    let partners_failed = with(confirmed_and_found(), [DownloadEvent::PartnersFailed { reason: "HTTP 503".into() }]);
     let download_failed = with(
         confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::DownloadFailed { reason: "HTTP 500".into() }],
+        [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, DownloadEvent::DownloadFailed { reason: "HTTP 500".into() }],
     );
     let devices_failed = with(
         confirmed_and_found(),
         [
-            Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
-            Event::LicencesFull {},
-            Event::DevicesFailed { reason: "HTTP 500".into() },
+            DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+            DownloadEvent::LicencesFull {},
+            DownloadEvent::DevicesFailed { reason: "HTTP 500".into() },
         ],
     );
     let lookup_failed = with(
         on_code_panel(),
         [
-            Event::CodeSubmitted { code: "123456".into() },
-            Event::CodeConfirmed {},
-            Event::UserLookupFailed { reason: "HTTP 401 TOKEN_EXPIRED".into() },
+            DownloadEvent::CodeSubmitted { code: "123456".into() },
+            DownloadEvent::CodeConfirmed {},
+            DownloadEvent::UserLookupFailed { reason: "HTTP 401 TOKEN_EXPIRED".into() },
         ],
     );
     for events in [partners_failed, download_failed, devices_failed, lookup_failed] {
-        let view = Download::view(&given(&events), t0());
+        let view = DownloadFlow::view(&given(&events), t0());
         assert_eq!(view["panel"], "download_error");
         assert_eq!(view["snackbar"]["message"], GENERIC_FAILURE);
         assert_eq!(view["busy"], false);
-        assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![Event::Restarted {}]));
+        assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![DownloadEvent::Restarted {}]));
     }
 }
 
@@ -390,40 +390,40 @@ fn a_snackbar_lasts_until_the_next_event_and_each_has_its_own_id() {
     let events = with(
         licences_full(),
         [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
+            DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() },
+            DownloadEvent::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
         ],
     );
     let first = given(&events).snackbar.expect("raised");
     let again = with(
         events,
         [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
+            DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() },
+            DownloadEvent::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
         ],
     );
     let second = given(&again).snackbar.expect("raised");
     assert_ne!(first.id, second.id);
-    let cleared = given(&with(again, [Event::DeviceRemovalRequested { device_id: "d2".into() }]));
+    let cleared = given(&with(again, [DownloadEvent::DeviceRemovalRequested { device_id: "d2".into() }]));
     assert_eq!(cleared.snackbar, None);
 }
 
 #[test]
 fn the_runner_giving_up_ends_the_wait_like_a_failure_of_that_step() {
-    let gave_up = |events: Vec<Event>, step: &str| given(&with(events, [Event::StepGaveUp { step: step.into(), reason: "timeout".into() }]));
+    let gave_up = |events: Vec<DownloadEvent>, step: &str| given(&with(events, [DownloadEvent::StepGaveUp { step: step.into(), reason: "timeout".into() }]));
 
     let send = gave_up(vec![started(), phone_submitted()], "send_code");
-    assert_eq!((send.stage, send.is_busy()), (Stage::PhoneEntry, false));
+    assert_eq!((send.panel, send.is_busy()), (DownloadPanel::PhoneEntry, false));
     assert_eq!(send.snackbar.map(|s| s.message), Some(GENERIC_FAILURE));
 
-    let confirm = gave_up(with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }]), "confirm_code");
-    assert_eq!((confirm.stage, confirm.is_busy()), (Stage::CodeEntry, false));
+    let confirm = gave_up(with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "123456".into() }]), "confirm_code");
+    assert_eq!((confirm.panel, confirm.is_busy()), (DownloadPanel::CodeEntry, false));
 
     let partners = gave_up(confirmed_and_found(), "list_partners");
-    assert_eq!(partners.stage, Stage::DownloadError);
+    assert_eq!(partners.panel, DownloadPanel::DownloadError);
 
-    let removal = gave_up(with(licences_full(), [Event::DeviceRemovalRequested { device_id: "d1".into() }]), "remove_device");
-    assert_eq!(removal.stage, Stage::LicencesInUse);
+    let removal = gave_up(with(licences_full(), [DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() }]), "remove_device");
+    assert_eq!(removal.panel, DownloadPanel::LicencesInUse);
     assert_eq!(removal.snackbar.map(|s| s.message), Some(REMOVAL_FAILURE));
 
     // A give-up for a step nobody waits for changes nothing.
@@ -436,44 +436,44 @@ fn events_round_trip_through_their_stored_form() {
     let all = with(
         licences_full(),
         [
-            Event::CodeResendRequested {},
-            Event::CodeResent {},
-            Event::CodeSendFailed { reason: "r".into() },
-            Event::CodeRejected { reason: "r".into() },
-            Event::UserNotFound {},
-            Event::UserLookupFailed { reason: "r".into() },
-            Event::PartnersFailed { reason: "r".into() },
-            Event::PartnerChosen { partner_id: "p".into() },
-            Event::DownloadGranted {},
-            Event::PlanWithoutAntivirus {},
-            Event::DownloadFailed { reason: "r".into() },
-            Event::DownloadRetryRequested {},
-            Event::DevicesFailed { reason: "r".into() },
-            Event::DeviceRemovalRequested { device_id: "d".into() },
-            Event::DeviceRemoved { device_id: "d".into() },
-            Event::DeviceRemovalFailed { device_id: "d".into(), reason: "r".into() },
-            Event::Restarted {},
-            Event::StepGaveUp { step: "s".into(), reason: "r".into() },
+            DownloadEvent::CodeResendRequested {},
+            DownloadEvent::CodeResent {},
+            DownloadEvent::CodeSendFailed { reason: "r".into() },
+            DownloadEvent::CodeRejected { reason: "r".into() },
+            DownloadEvent::UserNotFound {},
+            DownloadEvent::UserLookupFailed { reason: "r".into() },
+            DownloadEvent::PartnersFailed { reason: "r".into() },
+            DownloadEvent::PartnerChosen { partner_id: "p".into() },
+            DownloadEvent::DownloadGranted {},
+            DownloadEvent::PlanWithoutAntivirus {},
+            DownloadEvent::DownloadFailed { reason: "r".into() },
+            DownloadEvent::DownloadRetryRequested {},
+            DownloadEvent::DevicesFailed { reason: "r".into() },
+            DownloadEvent::DeviceRemovalRequested { device_id: "d".into() },
+            DownloadEvent::DeviceRemoved { device_id: "d".into() },
+            DownloadEvent::DeviceRemovalFailed { device_id: "d".into(), reason: "r".into() },
+            DownloadEvent::Restarted {},
+            DownloadEvent::StepGaveUp { step: "s".into(), reason: "r".into() },
         ],
     );
     for event in all {
-        let (event_type, payload) = encode::<Download>(&event).expect("encodes");
+        let (event_type, payload) = encode::<DownloadFlow>(&event).expect("encodes");
         assert_eq!(event_type, event.type_name());
-        assert_eq!(decode::<Download>(&event_type, &payload), Some(event));
+        assert_eq!(decode::<DownloadFlow>(&event_type, &payload), Some(event));
     }
     // The runner's own bookkeeping is not a download event.
-    assert_eq!(decode::<Download>("step.started", &json!({"step": "send_code"})), None);
+    assert_eq!(decode::<DownloadFlow>("step.started", &json!({"step": "send_code"})), None);
     // The runner's give-up payload carries more than the flow reads.
     assert_eq!(
-        decode::<Download>("step.gave_up", &json!({"step": "send_code", "claims": 5, "reason": "x"})),
-        Some(Event::StepGaveUp { step: "send_code".into(), reason: "x".into() })
+        decode::<DownloadFlow>("step.gave_up", &json!({"step": "send_code", "claims": 5, "reason": "x"})),
+        Some(DownloadEvent::StepGaveUp { step: "send_code".into(), reason: "x".into() })
     );
 }
 
 #[test]
 fn the_view_never_holds_the_clear_phone_or_the_code() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }]);
-    let view = Download::view(&given(&events), t0()).to_string();
+    let events = with(on_code_panel(), [DownloadEvent::CodeSubmitted { code: "123456".into() }]);
+    let view = DownloadFlow::view(&given(&events), t0()).to_string();
     assert!(!view.contains("912345678"), "{view}");
     assert!(!view.contains("123456"), "{view}");
 }
@@ -482,7 +482,7 @@ fn the_view_never_holds_the_clear_phone_or_the_code() {
 fn a_partner_without_subscription_cannot_be_chosen() {
     let events = with(
         confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", None)] }],
+        [DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", None)] }],
     );
     assert_eq!(
         when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),

@@ -7,16 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Shown under the phone field when 11 digits do not match `(DD) 9NNNN-NNNN`.
-pub const INVALID_PHONE: &str = "Número inválido. Verifique novamente.";
-/// Hint under the phone field.
-pub const PHONE_HINT: &str = "Digite apenas números";
-/// Shown under the code field for fewer than 6 digits and for a code the service refused.
-pub const INVALID_CODE: &str = "Código inválido. Verifique o número digitado.";
-/// Snackbar for SMS send, partner list, device list and generic download failures.
-pub const GENERIC_FAILURE: &str = "Algo não funcionou como esperado, procure nosso atendimento.";
-/// Snackbar for a device removal failure.
-pub const REMOVAL_FAILURE: &str = "Não foi possível remover o dispositivo.";
+use super::messages::{INVALID_CODE, INVALID_PHONE};
 
 /// Country prefix of every msisdn.
 pub const COUNTRY_PREFIX: &str = "55";
