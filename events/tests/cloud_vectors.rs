@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use events::flow::{decode, Flow};
+use events::flow::{decode, FieldError, Flow};
 use events::flows::cloud::{CloudFlow, CloudPhone, CloudState, Pincode, Serial};
 use serde_json::{json, Value};
 
@@ -41,7 +41,7 @@ fn every_panel_vector_folds_to_the_expected_panel() {
     }
 }
 
-fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, &'static str>, ok: impl Fn(&T) -> String) {
+fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, FieldError>, ok: impl Fn(&T) -> String) {
     let vectors = vector("fields.json");
     let cases = vectors[name].as_array().expect("field cases");
     assert!(!cases.is_empty());
@@ -49,7 +49,7 @@ fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, &'static str>, o
         let input = case["input"].as_str().expect("input");
         match (parse(input), case.get("ok"), case.get("error")) {
             (Ok(value), Some(expected), None) => assert_eq!(json!(ok(&value)), *expected, "{name}: {input:?}"),
-            (Err(message), None, Some(expected)) => assert_eq!(json!(message), *expected, "{name}: {input:?}"),
+            (Err(error), None, Some(expected)) => assert_eq!(json!(error.message), *expected, "{name}: {input:?}"),
             (outcome, _, _) => panic!("{name}: {input:?} gave {:?}", outcome.map(|v| ok(&v))),
         }
     }

@@ -4,6 +4,7 @@
 //! the clock and the upstream calls, and tests fold plain event lists.
 
 mod erased;
+mod field_error;
 mod pii_field;
 mod secret_field;
 
@@ -15,6 +16,8 @@ use serde_json::Value;
 use crate::types::RecordedEvent;
 
 pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
+pub use field_error::FieldError;
+pub(crate) use field_error::debug_masked;
 pub use pii_field::{PiiField, CLEAR_MARKER};
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 

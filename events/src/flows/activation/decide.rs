@@ -7,7 +7,7 @@ use super::commands::ActivationCommand;
 use super::events::{EmailSubmitted, ActivationEvent, PhoneSubmitted, Started};
 use super::messages;
 use super::state::{ActivationPanel, ActivationState};
-use super::validation::{CpfCnpj, Email, FieldError, Licence, Msisdn, Pincode};
+use super::validation::{CpfCnpj, Email, Licence, Msisdn, Pincode};
 use super::variant::Variant;
 use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
@@ -17,10 +17,6 @@ pub const BROADBAND_RETURN_PATH: &str = "/seguranca/ativarbrisanet";
 
 /// Longest `?code=` we pass on (OAuth codes are far shorter).
 const MAX_PARTNER_CODE: usize = 512;
-
-fn field(error: FieldError) -> Rejection {
-    Rejection::field(error.field, error.message)
-}
 
 fn not_now() -> Rejection {
     Rejection::general(messages::NOT_NOW)
@@ -53,7 +49,7 @@ pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime
             if state.countdown_running(now) {
                 return Err(Rejection::general(messages::WAIT_COUNTDOWN));
             }
-            let pincode = Pincode::parse(&pincode).map_err(field)?;
+            let pincode = Pincode::parse(&pincode)?;
             if !terms_accepted {
                 return Err(Rejection::field("terms", messages::TERMS_REQUIRED));
             }
@@ -142,16 +138,16 @@ fn submit_phone(
         return Err(not_now());
     }
     // Fields in screen order; the first wrong one answers.
-    let msisdn = Msisdn::parse(phone).map_err(field)?;
+    let msisdn = Msisdn::parse(phone)?;
     let document = match variant.needs_document() {
-        true => Some(CpfCnpj::parse(cpf_cnpj.as_deref().unwrap_or("")).map_err(field)?),
+        true => Some(CpfCnpj::parse(cpf_cnpj.as_deref().unwrap_or(""))?),
         false => None,
     };
     let licence = match (variant.needs_licence(), state.licence_locked) {
         (false, _) => None,
         // A locked field keeps the link's value (or stays empty on a portal link without one).
-        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or("")).map_err(field)?),
-        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or("")).map_err(field)?),
+        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or(""))?),
+        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or(""))?),
     };
     Ok(vec![ActivationEvent::PhoneSubmitted(PhoneSubmitted {
         phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
@@ -165,8 +161,8 @@ fn submit_phone(
 
 fn submit_email(state: &ActivationState, phone: &str, email: &str) -> Result<Vec<ActivationEvent>, Rejection> {
     on_panel(state, ActivationPanel::Email)?;
-    let msisdn = Msisdn::parse(phone).map_err(field)?;
-    let email = Email::parse(email).map_err(field)?;
+    let msisdn = Msisdn::parse(phone)?;
+    let email = Email::parse(email)?;
     Ok(vec![ActivationEvent::EmailSubmitted(EmailSubmitted {
         phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
         phone_display: msisdn.masked(),

@@ -23,7 +23,7 @@ pub use events::{ActivationEvent, CodeRefusal, EmailSubmitted, PhoneSubmitted, P
 pub use messages::*;
 pub use state::{ActivationPanel, ActivationState, RESEND_COUNTDOWN_SECS};
 pub use step::ActivationStep;
-pub use validation::{CpfCnpj, DocumentKind, Email, FieldError, Licence, Msisdn, Pincode};
+pub use validation::{CpfCnpj, DocumentKind, Email, Licence, Msisdn, Pincode};
 pub use variant::{Brand, Form, Variant};
 
 /// The activation flow's pure logic.

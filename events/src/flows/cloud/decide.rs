@@ -37,7 +37,7 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
         }
         CloudCommand::SubmitCode { code } => {
             ready_on(state, CloudPanel::Code)?;
-            let pincode = Pincode::parse(&code).map_err(|message| Rejection::field("code", message))?;
+            let pincode = Pincode::parse(&code)?;
             Ok(vec![CloudEvent::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
         }
     }
@@ -56,8 +56,8 @@ fn ready_on(state: &CloudState, panel: CloudPanel) -> Result<(), Rejection> {
 
 /// Form 1: the phone first, then the serial, as the form shows them.
 fn details(phone: &str, serial: &str) -> Result<Vec<CloudEvent>, Rejection> {
-    let phone = CloudPhone::parse(phone).map_err(|message| Rejection::field("phone", message))?;
-    let serial = Serial::parse(serial).map_err(|message| Rejection::field("serial", message))?;
+    let phone = CloudPhone::parse(phone)?;
+    let serial = Serial::parse(serial)?;
     Ok(vec![CloudEvent::DetailsSubmitted {
         phone: PiiField::clear(PiiKind::Phone, &phone.msisdn()),
         phone_masked: phone.masked(),

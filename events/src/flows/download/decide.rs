@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::commands::DownloadCommand;
 use super::events::DownloadEvent;
 use super::state::{DownloadPanel, DownloadState};
-use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_CODE, INVALID_OS, INVALID_PHONE, OUT_OF_STEP, UNKNOWN_CHOICE};
+use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, UNKNOWN_CHOICE};
 use super::validation::{BrowserName, DesktopOs, DesktopPhone, SmsCode};
 use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
@@ -25,7 +25,7 @@ pub fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc
         DownloadCommand::Start { .. } => Err(Rejection::general(OUT_OF_STEP)),
         DownloadCommand::SubmitPhone { phone } => {
             expect(state, &[DownloadPanel::PhoneEntry])?;
-            let phone = DesktopPhone::parse(&phone).map_err(|_| Rejection::field("phone", INVALID_PHONE))?;
+            let phone = DesktopPhone::parse(&phone)?;
             Ok(vec![DownloadEvent::PhoneSubmitted {
                 phone: PiiField::clear(PiiKind::Phone, &phone.msisdn()),
                 masked: phone.masked(),
@@ -44,7 +44,7 @@ pub fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc
         }
         DownloadCommand::SubmitCode { code } => {
             expect(state, &[DownloadPanel::CodeEntry])?;
-            let code = SmsCode::parse(&code).map_err(|_| Rejection::field("code", INVALID_CODE))?;
+            let code = SmsCode::parse(&code)?;
             Ok(vec![DownloadEvent::CodeSubmitted { code: SecretField::clear(code.as_str()) }])
         }
         DownloadCommand::ChoosePartner { partner_id } => {
