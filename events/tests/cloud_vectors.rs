@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use events::flow::{decode, FieldError, Flow};
-use events::flows::cloud::{CloudFlow, CloudPhone, CloudState, Pincode, Serial};
+use events::flow::testing::FlowTest;
+use events::flow::{decode, FieldError};
+use events::flows::cloud::{CloudFlow, CloudPhone, Pincode, Serial};
 use serde_json::{json, Value};
 
 fn vector(name: &str) -> Value {
@@ -21,15 +22,15 @@ fn every_panel_vector_folds_to_the_expected_panel() {
     assert!(cases.len() >= 10, "the vectors cover the flow's branches");
     for case in cases {
         let name = case["name"].as_str().expect("name");
-        let mut state = CloudState::default();
+        let mut test = FlowTest::<CloudFlow>::given_no_previous_events();
         for (i, step) in case["steps"].as_array().expect("steps").iter().enumerate() {
             let event = &step["event"];
             let event_type = event["type"].as_str().expect("type");
             let at: DateTime<Utc> = event["at"].as_str().expect("at").parse().expect("at is a time");
             let decoded = decode::<CloudFlow>(event_type, &event["data"])
                 .unwrap_or_else(|| panic!("{name}: step {i}: {event_type} does not decode"));
-            state = CloudFlow::evolve(state, &decoded, at);
-            let view = CloudFlow::view(&state, at);
+            test = test.and_at(decoded, at);
+            let view = test.view_at(at);
             let seen = json!({
                 "panel": view["panel"],
                 "loading": view["loading"],

@@ -2,8 +2,9 @@
 //! machine folds the same files (web/src/features/download/machine.vectors.test.ts).
 
 use chrono::{DateTime, Utc};
-use events::flow::{decode, Flow};
-use events::flows::download::{DesktopPhone, DownloadFlow, DownloadState, SmsCode};
+use events::flow::testing::FlowTest;
+use events::flow::decode;
+use events::flows::download::{DesktopPhone, DownloadFlow, SmsCode};
 use serde_json::Value;
 
 fn load(name: &str) -> Value {
@@ -27,14 +28,14 @@ fn panels_follow_the_event_sequences() {
         let events = case["events"].as_array().expect("events");
         let expect = case["expect"].as_array().expect("expect");
         assert_eq!(events.len(), expect.len(), "{name}: one expectation per event");
-        let mut state = DownloadState::default();
+        let mut test = FlowTest::<DownloadFlow>::given_no_previous_events();
         for (i, (event, want)) in events.iter().zip(expect).enumerate() {
             let at: DateTime<Utc> = event["at"].as_str().and_then(|s| s.parse().ok()).expect("at");
             let event_type = event["type"].as_str().expect("type");
             if let Some(decoded) = decode::<DownloadFlow>(event_type, &event["data"]) {
-                state = DownloadFlow::evolve(state, &decoded, at);
+                test = test.and_at(decoded, at);
             }
-            let view = DownloadFlow::view(&state, at);
+            let view = test.view_at(at);
             let context = format!("{name}, event {i} ({event_type})");
             assert_eq!(view["panel"], want["panel"], "{context}");
             assert_eq!(view["step"], want["step"], "{context}");

@@ -7,6 +7,8 @@ mod erased;
 mod field_error;
 mod pii_field;
 mod secret_field;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -118,15 +120,15 @@ pub fn fold<F: Flow>(events: &[RecordedEvent]) -> F::State {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
-    struct Tiny;
+    pub(crate) struct Tiny;
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(tag = "type", content = "data")]
-    enum TinyEvent {
+    pub(crate) enum TinyEvent {
         #[serde(rename = "tiny.opened")]
         Opened { n: u32 },
         #[serde(rename = "tiny.closed")]
