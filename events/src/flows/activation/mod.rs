@@ -51,3 +51,6 @@ impl Flow for ActivationFlow {
         view::view(state, now)
     }
 }
+
+#[cfg(test)]
+mod tests;
