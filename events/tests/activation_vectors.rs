@@ -3,9 +3,9 @@
 //! XState machine and the TypeScript validators.
 
 use chrono::{DateTime, Utc};
-use events::flow::{decode, Flow};
-use events::flows::activation::validation::{CpfCnpj, Email, Licence, Msisdn, Pincode};
-use events::flows::activation::{Activation, State};
+use events::flow::testing::FlowTest;
+use events::flow::decode;
+use events::flows::activation::{ActivationFlow, CpfCnpj, Email, Licence, Msisdn, Pincode};
 use serde_json::{json, Value};
 
 fn load(name: &str) -> Value {
@@ -19,20 +19,20 @@ fn flow_mismatches(vectors: &Value) -> Vec<String> {
     let mut mismatches = Vec::new();
     for sequence in vectors["sequences"].as_array().expect("sequences") {
         let name = sequence["name"].as_str().unwrap_or("?");
-        let mut state = State::default();
+        let mut test = FlowTest::<ActivationFlow>::given_no_previous_events();
         for (i, step) in sequence["steps"].as_array().expect("steps").iter().enumerate() {
             let at: DateTime<Utc> = step["at"].as_str().and_then(|s| s.parse().ok()).expect("at");
             if step.get("tick").and_then(Value::as_bool) != Some(true) {
                 let event_type = step["type"].as_str().expect("type");
-                match decode::<Activation>(event_type, &step["data"]) {
-                    Some(event) => state = Activation::evolve(state, &event, at),
+                match decode::<ActivationFlow>(event_type, &step["data"]) {
+                    Some(event) => test = test.and_at(event, at),
                     None => {
                         mismatches.push(format!("{name} #{i}: cannot decode {event_type} {}", step["data"]));
                         continue;
                     }
                 }
             }
-            let view = Activation::view(&state, at);
+            let view = test.view_at(at);
             if view != step["expect"] {
                 mismatches.push(format!("{name} #{i}: expected {} got {view}", step["expect"]));
             }

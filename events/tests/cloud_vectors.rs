@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use events::flow::{decode, Flow};
-use events::flows::cloud::validation::{CloudPhone, Pincode, Serial};
-use events::flows::cloud::{CloudFlow, CloudState};
+use events::flow::testing::FlowTest;
+use events::flow::{decode, FieldError};
+use events::flows::cloud::{CloudFlow, CloudPhone, Pincode, Serial};
 use serde_json::{json, Value};
 
 fn vector(name: &str) -> Value {
@@ -22,15 +22,15 @@ fn every_panel_vector_folds_to_the_expected_panel() {
     assert!(cases.len() >= 10, "the vectors cover the flow's branches");
     for case in cases {
         let name = case["name"].as_str().expect("name");
-        let mut state = CloudState::default();
+        let mut test = FlowTest::<CloudFlow>::given_no_previous_events();
         for (i, step) in case["steps"].as_array().expect("steps").iter().enumerate() {
             let event = &step["event"];
             let event_type = event["type"].as_str().expect("type");
             let at: DateTime<Utc> = event["at"].as_str().expect("at").parse().expect("at is a time");
             let decoded = decode::<CloudFlow>(event_type, &event["data"])
                 .unwrap_or_else(|| panic!("{name}: step {i}: {event_type} does not decode"));
-            state = CloudFlow::evolve(state, &decoded, at);
-            let view = CloudFlow::view(&state, at);
+            test = test.and_at(decoded, at);
+            let view = test.view_at(at);
             let seen = json!({
                 "panel": view["panel"],
                 "loading": view["loading"],
@@ -42,7 +42,7 @@ fn every_panel_vector_folds_to_the_expected_panel() {
     }
 }
 
-fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, &'static str>, ok: impl Fn(&T) -> String) {
+fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, FieldError>, ok: impl Fn(&T) -> String) {
     let vectors = vector("fields.json");
     let cases = vectors[name].as_array().expect("field cases");
     assert!(!cases.is_empty());
@@ -50,7 +50,7 @@ fn check_field<T>(name: &str, parse: impl Fn(&str) -> Result<T, &'static str>, o
         let input = case["input"].as_str().expect("input");
         match (parse(input), case.get("ok"), case.get("error")) {
             (Ok(value), Some(expected), None) => assert_eq!(json!(ok(&value)), *expected, "{name}: {input:?}"),
-            (Err(message), None, Some(expected)) => assert_eq!(json!(message), *expected, "{name}: {input:?}"),
+            (Err(error), None, Some(expected)) => assert_eq!(json!(error.message), *expected, "{name}: {input:?}"),
             (outcome, _, _) => panic!("{name}: {input:?} gave {:?}", outcome.map(|v| ok(&v))),
         }
     }

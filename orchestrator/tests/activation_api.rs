@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::flows::{Visitor, World};
-use events::flows::activation::messages;
+use events::flows::activation;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
@@ -115,17 +115,17 @@ async fn the_server_checks_the_fields_with_the_spec_messages(db: PgPool) {
     let h = harness(db).await;
     let attempt = h.start(json!({"type": "start", "variant": "carrier"})).await;
     for (command, field, message) in [
-        (json!({"type": "submit_phone", "phone": "(10) 98765-4321", "cpf_cnpj": "529.982.247-25"}), "phone", messages::INVALID_PHONE),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "1234567890123"}), "cpf_cnpj", messages::INVALID_CPF_CNPJ),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "222.222.222-22"}), "cpf_cnpj", messages::INVALID_CPF),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "11.222.333/0001-82"}), "cpf_cnpj", messages::INVALID_CNPJ),
+        (json!({"type": "submit_phone", "phone": "(10) 98765-4321", "cpf_cnpj": "529.982.247-25"}), "phone", activation::INVALID_PHONE),
+        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "1234567890123"}), "cpf_cnpj", activation::INVALID_CPF_CNPJ),
+        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "222.222.222-22"}), "cpf_cnpj", activation::INVALID_CPF),
+        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "11.222.333/0001-82"}), "cpf_cnpj", activation::INVALID_CNPJ),
     ] {
         let (status, body) = attempt.send(command).await.expect_err("refused");
         assert_eq!((status, body["field"].as_str(), body["message"].as_str()), (422, Some(field), Some(message)));
     }
     let standard = h.start(json!({"type": "start", "variant": "standard"})).await;
     let (status, body) = standard.send(json!({"type": "submit_phone", "phone": PHONE, "licence": ""})).await.expect_err("refused");
-    assert_eq!((status, body["message"].as_str()), (422, Some(messages::MISSING_LICENCE)));
+    assert_eq!((status, body["message"].as_str()), (422, Some(activation::MISSING_LICENCE)));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -140,13 +140,13 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     let code = h.sms_code(MSISDN).await;
     // A wrong code: the upstream answers 403.
     let view = submit_code(&attempt, &wrong(&code)).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(messages::CODE_EXPIRED)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(activation::CODE_EXPIRED)));
     // Four more wrong codes, then the sixth attempt is refused with 406 even when right.
     for _ in 0..4 {
         submit_code(&attempt, &wrong(&code)).await;
     }
     let view = submit_code(&attempt, &code).await;
-    assert_eq!(view["error"], messages::CODE_LOCKED);
+    assert_eq!(view["error"], activation::CODE_LOCKED);
 
     // An expired code (the sandbox clock moves 16 minutes): 403.
     let other = at_code_panel(
@@ -158,7 +158,7 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     let code = h.sms_code("5521998765432").await;
     h.advance_clock(16 * 60).await;
     let view = submit_code(&other, &code).await;
-    assert_eq!(view["error"], messages::CODE_EXPIRED);
+    assert_eq!(view["error"], activation::CODE_EXPIRED);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -171,12 +171,12 @@ async fn serial_not_found_and_send_failure(db: PgPool) {
     )
     .await;
     let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::SERIAL_NOT_FOUND)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::SERIAL_NOT_FOUND)));
 
     let failing = h.start(json!({"type": "start", "variant": "standard"})).await;
     failing.ok(json!({"type": "submit_phone", "phone": "(11) 92000-0001", "licence": "EXA-3"})).await;
     let view = failing.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::GENERIC)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::GENERIC)));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -197,7 +197,7 @@ async fn the_resend_countdown_is_enforced_by_the_server(db: PgPool) {
     assert_eq!(inbox.as_array().map(Vec::len), Some(2), "a second code was sent");
     for command in [json!({"type": "resend_code"}), json!({"type": "submit_code", "pincode": "123456", "terms_accepted": true})] {
         let (status, body) = attempt.send(command).await.expect_err("refused during the countdown");
-        assert_eq!((status, body["message"].as_str()), (422, Some(messages::WAIT_COUNTDOWN)));
+        assert_eq!((status, body["message"].as_str()), (422, Some(activation::WAIT_COUNTDOWN)));
     }
 }
 
@@ -224,12 +224,12 @@ async fn carrier_lists_the_granted_products_or_shows_the_authorize_error(db: PgP
     )
     .await;
     let view = submit_code(&refused, &h.sms_code("5511920000002").await).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::NOT_AUTHORIZED)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::NOT_AUTHORIZED)));
 
     let cpf_refused = h.start(json!({"type": "start", "variant": "carrier"})).await;
     cpf_refused.ok(json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "111.444.777-35"})).await;
     let view = cpf_refused.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(messages::NOT_AUTHORIZED)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::NOT_AUTHORIZED)));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -267,7 +267,7 @@ async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgP
 
     let uncovered = h.start(json!({"type": "start", "variant": "broadband", "code": "SEMCOBERTURA"})).await;
     let view = uncovered.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("partner_login"), Some(messages::CUSTOMER_NOT_FOUND)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("partner_login"), Some(activation::CUSTOMER_NOT_FOUND)));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -291,7 +291,7 @@ async fn telecom_logs_in_keeps_the_plan_and_subscribes_by_hash(db: PgPool) {
     let refused = h.start(json!({"type": "start", "variant": "telecom"})).await;
     refused.ok(json!({"type": "submit_email", "phone": PHONE, "email": "joao@sem-assinatura.test"})).await;
     let view = refused.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("email"), Some(messages::PARTNER_LOGIN_REFUSED)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("email"), Some(activation::PARTNER_LOGIN_REFUSED)));
 }
 
 /// Every event of carrier, telecom and standard attempts: no token and no clear personal data.

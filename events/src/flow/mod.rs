@@ -4,8 +4,11 @@
 //! the clock and the upstream calls, and tests fold plain event lists.
 
 mod erased;
+mod field_error;
 mod pii_field;
 mod secret_field;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -15,6 +18,8 @@ use serde_json::Value;
 use crate::types::RecordedEvent;
 
 pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
+pub use field_error::FieldError;
+pub(crate) use field_error::debug_masked;
 pub use pii_field::{PiiField, CLEAR_MARKER};
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
@@ -115,15 +120,15 @@ pub fn fold<F: Flow>(events: &[RecordedEvent]) -> F::State {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
-    struct Tiny;
+    pub(crate) struct Tiny;
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(tag = "type", content = "data")]
-    enum TinyEvent {
+    pub(crate) enum TinyEvent {
         #[serde(rename = "tiny.opened")]
         Opened { n: u32 },
         #[serde(rename = "tiny.closed")]

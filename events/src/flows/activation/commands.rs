@@ -8,7 +8,7 @@ use super::variant::Variant;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
+pub enum ActivationCommand {
     /// Opens an activation page with its query parameters (`licenca`, `code`).
     Start {
         variant: Variant,

@@ -3,11 +3,11 @@
 use crate::flow::SecretField;
 use chrono::{DateTime, Utc};
 
-use super::commands::Command;
-use super::events::{EmailSubmitted, Event, PhoneSubmitted, Started};
+use super::commands::ActivationCommand;
+use super::events::{EmailSubmitted, ActivationEvent, PhoneSubmitted, Started};
 use super::messages;
-use super::state::{Panel, State};
-use super::validation::{CpfCnpj, Email, FieldError, Licence, Msisdn, Pincode};
+use super::state::{ActivationPanel, ActivationState};
+use super::validation::{CpfCnpj, Email, Licence, Msisdn, Pincode};
 use super::variant::Variant;
 use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
@@ -18,16 +18,12 @@ pub const BROADBAND_RETURN_PATH: &str = "/seguranca/ativarbrisanet";
 /// Longest `?code=` we pass on (OAuth codes are far shorter).
 const MAX_PARTNER_CODE: usize = 512;
 
-fn field(error: FieldError) -> Rejection {
-    Rejection::field(error.field, error.message)
-}
-
 fn not_now() -> Rejection {
     Rejection::general(messages::NOT_NOW)
 }
 
 /// Whether a visitor's command may act on `panel` now (right panel, no call running).
-fn on_panel(state: &State, panel: Panel) -> Result<(), Rejection> {
+fn on_panel(state: &ActivationState, panel: ActivationPanel) -> Result<(), Rejection> {
     if state.panel == panel && state.pending.is_none() {
         Ok(())
     } else {
@@ -35,56 +31,56 @@ fn on_panel(state: &State, panel: Panel) -> Result<(), Rejection> {
     }
 }
 
-pub fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec<Event>, Rejection> {
+pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
     match command {
-        Command::Start { variant, licenca, code, return_url } => start(state, variant, licenca, code, return_url),
-        Command::SubmitPhone { phone, licence, cpf_cnpj } => submit_phone(state, &phone, licence, cpf_cnpj),
-        Command::SubmitEmail { phone, email } => submit_email(state, &phone, &email),
-        Command::ResendCode => {
-            on_panel(state, Panel::CodeValidation)?;
+        ActivationCommand::Start { variant, licenca, code, return_url } => start(state, variant, licenca, code, return_url),
+        ActivationCommand::SubmitPhone { phone, licence, cpf_cnpj } => submit_phone(state, &phone, licence, cpf_cnpj),
+        ActivationCommand::SubmitEmail { phone, email } => submit_email(state, &phone, &email),
+        ActivationCommand::ResendCode => {
+            on_panel(state, ActivationPanel::CodeValidation)?;
             if state.countdown_running(now) {
                 return Err(Rejection::general(messages::WAIT_COUNTDOWN));
             }
-            Ok(vec![Event::CodeResendRequested {}])
+            Ok(vec![ActivationEvent::CodeResendRequested {}])
         }
-        Command::SubmitCode { pincode, terms_accepted } => {
-            on_panel(state, Panel::CodeValidation)?;
+        ActivationCommand::SubmitCode { pincode, terms_accepted } => {
+            on_panel(state, ActivationPanel::CodeValidation)?;
             // Spec section 4: the validate button is disabled during the resend countdown.
             if state.countdown_running(now) {
                 return Err(Rejection::general(messages::WAIT_COUNTDOWN));
             }
-            let pincode = Pincode::parse(&pincode).map_err(field)?;
+            let pincode = Pincode::parse(&pincode)?;
             if !terms_accepted {
                 return Err(Rejection::field("terms", messages::TERMS_REQUIRED));
             }
-            Ok(vec![Event::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
+            Ok(vec![ActivationEvent::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
         }
-        Command::RecordStoreRedirect { platform } => {
-            on_panel(state, Panel::RedirectStore)?;
+        ActivationCommand::RecordStoreRedirect { platform } => {
+            on_panel(state, ActivationPanel::RedirectStore)?;
             // Recorded once; a reload that redirects again adds nothing.
             Ok(match state.redirected {
                 Some(_) => vec![],
-                None => vec![Event::StoreRedirected { platform }],
+                None => vec![ActivationEvent::StoreRedirected { platform }],
             })
         }
-        Command::ChooseProduct { product, platform } => {
-            on_panel(state, Panel::ProductList)?;
+        ActivationCommand::ChooseProduct { product, platform } => {
+            on_panel(state, ActivationPanel::ProductList)?;
             let granted = state.products.map(|p| p.granted()).unwrap_or_default();
             if !granted.contains(&product.as_str()) {
                 return Err(not_now());
             }
-            Ok(vec![Event::ProductChosen { product, platform }])
+            Ok(vec![ActivationEvent::ProductChosen { product, platform }])
         }
     }
 }
 
 fn start(
-    state: &State,
+    state: &ActivationState,
     variant: Variant,
     licenca: Option<String>,
     code: Option<String>,
     return_url: Option<String>,
-) -> Result<Vec<Event>, Rejection> {
+) -> Result<Vec<ActivationEvent>, Rejection> {
     if state.variant.is_some() {
         return Err(not_now());
     }
@@ -102,7 +98,7 @@ fn start(
         Variant::Broadband => return_url.filter(|url| is_return_url(url)),
         _ => None,
     };
-    Ok(vec![Event::Started(Started {
+    Ok(vec![ActivationEvent::Started(Started {
         variant,
         brand: variant.brand(),
         licence,
@@ -131,29 +127,29 @@ fn is_return_url(url: &str) -> bool {
 }
 
 fn submit_phone(
-    state: &State,
+    state: &ActivationState,
     phone: &str,
     licence: Option<String>,
     cpf_cnpj: Option<String>,
-) -> Result<Vec<Event>, Rejection> {
-    on_panel(state, Panel::SendCode)?;
+) -> Result<Vec<ActivationEvent>, Rejection> {
+    on_panel(state, ActivationPanel::SendCode)?;
     let variant = state.variant.ok_or_else(not_now)?;
     if variant.form() != super::variant::Form::SendCode {
         return Err(not_now());
     }
     // Fields in screen order; the first wrong one answers.
-    let msisdn = Msisdn::parse(phone).map_err(field)?;
+    let msisdn = Msisdn::parse(phone)?;
     let document = match variant.needs_document() {
-        true => Some(CpfCnpj::parse(cpf_cnpj.as_deref().unwrap_or("")).map_err(field)?),
+        true => Some(CpfCnpj::parse(cpf_cnpj.as_deref().unwrap_or(""))?),
         false => None,
     };
     let licence = match (variant.needs_licence(), state.licence_locked) {
         (false, _) => None,
         // A locked field keeps the link's value (or stays empty on a portal link without one).
-        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or("")).map_err(field)?),
-        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or("")).map_err(field)?),
+        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or(""))?),
+        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or(""))?),
     };
-    Ok(vec![Event::PhoneSubmitted(PhoneSubmitted {
+    Ok(vec![ActivationEvent::PhoneSubmitted(PhoneSubmitted {
         phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
         phone_display: msisdn.masked(),
         licence: licence.map(|l| l.as_str().to_string()),
@@ -163,11 +159,11 @@ fn submit_phone(
     })])
 }
 
-fn submit_email(state: &State, phone: &str, email: &str) -> Result<Vec<Event>, Rejection> {
-    on_panel(state, Panel::Email)?;
-    let msisdn = Msisdn::parse(phone).map_err(field)?;
-    let email = Email::parse(email).map_err(field)?;
-    Ok(vec![Event::EmailSubmitted(EmailSubmitted {
+fn submit_email(state: &ActivationState, phone: &str, email: &str) -> Result<Vec<ActivationEvent>, Rejection> {
+    on_panel(state, ActivationPanel::Email)?;
+    let msisdn = Msisdn::parse(phone)?;
+    let email = Email::parse(email)?;
+    Ok(vec![ActivationEvent::EmailSubmitted(EmailSubmitted {
         phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
         phone_display: msisdn.masked(),
         email: PiiField::clear(PiiKind::Email, email.as_str()),

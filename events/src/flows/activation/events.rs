@@ -115,7 +115,7 @@ pub struct Refused {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
-pub enum Event {
+pub enum ActivationEvent {
     #[serde(rename = "attempt.started")]
     Started(Started),
     /// The partner OAuth authorization URL for the partner-login button.
@@ -197,9 +197,9 @@ mod tests {
 
     #[test]
     fn events_are_tagged_with_their_type() {
-        let value = serde_json::to_value(Event::CodeSent { resend: false }).unwrap();
+        let value = serde_json::to_value(ActivationEvent::CodeSent { resend: false }).unwrap();
         assert_eq!(value, json!({"type": "code.sent", "data": {"resend": false}}));
-        let value = serde_json::to_value(Event::CodeValidated {}).unwrap();
+        let value = serde_json::to_value(ActivationEvent::CodeValidated {}).unwrap();
         assert_eq!(value, json!({"type": "code.validated", "data": {}}));
     }
 }

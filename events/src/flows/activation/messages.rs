@@ -2,14 +2,14 @@
 //! spec's (sections 5 and 8), word for word; `{link}` is rendered by the browser as a link to
 //! the contact page labelled 'aqui', `{phone}` is filled from [`BROADBAND_SUPPORT_PHONE`].
 
-// Spec section 5, "Activation".
+// Spec section 5, "ActivationFlow".
 pub const INVALID_PHONE: &str = "Por favor, digite um numero de celular válido!";
 pub const INVALID_CPF_CNPJ: &str = "Por favor, digite um número de CPF/CNPJ válido!";
 pub const INVALID_CPF: &str = "Por favor, digite um número de CPF válido!";
 pub const INVALID_CNPJ: &str = "Por favor, digite um número de CNPJ válido!";
 pub const MISSING_LICENCE: &str = "Por favor, informe o código recebido!";
 
-// Spec section 8, "Activation".
+// Spec section 8, "ActivationFlow".
 pub const GENERIC: &str = "Ops, ocorreu um erro. Clique {link} para falar conosco!";
 pub const CODE_EXPIRED: &str = "Código inválido ou expirado, solicite um novo código e tente novamente!";
 pub const CODE_LOCKED: &str = "Máximo de tentativas excedido. Clique {link} para falar conosco!";

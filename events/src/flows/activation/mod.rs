@@ -1,48 +1,56 @@
 //! The security activation (spec sections 2, 4, 5, 7, 8, 9): one template, six variants.
 //! See `docs/activation-flow.md` for the events, panels and upstream chain of each variant.
 
-pub mod commands;
-pub mod decide;
-pub mod events;
-pub mod messages;
-pub mod next_step;
-pub mod state;
-pub mod validation;
-pub mod variant;
-pub mod view;
+mod commands;
+mod decide;
+mod events;
+mod messages;
+mod next_step;
+mod state;
+mod step;
+mod validation;
+mod variant;
+mod view;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::flow::{Flow, PlannedStep, Rejection};
 
-pub use commands::Command;
-pub use events::{CodeRefusal, Event, Platform, Products};
-pub use state::{Panel, State};
-pub use variant::{Brand, Step, Variant};
+pub use commands::ActivationCommand;
+pub use decide::BROADBAND_RETURN_PATH;
+pub use events::{ActivationEvent, CodeRefusal, EmailSubmitted, PhoneSubmitted, Platform, Products, Refused, Started, StepFailed};
+pub use messages::*;
+pub use state::{ActivationPanel, ActivationState, RESEND_COUNTDOWN_SECS};
+pub use step::ActivationStep;
+pub use validation::{CpfCnpj, DocumentKind, Email, Licence, Msisdn, Pincode};
+pub use variant::{Brand, Form, Variant};
 
 /// The activation flow's pure logic.
-pub struct Activation;
+pub struct ActivationFlow;
 
-impl Flow for Activation {
+impl Flow for ActivationFlow {
     const CATEGORY: &'static str = "activation";
-    type State = State;
-    type Event = Event;
-    type Command = Command;
+    type State = ActivationState;
+    type Event = ActivationEvent;
+    type Command = ActivationCommand;
 
-    fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
+    fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>) -> ActivationState {
         state::evolve(state, event, at)
     }
 
-    fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec<Event>, Rejection> {
+    fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
         decide::decide(state, command, now)
     }
 
-    fn next_step(state: &State) -> Option<PlannedStep> {
+    fn next_step(state: &ActivationState) -> Option<PlannedStep> {
         next_step::next_step(state)
     }
 
-    fn view(state: &State, now: DateTime<Utc>) -> Value {
+    fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
         view::view(state, now)
     }
 }
+
+#[cfg(test)]
+mod tests;

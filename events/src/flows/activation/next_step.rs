@@ -2,10 +2,10 @@
 
 use crate::flow::PlannedStep;
 
-use super::state::State;
+use super::state::ActivationState;
 
-pub fn next_step(state: &State) -> Option<PlannedStep> {
+pub fn next_step(state: &ActivationState) -> Option<PlannedStep> {
     let step = state.pending?;
     let due_at = state.pending_since?;
-    Some(PlannedStep { name: step.as_str().to_string(), due_at })
+    Some(PlannedStep { name: step.name().to_string(), due_at })
 }

@@ -4,10 +4,11 @@
 use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
-use super::events::{CodeRefusal, Event, Platform, Products, StepFailed};
+use super::events::{CodeRefusal, ActivationEvent, Platform, Products, StepFailed};
 use super::messages;
 use super::validation::DocumentKind;
-use super::variant::{Form, Step, Variant};
+use super::step::ActivationStep;
+use super::variant::{Form, Variant};
 use crate::flow::PiiField;
 
 /// Spec section 9: the activation's resend countdown.
@@ -15,7 +16,7 @@ pub const RESEND_COUNTDOWN_SECS: i64 = 60;
 
 /// The panels of the activation template (spec section 2), plus the moment before the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Panel {
+pub enum ActivationPanel {
     #[default]
     Starting,
     PartnerLogin,
@@ -26,26 +27,26 @@ pub enum Panel {
     RedirectStore,
 }
 
-impl Panel {
-    pub fn as_str(self) -> &'static str {
+impl ActivationPanel {
+    pub fn name(self) -> &'static str {
         match self {
-            Panel::Starting => "starting",
-            Panel::PartnerLogin => "partner_login",
-            Panel::SendCode => "send_code",
-            Panel::Email => "email",
-            Panel::CodeValidation => "code_validation",
-            Panel::ProductList => "product_list",
-            Panel::RedirectStore => "redirect_store",
+            ActivationPanel::Starting => "starting",
+            ActivationPanel::PartnerLogin => "partner_login",
+            ActivationPanel::SendCode => "send_code",
+            ActivationPanel::Email => "email",
+            ActivationPanel::CodeValidation => "code_validation",
+            ActivationPanel::ProductList => "product_list",
+            ActivationPanel::RedirectStore => "redirect_store",
         }
     }
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct State {
+pub struct ActivationState {
     pub variant: Option<Variant>,
-    pub panel: Panel,
+    pub panel: ActivationPanel,
     /// The upstream step due now (the loading overlay is shown meanwhile).
-    pub pending: Option<Step>,
+    pub pending: Option<ActivationStep>,
     pub pending_since: Option<DateTime<Utc>>,
     /// Whether the pending `send_code` is a resend.
     pub resending: bool,
@@ -74,12 +75,12 @@ pub struct State {
     pub chosen: Vec<String>,
 }
 
-impl State {
+impl ActivationState {
     /// The variant's form panel: send code or e-mail.
-    pub fn form_panel(&self) -> Panel {
+    pub fn form_panel(&self) -> ActivationPanel {
         match self.variant.map(Variant::form) {
-            Some(Form::Email) => Panel::Email,
-            _ => Panel::SendCode,
+            Some(Form::Email) => ActivationPanel::Email,
+            _ => ActivationPanel::SendCode,
         }
     }
 
@@ -99,7 +100,7 @@ impl State {
         }
     }
 
-    fn run(mut self, step: Step, at: DateTime<Utc>) -> Self {
+    fn run(mut self, step: ActivationStep, at: DateTime<Utc>) -> Self {
         self.pending = Some(step);
         self.pending_since = Some(at);
         self
@@ -111,14 +112,14 @@ impl State {
         self
     }
 
-    fn fail(mut self, message: &str, panel: Panel) -> Self {
+    fn fail(mut self, message: &str, panel: ActivationPanel) -> Self {
         self.error = Some(message.to_string());
         self.panel = panel;
         self.idle()
     }
 
     /// After `step` succeeded: the next step of the chain, or `done` when there is none.
-    fn after(self, step: Step, at: DateTime<Utc>, done: impl FnOnce(Self) -> Self) -> Self {
+    fn after(self, step: ActivationStep, at: DateTime<Utc>, done: impl FnOnce(Self) -> Self) -> Self {
         match self.variant.and_then(|v| v.step_after(step)) {
             Some(next) => self.run(next, at),
             None => done(self.idle()),
@@ -129,58 +130,58 @@ impl State {
     /// attempt never had one (it started with `?code=`).
     fn offer_partner_login(self, at: DateTime<Utc>) -> Self {
         if self.partner_login_url.is_none() && self.return_url.is_some() {
-            self.run(Step::PreparePartnerLogin, at)
+            self.run(ActivationStep::PreparePartnerLogin, at)
         } else {
             self
         }
     }
 
     /// Where a failed step leaves the visitor.
-    fn panel_for_failed(&self, step: Option<Step>) -> Panel {
+    fn panel_for_failed(&self, step: Option<ActivationStep>) -> ActivationPanel {
         match step {
-            Some(Step::PreparePartnerLogin | Step::LookUpCustomer) => Panel::PartnerLogin,
-            Some(Step::SendCode) if self.resending => Panel::CodeValidation,
-            Some(Step::ValidateCode) => Panel::CodeValidation,
+            Some(ActivationStep::PreparePartnerLogin | ActivationStep::LookUpCustomer) => ActivationPanel::PartnerLogin,
+            Some(ActivationStep::SendCode) if self.resending => ActivationPanel::CodeValidation,
+            Some(ActivationStep::ValidateCode) => ActivationPanel::CodeValidation,
             Some(_) => self.form_panel(),
             None => self.panel,
         }
     }
 }
 
-pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
+pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>) -> ActivationState {
     match event {
-        Event::Started(started) => {
-            let mut state = State {
+        ActivationEvent::Started(started) => {
+            let mut state = ActivationState {
                 variant: Some(started.variant),
                 licence: started.licence.clone(),
                 licence_locked: started.licence_locked,
                 partner_code: started.partner_code.clone(),
                 return_url: started.return_url.clone(),
-                ..State::default()
+                ..ActivationState::default()
             };
             state.panel = state.form_panel();
             match (started.variant, &started.partner_code) {
-                (Variant::Broadband, Some(_)) => state.run(Step::LookUpCustomer, at),
+                (Variant::Broadband, Some(_)) => state.run(ActivationStep::LookUpCustomer, at),
                 (Variant::Broadband, None) => {
-                    state.panel = Panel::PartnerLogin;
-                    state.run(Step::PreparePartnerLogin, at)
+                    state.panel = ActivationPanel::PartnerLogin;
+                    state.run(ActivationStep::PreparePartnerLogin, at)
                 }
                 _ => state,
             }
         }
-        Event::PartnerLoginPrepared { authorize_url } => {
+        ActivationEvent::PartnerLoginPrepared { authorize_url } => {
             let mut state = state.idle();
             state.partner_login_url = Some(authorize_url.clone());
             state
         }
-        Event::CustomerFound { customer_id } => {
+        ActivationEvent::CustomerFound { customer_id } => {
             let mut state = state.idle();
             state.customer_id = Some(customer_id.clone());
-            state.panel = Panel::SendCode;
+            state.panel = ActivationPanel::SendCode;
             state
         }
-        Event::CustomerNotFound(_) => state.fail(messages::CUSTOMER_NOT_FOUND, Panel::PartnerLogin).offer_partner_login(at),
-        Event::PhoneSubmitted(submitted) => {
+        ActivationEvent::CustomerNotFound(_) => state.fail(messages::CUSTOMER_NOT_FOUND, ActivationPanel::PartnerLogin).offer_partner_login(at),
+        ActivationEvent::PhoneSubmitted(submitted) => {
             let mut state = state;
             state.error = None;
             state.phone = Some(submitted.phone.clone());
@@ -189,65 +190,65 @@ pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
             state.document = submitted.document.clone();
             state.document_kind = submitted.document_kind;
             state.resending = false;
-            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(Step::SendCode);
+            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
             state.run(first, at)
         }
-        Event::EmailSubmitted(submitted) => {
+        ActivationEvent::EmailSubmitted(submitted) => {
             let mut state = state;
             state.error = None;
             state.phone = Some(submitted.phone.clone());
             state.phone_display = Some(submitted.phone_display.clone());
             state.email = Some(submitted.email.clone());
             state.resending = false;
-            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(Step::SendCode);
+            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
             state.run(first, at)
         }
-        Event::PartnerLoggedIn { customer_id } => {
+        ActivationEvent::PartnerLoggedIn { customer_id } => {
             let mut state = state;
             state.customer_id = Some(customer_id.clone());
-            state.after(Step::PartnerLogin, at, |s| s)
+            state.after(ActivationStep::PartnerLogin, at, |s| s)
         }
-        Event::PartnerLoginRefused(_) => {
+        ActivationEvent::PartnerLoginRefused(_) => {
             let panel = state.form_panel();
             state.fail(messages::PARTNER_LOGIN_REFUSED, panel)
         }
-        Event::PartnerPlanFound { plan_id } => {
+        ActivationEvent::PartnerPlanFound { plan_id } => {
             let mut state = state;
             state.plan_id = Some(plan_id.clone());
-            state.after(Step::FetchAccount, at, |s| s)
+            state.after(ActivationStep::FetchAccount, at, |s| s)
         }
-        Event::CarrierTokenObtained {} => state.after(Step::CarrierToken, at, |s| s),
-        Event::DocumentAuthorized { .. } => state.after(Step::AuthorizeDocument, at, |s| s),
-        Event::DocumentRefused(_) | Event::AuthorizationRefused(_) => {
+        ActivationEvent::CarrierTokenObtained {} => state.after(ActivationStep::CarrierToken, at, |s| s),
+        ActivationEvent::DocumentAuthorized { .. } => state.after(ActivationStep::AuthorizeDocument, at, |s| s),
+        ActivationEvent::DocumentRefused(_) | ActivationEvent::AuthorizationRefused(_) => {
             let panel = state.form_panel();
             state.fail(messages::NOT_AUTHORIZED, panel)
         }
-        Event::CodeSent { resend } => {
+        ActivationEvent::CodeSent { resend } => {
             let mut state = state.idle();
-            state.panel = Panel::CodeValidation;
+            state.panel = ActivationPanel::CodeValidation;
             state.resending = false;
             state.resend_until = resend.then(|| at + Duration::seconds(RESEND_COUNTDOWN_SECS));
             state
         }
-        Event::CodeSendFailed(_) => {
-            let panel = state.panel_for_failed(Some(Step::SendCode));
+        ActivationEvent::CodeSendFailed(_) => {
+            let panel = state.panel_for_failed(Some(ActivationStep::SendCode));
             let mut state = state.fail(messages::GENERIC, panel);
             state.resending = false;
             state
         }
-        Event::CodeResendRequested {} => {
+        ActivationEvent::CodeResendRequested {} => {
             let mut state = state;
             state.error = None;
             state.resending = true;
-            state.run(Step::SendCode, at)
+            state.run(ActivationStep::SendCode, at)
         }
-        Event::CodeSubmitted { pincode } => {
+        ActivationEvent::CodeSubmitted { pincode } => {
             let mut state = state;
             state.error = None;
             state.pincode = Some(pincode.clone());
-            state.run(Step::ValidateCode, at)
+            state.run(ActivationStep::ValidateCode, at)
         }
-        Event::CodeValidated {} => {
+        ActivationEvent::CodeValidated {} => {
             let mut state = state;
             state.pincode = None;
             let first = state.variant.and_then(|v| v.after_code().first().copied());
@@ -256,23 +257,23 @@ pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
                 None => state.idle(),
             }
         }
-        Event::CodeRejected { reason, .. } => {
+        ActivationEvent::CodeRejected { reason, .. } => {
             let message = match reason {
                 CodeRefusal::Expired => messages::CODE_EXPIRED,
                 CodeRefusal::Locked => messages::CODE_LOCKED,
                 CodeRefusal::Wrong => messages::CODE_WRONG,
             };
-            let mut state = state.fail(message, Panel::CodeValidation);
+            let mut state = state.fail(message, ActivationPanel::CodeValidation);
             state.pincode = None;
             state
         }
-        Event::AuthorizationGranted {} => state.after(Step::Authorize, at, |s| s),
-        Event::IdentityVerified {} => state.after(Step::VerifyToken, at, |s| s),
-        Event::PacksFetched { products, .. } => {
+        ActivationEvent::AuthorizationGranted {} => state.after(ActivationStep::Authorize, at, |s| s),
+        ActivationEvent::IdentityVerified {} => state.after(ActivationStep::VerifyToken, at, |s| s),
+        ActivationEvent::PacksFetched { products, .. } => {
             let mut state = state.idle();
             if products.any() {
                 state.products = Some(*products);
-                state.panel = Panel::ProductList;
+                state.panel = ActivationPanel::ProductList;
                 state
             } else {
                 // A plan that grants none of the three products: nothing to list.
@@ -280,31 +281,31 @@ pub fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
                 state.fail(messages::NOT_AUTHORIZED, panel)
             }
         }
-        Event::Subscribed {} => {
+        ActivationEvent::Subscribed {} => {
             let mut state = state.idle();
-            state.panel = Panel::RedirectStore;
+            state.panel = ActivationPanel::RedirectStore;
             state
         }
-        Event::SerialNotFound(_) => {
+        ActivationEvent::SerialNotFound(_) => {
             let panel = state.form_panel();
             state.fail(messages::SERIAL_NOT_FOUND, panel)
         }
-        Event::StepFailed(StepFailed { step, .. }) | Event::StepGaveUp { step, .. } => {
-            let step = Step::parse(step);
+        ActivationEvent::StepFailed(StepFailed { step, .. }) | ActivationEvent::StepGaveUp { step, .. } => {
+            let step = ActivationStep::from_name(step);
             let panel = state.panel_for_failed(step);
             let mut state = state.fail(messages::GENERIC, panel);
             state.resending = false;
             match step {
-                Some(Step::LookUpCustomer) => state.offer_partner_login(at),
+                Some(ActivationStep::LookUpCustomer) => state.offer_partner_login(at),
                 _ => state,
             }
         }
-        Event::StoreRedirected { platform } => {
+        ActivationEvent::StoreRedirected { platform } => {
             let mut state = state;
             state.redirected = Some(*platform);
             state
         }
-        Event::ProductChosen { product, .. } => {
+        ActivationEvent::ProductChosen { product, .. } => {
             let mut state = state;
             state.chosen.push(product.clone());
             state

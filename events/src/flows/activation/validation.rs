@@ -1,4 +1,4 @@
-//! The activation form's fields, parsed (spec section 5, "Activation"). Each type can only
+//! The activation form's fields, parsed (spec section 5, "ActivationFlow"). Each type can only
 //! be built through `parse`, which applies the spec's rules and answers the spec's message.
 //! The same rules run in the browser (`web/src/features/activation/validation.ts`); both
 //! are held to `tests/vectors/activation/validation.json`.
@@ -6,19 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::messages;
-
-/// A field the visitor got wrong: which one, and the message to show.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldError {
-    pub field: &'static str,
-    pub message: &'static str,
-}
-
-impl FieldError {
-    fn new(field: &'static str, message: &'static str) -> Self {
-        Self { field, message }
-    }
-}
+use crate::flow::{debug_masked, FieldError};
 
 /// Characters the display masks add; anything else that is not a digit makes the value invalid.
 fn strip_mask(input: &str, mask_chars: &[char]) -> String {
@@ -26,7 +14,7 @@ fn strip_mask(input: &str, mask_chars: &[char]) -> String {
 }
 
 /// A Brazilian mobile number as the upstreams want it: `55` + DDD + 9 digits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Msisdn(String);
 
 impl Msisdn {
@@ -80,7 +68,7 @@ impl DocumentKind {
 /// A CPF (11 digits) or a CNPJ (14 characters: 12 digits or capital letters, then 2 check
 /// digits — the alphanumeric CNPJ the Receita Federal issues from July 2026), with valid
 /// check digits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct CpfCnpj {
     kind: DocumentKind,
     value: String,
@@ -213,7 +201,7 @@ impl Pincode {
 
 /// The telecom partner's login e-mail (the spec gives no rule; ours: one `@`, a dotted
 /// domain, no spaces, at most 254 characters).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Email(String);
 
 impl Email {
@@ -246,6 +234,9 @@ impl Email {
         format!("{}***@{}***{suffix}", first(local), first(domain))
     }
 }
+
+// Personal data: `{:?}` prints the masked display only.
+debug_masked!(Msisdn, CpfCnpj, Email);
 
 #[cfg(test)]
 mod tests {
@@ -292,5 +283,26 @@ mod tests {
         assert_eq!(Pincode::parse("12345").unwrap_err().message, messages::CODE_WRONG);
         assert_eq!(Email::parse(" Joao@Exemplo.com.BR ").map(|e| e.masked()), Ok("j***@e***.com.br".to_string()));
         assert_eq!(Email::parse("joao@exemplo").unwrap_err().message, messages::INVALID_EMAIL);
+    }
+
+    #[test]
+    fn personal_data_is_masked_in_debug_output() {
+        let phone = Msisdn::parse("(11) 98765-4321").unwrap();
+        assert_eq!(format!("{phone:?}"), "Msisdn(\"(11) *****-4321\")");
+        let cpf = CpfCnpj::parse("529.982.247-25").unwrap();
+        let cnpj = CpfCnpj::parse("12.ABC.345/01DE-35").unwrap();
+        let email = Email::parse("joao.silva@exemplo.com.br").unwrap();
+        for (debug, secret) in [
+            (format!("{phone:?}"), "98765"),
+            (format!("{cpf:?}"), "529982247"),
+            (format!("{cnpj:?}"), "12ABC34501DE"),
+            (format!("{email:?}"), "joao.silva"),
+            (format!("{email:?}"), "exemplo"),
+            (format!("{:?}", Ok::<_, FieldError>(phone.clone())), "98765"),
+        ] {
+            assert!(!debug.contains(secret), "{debug} shows {secret}");
+        }
+        assert_eq!(format!("{cpf:?}"), "CpfCnpj(\"***.***.***-25\")");
+        assert_eq!(format!("{email:?}"), "Email(\"j***@e***.com.br\")");
     }
 }

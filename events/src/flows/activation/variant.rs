@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::step::ActivationStep;
+
 /// One activation page of the spec's route table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,78 +30,6 @@ pub enum Brand {
     Default,
     Agility,
     Tim,
-}
-
-/// An upstream call of the chain (its name is the runner's step name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    /// Builds the partner OAuth authorization URL (random state kept server-side).
-    PreparePartnerLogin,
-    /// `GET /bff/api/v2/brisanet/customer/about/{code}`
-    LookUpCustomer,
-    /// `POST /api/hero/auth/login`
-    PartnerLogin,
-    /// `GET /api/hero/accounts/info`
-    FetchAccount,
-    /// `POST /auth/v1/token`
-    CarrierToken,
-    /// `POST /authorization/api/v1/authorize/cpf` or `/cnpj`
-    AuthorizeDocument,
-    /// `POST /authentication/v1/send`
-    SendCode,
-    /// `POST /authentication/v1/validate`
-    ValidateCode,
-    /// `POST /authorization/api/v1/authorize` (auth + merge tokens)
-    Authorize,
-    /// The identity provider's `verifyCustomToken`
-    VerifyToken,
-    /// `GET /bff/api/v2/packs`
-    FetchPacks,
-    /// `POST /bff/api/v2/subscription/subscribe-serial`
-    SubscribeSerial,
-    /// `POST /bff/api/v2/subscription/subscribe-by-hash`
-    SubscribeByHash,
-}
-
-impl Step {
-    pub const ALL: [Step; 13] = [
-        Step::PreparePartnerLogin,
-        Step::LookUpCustomer,
-        Step::PartnerLogin,
-        Step::FetchAccount,
-        Step::CarrierToken,
-        Step::AuthorizeDocument,
-        Step::SendCode,
-        Step::ValidateCode,
-        Step::Authorize,
-        Step::VerifyToken,
-        Step::FetchPacks,
-        Step::SubscribeSerial,
-        Step::SubscribeByHash,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Step::PreparePartnerLogin => "prepare_partner_login",
-            Step::LookUpCustomer => "look_up_customer",
-            Step::PartnerLogin => "partner_login",
-            Step::FetchAccount => "fetch_account",
-            Step::CarrierToken => "carrier_token",
-            Step::AuthorizeDocument => "authorize_document",
-            Step::SendCode => "send_code",
-            Step::ValidateCode => "validate_code",
-            Step::Authorize => "authorize",
-            Step::VerifyToken => "verify_token",
-            Step::FetchPacks => "fetch_packs",
-            Step::SubscribeSerial => "subscribe_serial",
-            Step::SubscribeByHash => "subscribe_by_hash",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Step> {
-        Step::ALL.into_iter().find(|step| step.as_str() == name)
-    }
 }
 
 /// The panel the visitor fills in before the code is sent.
@@ -152,31 +82,31 @@ impl Variant {
     }
 
     /// Steps between the form and sending the code.
-    pub fn before_code(self) -> &'static [Step] {
+    pub fn before_code(self) -> &'static [ActivationStep] {
         match self {
-            Variant::Telecom => &[Step::PartnerLogin, Step::FetchAccount],
-            Variant::Carrier => &[Step::CarrierToken, Step::AuthorizeDocument],
+            Variant::Telecom => &[ActivationStep::PartnerLogin, ActivationStep::FetchAccount],
+            Variant::Carrier => &[ActivationStep::CarrierToken, ActivationStep::AuthorizeDocument],
             _ => &[],
         }
     }
 
     /// Steps after a valid code (spec section 4: subscribe by serial, by hash, or authorize
     /// then fetch packs).
-    pub fn after_code(self) -> &'static [Step] {
+    pub fn after_code(self) -> &'static [ActivationStep] {
         match self {
-            Variant::Standard | Variant::Insurance | Variant::PartnerPortal => &[Step::SubscribeSerial],
-            Variant::Broadband | Variant::Telecom => &[Step::SubscribeByHash],
-            Variant::Carrier => &[Step::Authorize, Step::VerifyToken, Step::FetchPacks],
+            Variant::Standard | Variant::Insurance | Variant::PartnerPortal => &[ActivationStep::SubscribeSerial],
+            Variant::Broadband | Variant::Telecom => &[ActivationStep::SubscribeByHash],
+            Variant::Carrier => &[ActivationStep::Authorize, ActivationStep::VerifyToken, ActivationStep::FetchPacks],
         }
     }
 
     /// The step after `step` in this variant's chain; `None` at the end of a chain.
-    pub fn step_after(self, step: Step) -> Option<Step> {
+    pub fn step_after(self, step: ActivationStep) -> Option<ActivationStep> {
         for chain in [self.before_code(), self.after_code()] {
             if let Some(i) = chain.iter().position(|s| *s == step) {
                 return match chain.get(i + 1) {
                     Some(next) => Some(*next),
-                    None if chain == self.before_code() => Some(Step::SendCode),
+                    None if chain == self.before_code() => Some(ActivationStep::SendCode),
                     None => None,
                 };
             }
@@ -191,14 +121,11 @@ mod tests {
 
     #[test]
     fn chains_follow_the_spec() {
-        assert_eq!(Variant::Carrier.step_after(Step::CarrierToken), Some(Step::AuthorizeDocument));
-        assert_eq!(Variant::Carrier.step_after(Step::AuthorizeDocument), Some(Step::SendCode));
-        assert_eq!(Variant::Carrier.step_after(Step::Authorize), Some(Step::VerifyToken));
-        assert_eq!(Variant::Carrier.step_after(Step::FetchPacks), None);
-        assert_eq!(Variant::Telecom.step_after(Step::FetchAccount), Some(Step::SendCode));
-        assert_eq!(Variant::Standard.step_after(Step::SubscribeSerial), None);
-        for step in Step::ALL {
-            assert_eq!(Step::parse(step.as_str()), Some(step));
-        }
+        assert_eq!(Variant::Carrier.step_after(ActivationStep::CarrierToken), Some(ActivationStep::AuthorizeDocument));
+        assert_eq!(Variant::Carrier.step_after(ActivationStep::AuthorizeDocument), Some(ActivationStep::SendCode));
+        assert_eq!(Variant::Carrier.step_after(ActivationStep::Authorize), Some(ActivationStep::VerifyToken));
+        assert_eq!(Variant::Carrier.step_after(ActivationStep::FetchPacks), None);
+        assert_eq!(Variant::Telecom.step_after(ActivationStep::FetchAccount), Some(ActivationStep::SendCode));
+        assert_eq!(Variant::Standard.step_after(ActivationStep::SubscribeSerial), None);
     }
 }

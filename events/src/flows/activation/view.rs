@@ -4,18 +4,18 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use super::state::{Panel, State};
+use super::state::{ActivationPanel, ActivationState};
 
-pub fn view(state: &State, now: DateTime<Utc>) -> Value {
+pub fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
     let products = match (state.panel, state.products) {
-        (Panel::ProductList, Some(products)) => products.granted(),
+        (ActivationPanel::ProductList, Some(products)) => products.granted(),
         _ => Vec::new(),
     };
     json!({
-        "panel": state.panel.as_str(),
+        "panel": state.panel.name(),
         "variant": state.variant,
         // The loading overlay: a call is running (or the attempt is not started yet).
-        "busy": state.pending.is_some() || state.panel == Panel::Starting,
+        "busy": state.pending.is_some() || state.panel == ActivationPanel::Starting,
         "error": state.error,
         "licence": state.licence,
         "licence_locked": state.licence_locked,

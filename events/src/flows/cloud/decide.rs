@@ -5,15 +5,11 @@ use chrono::{DateTime, Utc};
 
 use super::commands::CloudCommand;
 use super::events::CloudEvent;
-use super::state::{CloudState, Panel};
+use super::messages::{BUSY, OUT_OF_ORDER};
+use super::state::{CloudPanel, CloudState};
 use super::validation::{CloudPhone, Pincode, Serial};
 use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
-
-/// A step is running: the loader covers the form, so this only answers a replayed click.
-pub const BUSY: &str = "Aguarde, estamos processando sua solicitação.";
-/// The command belongs to another panel (a stale tab, a replayed request).
-pub const OUT_OF_ORDER: &str = "Esta etapa não está disponível agora. Atualize a página e tente novamente.";
 
 pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> Result<Vec<CloudEvent>, Rejection> {
     match command {
@@ -24,11 +20,11 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
             details(&phone, &serial)
         }
         CloudCommand::SubmitDetails { phone, serial } => {
-            ready_on(state, Panel::Details)?;
+            ready_on(state, CloudPanel::Details)?;
             details(&phone, &serial)
         }
         CloudCommand::Resend => {
-            ready_on(state, Panel::Code)?;
+            ready_on(state, CloudPanel::Code)?;
             if let Some(until) = state.resend_available_at(now) {
                 let seconds = ((until - now).num_milliseconds() + 999) / 1000;
                 return Err(Rejection::general(&format!("Aguarde {seconds} segundos para reenviar o código.")));
@@ -36,19 +32,19 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
             Ok(vec![CloudEvent::ResendRequested {}])
         }
         CloudCommand::Back => {
-            ready_on(state, Panel::Code)?;
+            ready_on(state, CloudPanel::Code)?;
             Ok(vec![CloudEvent::DetailsReopened {}])
         }
         CloudCommand::SubmitCode { code } => {
-            ready_on(state, Panel::Code)?;
-            let pincode = Pincode::parse(&code).map_err(|message| Rejection::field("code", message))?;
+            ready_on(state, CloudPanel::Code)?;
+            let pincode = Pincode::parse(&code)?;
             Ok(vec![CloudEvent::CodeSubmitted { pincode: SecretField::clear(pincode.as_str()) }])
         }
     }
 }
 
 /// The attempt is started, idle and showing `panel`.
-fn ready_on(state: &CloudState, panel: Panel) -> Result<(), Rejection> {
+fn ready_on(state: &CloudState, panel: CloudPanel) -> Result<(), Rejection> {
     if !state.started || state.activated || state.panel != panel {
         return Err(Rejection::general(OUT_OF_ORDER));
     }
@@ -60,8 +56,8 @@ fn ready_on(state: &CloudState, panel: Panel) -> Result<(), Rejection> {
 
 /// Form 1: the phone first, then the serial, as the form shows them.
 fn details(phone: &str, serial: &str) -> Result<Vec<CloudEvent>, Rejection> {
-    let phone = CloudPhone::parse(phone).map_err(|message| Rejection::field("phone", message))?;
-    let serial = Serial::parse(serial).map_err(|message| Rejection::field("serial", message))?;
+    let phone = CloudPhone::parse(phone)?;
+    let serial = Serial::parse(serial)?;
     Ok(vec![CloudEvent::DetailsSubmitted {
         phone: PiiField::clear(PiiKind::Phone, &phone.msisdn()),
         phone_masked: phone.masked(),

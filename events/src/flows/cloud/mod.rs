@@ -6,9 +6,11 @@
 mod commands;
 mod decide;
 mod events;
+mod messages;
 mod next_step;
 mod state;
-pub mod validation;
+mod step;
+mod validation;
 mod view;
 
 use chrono::{DateTime, Utc};
@@ -17,9 +19,11 @@ use serde_json::Value;
 use crate::flow::{Flow, PlannedStep, Rejection};
 
 pub use commands::CloudCommand;
-pub use decide::{BUSY, OUT_OF_ORDER};
 pub use events::CloudEvent;
-pub use state::{evolve, CloudState, Panel, Pending, Step, GENERIC_ERROR, RESEND_COUNTDOWN, TOKEN_DELAY};
+pub use messages::*;
+pub use state::{CloudPanel, CloudState, Pending, RESEND_COUNTDOWN, TOKEN_DELAY};
+pub use step::CloudStep;
+pub use validation::{CloudPhone, Pincode, Serial, CODE_LEN, COUNTRY_PREFIX, SERIAL_MAX_LEN};
 pub use view::{SUCCESS_MODAL_MS, SUCCESS_REDIRECT};
 
 /// The stream category and the `flow` of `POST /api/attempts`.

@@ -4,18 +4,18 @@ use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
 use super::events::CloudEvent;
+use super::messages::GENERIC_ERROR;
+use super::step::CloudStep;
 use crate::flow::PiiField;
 
 /// Spec section 9: the pause between registering the serial and the token exchange.
 pub const TOKEN_DELAY: Duration = Duration::seconds(5);
 /// Spec section 9: the resend link stays hidden this long after a successful resend.
 pub const RESEND_COUNTDOWN: Duration = Duration::seconds(10);
-/// Shown when the runner gave up on a step (the upstream kept failing).
-pub const GENERIC_ERROR: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
 
 /// Which form (or the success modal) the visitor sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Panel {
+pub enum CloudPanel {
     /// Form 1: phone and serial.
     #[default]
     Details,
@@ -25,7 +25,7 @@ pub enum Panel {
     Success,
 }
 
-impl Panel {
+impl CloudPanel {
     pub fn name(self) -> &'static str {
         match self {
             Self::Details => "details",
@@ -35,62 +35,17 @@ impl Panel {
     }
 }
 
-/// The upstream calls of the flow, in the order they normally run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
-    CheckPhone,
-    SendCode,
-    ResendCode,
-    ValidateCode,
-    RegisterSerial,
-    GetCustomToken,
-    SignIn,
-}
-
-impl Step {
-    pub const ALL: [Step; 7] = [
-        Self::CheckPhone,
-        Self::SendCode,
-        Self::ResendCode,
-        Self::ValidateCode,
-        Self::RegisterSerial,
-        Self::GetCustomToken,
-        Self::SignIn,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::CheckPhone => "check_phone",
-            Self::SendCode => "send_code",
-            Self::ResendCode => "resend_code",
-            Self::ValidateCode => "validate_code",
-            Self::RegisterSerial => "register_serial",
-            Self::GetCustomToken => "get_custom_token",
-            Self::SignIn => "sign_in",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|step| step.name() == name)
-    }
-
-    /// Once the code is spent, a failure sends the visitor back to form 1 for a new code.
-    fn after_code(self) -> bool {
-        matches!(self, Self::RegisterSerial | Self::GetCustomToken | Self::SignIn)
-    }
-}
-
 /// A step the runner owes the attempt, and from when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pending {
-    pub step: Step,
+    pub step: CloudStep,
     pub due_at: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CloudState {
     pub started: bool,
-    pub panel: Panel,
+    pub panel: CloudPanel,
     /// Sealed msisdn (`55` + digits) as stored; the runner opens it.
     pub phone: Option<PiiField>,
     pub phone_masked: Option<String>,
@@ -118,7 +73,7 @@ impl CloudState {
         self.resent_at.map(|at| at + RESEND_COUNTDOWN).filter(|until| *until > now)
     }
 
-    fn due(mut self, step: Step, due_at: DateTime<Utc>) -> Self {
+    fn due(mut self, step: CloudStep, due_at: DateTime<Utc>) -> Self {
         self.pending = Some(Pending { step, due_at });
         self.error = None;
         self
@@ -133,7 +88,7 @@ impl CloudState {
 
     /// A failure once the code was spent: back to form 1, a new code is needed.
     fn failed_after_code(mut self, message: &str) -> Self {
-        self.panel = Panel::Details;
+        self.panel = CloudPanel::Details;
         self.transaction_id = None;
         self.resent_at = None;
         self.failed(message)
@@ -144,7 +99,7 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
     match event {
         CloudEvent::DetailsSubmitted { phone, phone_masked, serial } => CloudState {
             started: true,
-            panel: Panel::Details,
+            panel: CloudPanel::Details,
             phone: Some(phone.clone()),
             phone_masked: Some(phone_masked.clone()),
             serial: Some(serial.clone()),
@@ -154,17 +109,17 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
             resends: 0,
             ..state
         }
-        .due(Step::CheckPhone, at),
-        CloudEvent::PhoneChecked {} => state.due(Step::SendCode, at),
+        .due(CloudStep::CheckPhone, at),
+        CloudEvent::PhoneChecked {} => state.due(CloudStep::SendCode, at),
         CloudEvent::PhoneRefused { message } | CloudEvent::CodeSendFailed { message } => state.failed(message),
         CloudEvent::CodeSent { transaction_id } => CloudState {
-            panel: Panel::Code,
+            panel: CloudPanel::Code,
             transaction_id: Some(transaction_id.clone()),
             pending: None,
             error: None,
             ..state
         },
-        CloudEvent::ResendRequested {} => state.due(Step::ResendCode, at),
+        CloudEvent::ResendRequested {} => state.due(CloudStep::ResendCode, at),
         CloudEvent::CodeResent { transaction_id } => CloudState {
             transaction_id: Some(transaction_id.clone()),
             pending: None,
@@ -175,7 +130,7 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
         },
         CloudEvent::ResendFailed { message } | CloudEvent::CodeRejected { message } => state.failed(message),
         CloudEvent::DetailsReopened {} => CloudState {
-            panel: Panel::Details,
+            panel: CloudPanel::Details,
             pending: None,
             error: None,
             transaction_id: None,
@@ -184,25 +139,25 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
             ..state
         },
         CloudEvent::CodeSubmitted { pincode } => {
-            CloudState { pincode: Some(pincode.clone()), ..state }.due(Step::ValidateCode, at)
+            CloudState { pincode: Some(pincode.clone()), ..state }.due(CloudStep::ValidateCode, at)
         }
-        CloudEvent::CodeValidated {} => CloudState { pincode: None, ..state }.due(Step::RegisterSerial, at),
+        CloudEvent::CodeValidated {} => CloudState { pincode: None, ..state }.due(CloudStep::RegisterSerial, at),
         // The 5 s wait is a due time, so a restarted runner still honours it.
-        CloudEvent::SerialRegistered {} => state.due(Step::GetCustomToken, at + TOKEN_DELAY),
-        CloudEvent::CustomTokenObtained {} => state.due(Step::SignIn, at),
+        CloudEvent::SerialRegistered {} => state.due(CloudStep::GetCustomToken, at + TOKEN_DELAY),
+        CloudEvent::CustomTokenObtained {} => state.due(CloudStep::SignIn, at),
         CloudEvent::SerialRejected { message }
         | CloudEvent::CustomTokenFailed { message }
         | CloudEvent::SignInFailed { message } => state.failed_after_code(message),
         // Signed in is the last call: the account is active and the success modal shows.
         // `cloud.activated` follows in the same append and marks the funnel's end.
         CloudEvent::SignedIn {} | CloudEvent::Activated {} => CloudState {
-            panel: Panel::Success,
+            panel: CloudPanel::Success,
             activated: true,
             pending: None,
             error: None,
             ..state
         },
-        CloudEvent::StepGaveUp { step, .. } => match Step::from_name(step) {
+        CloudEvent::StepGaveUp { step, .. } => match CloudStep::from_name(step) {
             Some(step) if step.after_code() => state.failed_after_code(GENERIC_ERROR),
             _ => state.failed(GENERIC_ERROR),
         },

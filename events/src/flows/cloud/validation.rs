@@ -1,11 +1,12 @@
 //! The cloud form's rules (spec section 5, "Cloud activation") as types that parse.
 //!
 //! The spec gives the rules (phone `(##) #####-####` required; serial required, at most 21
-//! characters; code of 6 digits, required) but not the messages: the ones below are ours,
+//! characters; code of 6 digits, required) but not the messages: ours are in `messages.rs`,
 //! reusing the activation flow's wording where the rule is the same. `docs/cloud-flow.md`
 //! lists them; `tests/vectors/cloud/fields.json` pins them for the web form too.
 
-use std::fmt;
+use super::messages::{CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_REQUIRED, SERIAL_TOO_LONG};
+use crate::flow::{debug_masked, FieldError};
 
 /// Brazil's country prefix (spec section 9).
 pub const COUNTRY_PREFIX: &str = "55";
@@ -14,27 +15,22 @@ pub const SERIAL_MAX_LEN: usize = 21;
 /// Code length (spec section 9).
 pub const CODE_LEN: usize = 6;
 
-pub const PHONE_REQUIRED: &str = "Por favor, informe o número do seu celular.";
-pub const PHONE_INVALID: &str = "Por favor, digite um numero de celular válido!";
-pub const SERIAL_REQUIRED: &str = "Por favor, informe o número de série.";
-pub const SERIAL_TOO_LONG: &str = "O número de série deve ter no máximo 21 caracteres.";
-pub const CODE_REQUIRED: &str = "Por favor, informe o código recebido!";
-pub const CODE_INVALID: &str = "O código deve ter 6 dígitos.";
-
 /// A mobile number typed as `(##) #####-####`: 11 digits, area code 11 to 99.
 #[derive(Clone, PartialEq, Eq)]
 pub struct CloudPhone(String);
 
 impl CloudPhone {
+    pub const FIELD: &'static str = "phone";
+
     /// Accepts the masked or the bare form; anything but digits is ignored.
-    pub fn parse(input: &str) -> Result<Self, &'static str> {
+    pub fn parse(input: &str) -> Result<Self, FieldError> {
         let digits: String = input.chars().filter(char::is_ascii_digit).collect();
         if digits.is_empty() {
-            return Err(PHONE_REQUIRED);
+            return Err(FieldError::new(Self::FIELD, PHONE_REQUIRED));
         }
         // The mask admits exactly 11 digits; area codes start at 11.
         if digits.len() != 11 || digits.starts_with('0') || digits.starts_with("10") {
-            return Err(PHONE_INVALID);
+            return Err(FieldError::new(Self::FIELD, PHONE_INVALID));
         }
         Ok(Self(digits))
     }
@@ -56,24 +52,22 @@ impl CloudPhone {
 }
 
 // Personal data: keep it out of logs and panic messages.
-impl fmt::Debug for CloudPhone {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CloudPhone({})", self.masked())
-    }
-}
+debug_masked!(CloudPhone);
 
 /// The computer's serial number as printed on its label.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Serial(String);
 
 impl Serial {
-    pub fn parse(input: &str) -> Result<Self, &'static str> {
+    pub const FIELD: &'static str = "serial";
+
+    pub fn parse(input: &str) -> Result<Self, FieldError> {
         let serial = input.trim();
         if serial.is_empty() {
-            return Err(SERIAL_REQUIRED);
+            return Err(FieldError::new(Self::FIELD, SERIAL_REQUIRED));
         }
         if serial.chars().count() > SERIAL_MAX_LEN {
-            return Err(SERIAL_TOO_LONG);
+            return Err(FieldError::new(Self::FIELD, SERIAL_TOO_LONG));
         }
         Ok(Self(serial.to_string()))
     }
@@ -88,13 +82,15 @@ impl Serial {
 pub struct Pincode(String);
 
 impl Pincode {
-    pub fn parse(input: &str) -> Result<Self, &'static str> {
+    pub const FIELD: &'static str = "code";
+
+    pub fn parse(input: &str) -> Result<Self, FieldError> {
         let code = input.trim();
         if code.is_empty() {
-            return Err(CODE_REQUIRED);
+            return Err(FieldError::new(Self::FIELD, CODE_REQUIRED));
         }
         if code.len() != CODE_LEN || !code.chars().all(|c| c.is_ascii_digit()) {
-            return Err(CODE_INVALID);
+            return Err(FieldError::new(Self::FIELD, CODE_INVALID));
         }
         Ok(Self(code.to_string()))
     }
@@ -104,8 +100,8 @@ impl Pincode {
     }
 }
 
-impl fmt::Debug for Pincode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl std::fmt::Debug for Pincode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Pincode(******)")
     }
 }
@@ -114,40 +110,45 @@ impl fmt::Debug for Pincode {
 mod tests {
     use super::*;
 
+    fn phone_error(message: &'static str) -> Result<CloudPhone, FieldError> {
+        Err(FieldError::new("phone", message))
+    }
+
     #[test]
     fn phone_accepts_the_mask_and_gives_msisdn_and_masked_forms() {
         let phone = CloudPhone::parse("(11) 94000-0001").expect("valid");
         assert_eq!(phone.digits(), "11940000001");
         assert_eq!(phone.msisdn(), "5511940000001");
         assert_eq!(phone.masked(), "(11) *****-0001");
-        assert_eq!(format!("{phone:?}"), "CloudPhone((11) *****-0001)");
+        assert_eq!(format!("{phone:?}"), "CloudPhone(\"(11) *****-0001\")");
+        assert!(!format!("{phone:?}").contains("94000"), "the digits stay out of Debug");
     }
 
     #[test]
     fn phone_refuses_empty_short_long_and_bad_area_codes() {
-        assert_eq!(CloudPhone::parse("  "), Err(PHONE_REQUIRED));
-        assert_eq!(CloudPhone::parse("(xx) xxxxx-xxxx"), Err(PHONE_REQUIRED));
-        assert_eq!(CloudPhone::parse("(11) 94000-000"), Err(PHONE_INVALID));
-        assert_eq!(CloudPhone::parse("119400000011"), Err(PHONE_INVALID));
-        assert_eq!(CloudPhone::parse("(01) 94000-0001"), Err(PHONE_INVALID));
-        assert_eq!(CloudPhone::parse("(10) 94000-0001"), Err(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("  "), phone_error(PHONE_REQUIRED));
+        assert_eq!(CloudPhone::parse("(xx) xxxxx-xxxx"), phone_error(PHONE_REQUIRED));
+        assert_eq!(CloudPhone::parse("(11) 94000-000"), phone_error(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("119400000011"), phone_error(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("(01) 94000-0001"), phone_error(PHONE_INVALID));
+        assert_eq!(CloudPhone::parse("(10) 94000-0001"), phone_error(PHONE_INVALID));
     }
 
     #[test]
     fn serial_is_trimmed_required_and_at_most_21_characters() {
         assert_eq!(Serial::parse("  PSN-2024-000123 ").map(|s| s.as_str().to_string()), Ok("PSN-2024-000123".into()));
-        assert_eq!(Serial::parse(""), Err(SERIAL_REQUIRED));
+        assert_eq!(Serial::parse(""), Err(FieldError::new("serial", SERIAL_REQUIRED)));
         assert!(Serial::parse(&"A".repeat(21)).is_ok());
-        assert_eq!(Serial::parse(&"A".repeat(22)), Err(SERIAL_TOO_LONG));
+        assert_eq!(Serial::parse(&"A".repeat(22)), Err(FieldError::new("serial", SERIAL_TOO_LONG)));
     }
 
     #[test]
     fn pincode_is_exactly_six_digits() {
         assert_eq!(Pincode::parse("123456").map(|p| p.as_str().to_string()), Ok("123456".into()));
-        assert_eq!(Pincode::parse(""), Err(CODE_REQUIRED));
-        assert_eq!(Pincode::parse("12345"), Err(CODE_INVALID));
-        assert_eq!(Pincode::parse("1234567"), Err(CODE_INVALID));
-        assert_eq!(Pincode::parse("12a456"), Err(CODE_INVALID));
+        assert_eq!(Pincode::parse(""), Err(FieldError::new("code", CODE_REQUIRED)));
+        assert_eq!(Pincode::parse("12345"), Err(FieldError::new("code", CODE_INVALID)));
+        assert_eq!(Pincode::parse("1234567"), Err(FieldError::new("code", CODE_INVALID)));
+        assert_eq!(Pincode::parse("12a456"), Err(FieldError::new("code", CODE_INVALID)));
         assert_eq!(format!("{:?}", Pincode::parse("123456").unwrap()), "Pincode(******)");
     }
 }

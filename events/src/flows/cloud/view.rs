@@ -4,7 +4,7 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 
-use super::state::{CloudState, Panel};
+use super::state::{CloudPanel, CloudState};
 
 /// Where the visitor goes once the cloud account is active.
 pub const SUCCESS_REDIRECT: &str = "/cliente/hero";
@@ -24,7 +24,7 @@ pub fn view(state: &CloudState, now: DateTime<Utc>) -> Value {
             .map(|at| at.to_rfc3339_opts(SecondsFormat::Millis, true)),
         "resend": resend(state, now),
     });
-    if state.panel == Panel::Success {
+    if state.panel == CloudPanel::Success {
         view["redirect_to"] = json!(SUCCESS_REDIRECT);
         view["redirect_after_ms"] = json!(SUCCESS_MODAL_MS);
     }
@@ -34,8 +34,8 @@ pub fn view(state: &CloudState, now: DateTime<Utc>) -> Value {
 /// The resend control of the code panel: the link, or the countdown after a successful resend.
 fn resend(state: &CloudState, now: DateTime<Utc>) -> Option<&'static str> {
     match (state.panel, state.resend_available_at(now)) {
-        (Panel::Code, Some(_)) => Some("countdown"),
-        (Panel::Code, None) => Some("link"),
+        (CloudPanel::Code, Some(_)) => Some("countdown"),
+        (CloudPanel::Code, None) => Some("link"),
         _ => None,
     }
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
+pub enum DownloadCommand {
     /// Opens the attempt: the route's `os` and the browser name the client detected.
     Start { os: String, browser: String },
     /// The phone as typed (masked or bare digits).

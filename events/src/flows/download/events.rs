@@ -47,7 +47,7 @@ pub struct Device {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
-pub enum Event {
+pub enum DownloadEvent {
     /// The page opened the attempt: the route's `os` and the detected browser name.
     #[serde(rename = "download.started")]
     Started { os: DesktopOs, browser: String },
@@ -134,37 +134,37 @@ pub enum Event {
     },
 }
 
-impl Event {
+impl DownloadEvent {
     /// The stored type name.
     pub fn type_name(&self) -> &'static str {
         match self {
-            Event::Started { .. } => "download.started",
-            Event::PhoneSubmitted { .. } => "phone.submitted",
-            Event::CodeSent {} => "code.sent",
-            Event::CodeResendRequested {} => "code.resend_requested",
-            Event::CodeResent {} => "code.resent",
-            Event::CodeSendFailed { .. } => "code.send_failed",
-            Event::CodeSubmitted { .. } => "code.submitted",
-            Event::CodeConfirmed {} => "code.confirmed",
-            Event::CodeRejected { .. } => "code.rejected",
-            Event::UserFound {} => "user.found",
-            Event::UserNotFound {} => "user.not_found",
-            Event::UserLookupFailed { .. } => "user.lookup_failed",
-            Event::PartnersListed { .. } => "partners.listed",
-            Event::PartnersFailed { .. } => "partners.failed",
-            Event::PartnerChosen { .. } => "partner.chosen",
-            Event::DownloadGranted {} => "download.granted",
-            Event::LicencesFull {} => "licences.full",
-            Event::PlanWithoutAntivirus {} => "plan.without_antivirus",
-            Event::DownloadFailed { .. } => "download.failed",
-            Event::DownloadRetryRequested {} => "download.retry_requested",
-            Event::DevicesListed { .. } => "devices.listed",
-            Event::DevicesFailed { .. } => "devices.failed",
-            Event::DeviceRemovalRequested { .. } => "device.removal_requested",
-            Event::DeviceRemoved { .. } => "device.removed",
-            Event::DeviceRemovalFailed { .. } => "device.removal_failed",
-            Event::Restarted {} => "attempt.restarted",
-            Event::StepGaveUp { .. } => "step.gave_up",
+            DownloadEvent::Started { .. } => "download.started",
+            DownloadEvent::PhoneSubmitted { .. } => "phone.submitted",
+            DownloadEvent::CodeSent {} => "code.sent",
+            DownloadEvent::CodeResendRequested {} => "code.resend_requested",
+            DownloadEvent::CodeResent {} => "code.resent",
+            DownloadEvent::CodeSendFailed { .. } => "code.send_failed",
+            DownloadEvent::CodeSubmitted { .. } => "code.submitted",
+            DownloadEvent::CodeConfirmed {} => "code.confirmed",
+            DownloadEvent::CodeRejected { .. } => "code.rejected",
+            DownloadEvent::UserFound {} => "user.found",
+            DownloadEvent::UserNotFound {} => "user.not_found",
+            DownloadEvent::UserLookupFailed { .. } => "user.lookup_failed",
+            DownloadEvent::PartnersListed { .. } => "partners.listed",
+            DownloadEvent::PartnersFailed { .. } => "partners.failed",
+            DownloadEvent::PartnerChosen { .. } => "partner.chosen",
+            DownloadEvent::DownloadGranted {} => "download.granted",
+            DownloadEvent::LicencesFull {} => "licences.full",
+            DownloadEvent::PlanWithoutAntivirus {} => "plan.without_antivirus",
+            DownloadEvent::DownloadFailed { .. } => "download.failed",
+            DownloadEvent::DownloadRetryRequested {} => "download.retry_requested",
+            DownloadEvent::DevicesListed { .. } => "devices.listed",
+            DownloadEvent::DevicesFailed { .. } => "devices.failed",
+            DownloadEvent::DeviceRemovalRequested { .. } => "device.removal_requested",
+            DownloadEvent::DeviceRemoved { .. } => "device.removed",
+            DownloadEvent::DeviceRemovalFailed { .. } => "device.removal_failed",
+            DownloadEvent::Restarted {} => "attempt.restarted",
+            DownloadEvent::StepGaveUp { .. } => "step.gave_up",
         }
     }
 }

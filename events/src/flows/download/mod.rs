@@ -5,8 +5,10 @@
 mod commands;
 mod decide;
 mod events;
+mod messages;
 mod next_step;
 mod state;
+mod step;
 mod validation;
 mod view;
 
@@ -15,34 +17,35 @@ use serde_json::Value;
 
 use crate::flow::{Flow, PlannedStep, Rejection};
 
-pub use commands::Command;
-pub use decide::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, UNKNOWN_CHOICE};
-pub use events::{Device, Event, Partner};
-pub use state::{Pending, Snackbar, Stage, State};
+pub use commands::DownloadCommand;
+pub use events::{Device, DownloadEvent, Partner};
+pub use messages::*;
+pub use state::{DownloadPanel, DownloadState, Pending, Snackbar};
+pub use step::DownloadStep;
 pub use validation::*;
 
 /// The flow, for the [`Flow`] registry.
-pub struct Download;
+pub struct DownloadFlow;
 
-impl Flow for Download {
+impl Flow for DownloadFlow {
     const CATEGORY: &'static str = "download";
-    type State = State;
-    type Event = Event;
-    type Command = Command;
+    type State = DownloadState;
+    type Event = DownloadEvent;
+    type Command = DownloadCommand;
 
-    fn evolve(state: State, event: &Event, at: DateTime<Utc>) -> State {
+    fn evolve(state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>) -> DownloadState {
         state::evolve(state, event, at)
     }
 
-    fn decide(state: &State, command: Command, now: DateTime<Utc>) -> Result<Vec<Event>, Rejection> {
+    fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc>) -> Result<Vec<DownloadEvent>, Rejection> {
         decide::decide(state, command, now)
     }
 
-    fn next_step(state: &State) -> Option<PlannedStep> {
+    fn next_step(state: &DownloadState) -> Option<PlannedStep> {
         next_step::next_step(state)
     }
 
-    fn view(state: &State, now: DateTime<Utc>) -> Value {
+    fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
         view::view(state, now)
     }
 }

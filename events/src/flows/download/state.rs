@@ -3,13 +3,15 @@
 use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
-use super::events::{Device, Event, Partner};
-use super::validation::{DesktopOs, GENERIC_FAILURE, REMOVAL_FAILURE, RESEND_SECONDS};
+use super::events::{Device, DownloadEvent, Partner};
+use super::step::DownloadStep;
+use super::messages::{GENERIC_FAILURE, REMOVAL_FAILURE};
+use super::validation::{DesktopOs, RESEND_SECONDS};
 use crate::flow::PiiField;
 
 /// Which panel the visitor is on (busy or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Stage {
+pub enum DownloadPanel {
     #[default]
     PhoneEntry,
     CodeEntry,
@@ -19,6 +21,35 @@ pub enum Stage {
     LicencesInUse,
     PlanWithoutAntivirus,
     DownloadError,
+}
+
+impl DownloadPanel {
+    /// The panel name shared with the web machine and the vectors.
+    pub fn name(self) -> &'static str {
+        match self {
+            DownloadPanel::PhoneEntry => "phone_entry",
+            DownloadPanel::CodeEntry => "code_entry",
+            DownloadPanel::UserNotFound => "user_not_found",
+            DownloadPanel::PartnerChoice => "partner_choice",
+            DownloadPanel::DownloadDone => "download_done",
+            DownloadPanel::LicencesInUse => "licences_in_use",
+            DownloadPanel::PlanWithoutAntivirus => "plan_without_antivirus",
+            DownloadPanel::DownloadError => "download_error",
+        }
+    }
+
+    /// The step the indicator highlights up to: 1 phone, 2 code, 3 download.
+    pub fn indicator(self) -> u8 {
+        match self {
+            DownloadPanel::PhoneEntry => 1,
+            DownloadPanel::CodeEntry | DownloadPanel::UserNotFound => 2,
+            DownloadPanel::PartnerChoice
+            | DownloadPanel::DownloadDone
+            | DownloadPanel::LicencesInUse
+            | DownloadPanel::PlanWithoutAntivirus
+            | DownloadPanel::DownloadError => 3,
+        }
+    }
 }
 
 /// The upstream call the runner owes the attempt.
@@ -35,17 +66,17 @@ pub enum Pending {
 }
 
 impl Pending {
-    /// The step's stable name (part of its idempotency key).
-    pub fn step_name(&self) -> &'static str {
+    /// The step this call is (its name is part of the idempotency key).
+    pub fn step(&self) -> DownloadStep {
         match self {
-            Pending::SendCode => "send_code",
-            Pending::ResendCode => "resend_code",
-            Pending::ConfirmCode => "confirm_code",
-            Pending::FindUser => "find_user",
-            Pending::ListPartners => "list_partners",
-            Pending::RequestDownload => "request_download",
-            Pending::ListDevices => "list_devices",
-            Pending::RemoveDevice(_) => "remove_device",
+            Pending::SendCode => DownloadStep::SendCode,
+            Pending::ResendCode => DownloadStep::ResendCode,
+            Pending::ConfirmCode => DownloadStep::ConfirmCode,
+            Pending::FindUser => DownloadStep::FindUser,
+            Pending::ListPartners => DownloadStep::ListPartners,
+            Pending::RequestDownload => DownloadStep::RequestDownload,
+            Pending::ListDevices => DownloadStep::ListDevices,
+            Pending::RemoveDevice(_) => DownloadStep::RemoveDevice,
         }
     }
 }
@@ -58,13 +89,13 @@ pub struct Snackbar {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct State {
+pub struct DownloadState {
     pub started: bool,
     pub os: Option<DesktopOs>,
     pub browser: String,
     pub phone: Option<PiiField>,
     pub masked_phone: Option<String>,
-    pub stage: Stage,
+    pub panel: DownloadPanel,
     pub pending: Option<Pending>,
     /// When the last SMS went out: the resend countdown runs from here.
     pub code_sent_at: Option<DateTime<Utc>>,
@@ -84,7 +115,7 @@ pub struct State {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
-impl State {
+impl DownloadState {
     /// When 'Reenviar código' may be used again.
     pub fn resend_at(&self) -> Option<DateTime<Utc>> {
         self.code_sent_at.map(|at| at + Duration::seconds(RESEND_SECONDS))
@@ -100,13 +131,13 @@ impl State {
 
     /// A failure after the code was confirmed: the download-error panel and the snackbar.
     fn fail_download(&mut self) {
-        self.stage = Stage::DownloadError;
+        self.panel = DownloadPanel::DownloadError;
         self.raise(GENERIC_FAILURE);
     }
 
     /// The send (or resend) failed: back where the visitor asked for it.
     fn fail_send(&mut self, was: Option<Pending>) {
-        self.stage = if was == Some(Pending::ResendCode) { Stage::CodeEntry } else { Stage::PhoneEntry };
+        self.panel = if was == Some(Pending::ResendCode) { DownloadPanel::CodeEntry } else { DownloadPanel::PhoneEntry };
         self.raise(GENERIC_FAILURE);
     }
 
@@ -114,20 +145,20 @@ impl State {
     fn take_partners(&mut self, partners: &[Partner]) {
         self.partners = partners.to_vec();
         match partners {
-            [] => self.stage = Stage::PlanWithoutAntivirus,
+            [] => self.panel = DownloadPanel::PlanWithoutAntivirus,
             [only] if only.has_subscription => {
                 self.partner_id = Some(only.id.clone());
                 self.pending = Some(Pending::RequestDownload);
             }
             [_] => self.fail_download(),
-            _ => self.stage = Stage::PartnerChoice,
+            _ => self.panel = DownloadPanel::PartnerChoice,
         }
     }
 
     /// What a runner's give-up means depends on the step that gave up.
     fn give_up(&mut self, step: &str, was: Option<Pending>) {
         let Some(pending) = was else { return };
-        if pending.step_name() != step {
+        if DownloadStep::from_name(step) != Some(pending.step()) {
             // An old step's give-up after the attempt moved on: nothing was waiting on it.
             self.pending = Some(pending);
             return;
@@ -135,7 +166,7 @@ impl State {
         match pending {
             Pending::SendCode | Pending::ResendCode => self.fail_send(Some(pending)),
             Pending::ConfirmCode => {
-                self.stage = Stage::CodeEntry;
+                self.panel = DownloadPanel::CodeEntry;
                 self.code = None;
                 self.raise(GENERIC_FAILURE);
             }
@@ -143,7 +174,7 @@ impl State {
                 self.fail_download()
             }
             Pending::RemoveDevice(_) => {
-                self.stage = Stage::LicencesInUse;
+                self.panel = DownloadPanel::LicencesInUse;
                 self.raise(REMOVAL_FAILURE);
             }
         }
@@ -151,86 +182,86 @@ impl State {
 }
 
 /// Folds one event. `at` is when it was recorded (the resend countdown starts there).
-pub fn evolve(mut state: State, event: &Event, at: DateTime<Utc>) -> State {
+pub fn evolve(mut state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>) -> DownloadState {
     state.seen += 1;
     state.updated_at = Some(at);
     state.snackbar = None;
     let was = state.pending.take();
     match event {
-        Event::Started { os, browser } => {
+        DownloadEvent::Started { os, browser } => {
             state.started = true;
             state.os = Some(*os);
             state.browser = browser.clone();
-            state.stage = Stage::PhoneEntry;
+            state.panel = DownloadPanel::PhoneEntry;
         }
-        Event::PhoneSubmitted { phone, masked } => {
+        DownloadEvent::PhoneSubmitted { phone, masked } => {
             state.phone = Some(phone.clone());
             state.masked_phone = Some(masked.clone());
             state.pending = Some(Pending::SendCode);
         }
-        Event::CodeSent {} | Event::CodeResent {} => {
-            state.stage = Stage::CodeEntry;
+        DownloadEvent::CodeSent {} | DownloadEvent::CodeResent {} => {
+            state.panel = DownloadPanel::CodeEntry;
             state.code_sent_at = Some(at);
             state.code_rejected = false;
         }
-        Event::CodeResendRequested {} => state.pending = Some(Pending::ResendCode),
-        Event::CodeSendFailed { .. } => state.fail_send(was),
-        Event::CodeSubmitted { code } => {
+        DownloadEvent::CodeResendRequested {} => state.pending = Some(Pending::ResendCode),
+        DownloadEvent::CodeSendFailed { .. } => state.fail_send(was),
+        DownloadEvent::CodeSubmitted { code } => {
             state.code = Some(code.clone());
             state.code_rejected = false;
             state.pending = Some(Pending::ConfirmCode);
         }
-        Event::CodeConfirmed {} => {
+        DownloadEvent::CodeConfirmed {} => {
             state.code = None;
             state.pending = Some(Pending::FindUser);
         }
-        Event::CodeRejected { .. } => {
+        DownloadEvent::CodeRejected { .. } => {
             state.code = None;
             state.code_rejected = true;
         }
-        Event::UserFound {} => state.pending = Some(Pending::ListPartners),
-        Event::UserNotFound {} => state.stage = Stage::UserNotFound,
-        Event::UserLookupFailed { .. } => state.fail_download(),
-        Event::PartnersListed { partners } => state.take_partners(partners),
-        Event::PartnersFailed { .. } => state.fail_download(),
-        Event::PartnerChosen { partner_id } => {
+        DownloadEvent::UserFound {} => state.pending = Some(Pending::ListPartners),
+        DownloadEvent::UserNotFound {} => state.panel = DownloadPanel::UserNotFound,
+        DownloadEvent::UserLookupFailed { .. } => state.fail_download(),
+        DownloadEvent::PartnersListed { partners } => state.take_partners(partners),
+        DownloadEvent::PartnersFailed { .. } => state.fail_download(),
+        DownloadEvent::PartnerChosen { partner_id } => {
             state.partner_id = Some(partner_id.clone());
             state.pending = Some(Pending::RequestDownload);
         }
-        Event::DownloadGranted {} => {
-            state.stage = Stage::DownloadDone;
+        DownloadEvent::DownloadGranted {} => {
+            state.panel = DownloadPanel::DownloadDone;
             state.downloads += 1;
         }
-        Event::LicencesFull {} => state.pending = Some(Pending::ListDevices),
-        Event::PlanWithoutAntivirus {} => state.stage = Stage::PlanWithoutAntivirus,
-        Event::DownloadFailed { .. } => state.fail_download(),
-        Event::DownloadRetryRequested {} => state.pending = Some(Pending::RequestDownload),
-        Event::DevicesListed { devices } => {
-            state.stage = Stage::LicencesInUse;
+        DownloadEvent::LicencesFull {} => state.pending = Some(Pending::ListDevices),
+        DownloadEvent::PlanWithoutAntivirus {} => state.panel = DownloadPanel::PlanWithoutAntivirus,
+        DownloadEvent::DownloadFailed { .. } => state.fail_download(),
+        DownloadEvent::DownloadRetryRequested {} => state.pending = Some(Pending::RequestDownload),
+        DownloadEvent::DevicesListed { devices } => {
+            state.panel = DownloadPanel::LicencesInUse;
             state.devices = devices.clone();
         }
-        Event::DevicesFailed { .. } => state.fail_download(),
-        Event::DeviceRemovalRequested { device_id } => state.pending = Some(Pending::RemoveDevice(device_id.clone())),
-        Event::DeviceRemoved { device_id } => {
+        DownloadEvent::DevicesFailed { .. } => state.fail_download(),
+        DownloadEvent::DeviceRemovalRequested { device_id } => state.pending = Some(Pending::RemoveDevice(device_id.clone())),
+        DownloadEvent::DeviceRemoved { device_id } => {
             state.devices.retain(|d| &d.id != device_id);
             state.pending = Some(Pending::RequestDownload);
         }
-        Event::DeviceRemovalFailed { .. } => {
-            state.stage = Stage::LicencesInUse;
+        DownloadEvent::DeviceRemovalFailed { .. } => {
+            state.panel = DownloadPanel::LicencesInUse;
             state.raise(REMOVAL_FAILURE);
         }
-        Event::Restarted {} => {
-            state = State {
+        DownloadEvent::Restarted {} => {
+            state = DownloadState {
                 started: true,
                 os: state.os,
                 browser: std::mem::take(&mut state.browser),
                 downloads: state.downloads,
                 seen: state.seen,
                 updated_at: state.updated_at,
-                ..State::default()
+                ..DownloadState::default()
             };
         }
-        Event::StepGaveUp { step, .. } => state.give_up(step, was),
+        DownloadEvent::StepGaveUp { step, .. } => state.give_up(step, was),
     }
     state
 }

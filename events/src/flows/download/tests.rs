@@ -4,6 +4,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::json;
 
 use super::*;
+use crate::flow::testing::FlowTest;
 use crate::flow::{decode, encode, PiiField};
 use crate::pii::PiiKind;
 
@@ -11,20 +12,17 @@ fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 3, 5, 12, 0, 0).single().expect("valid time")
 }
 
-/// Folds `events`, one second apart from t0.
-fn given(events: &[Event]) -> State {
-    events
-        .iter()
-        .enumerate()
-        .fold(State::default(), |s, (i, e)| Download::evolve(s, e, t0() + Duration::seconds(i as i64)))
+/// `events`, one second apart from t0; commands are decided a second after the last.
+fn given(events: impl IntoIterator<Item = DownloadEvent>) -> FlowTest<DownloadFlow> {
+    FlowTest::starting_at(t0()).and(events)
 }
 
-fn started() -> Event {
-    Event::Started { os: DesktopOs::WinPc, browser: "Chrome".into() }
+fn started() -> DownloadEvent {
+    DownloadEvent::Started { os: DesktopOs::WinPc, browser: "Chrome".into() }
 }
 
-fn phone_submitted() -> Event {
-    Event::PhoneSubmitted { phone: PiiField::clear(PiiKind::Phone, "+5511912345678"), masked: "(11) *****-5678".into() }
+fn phone_submitted() -> DownloadEvent {
+    DownloadEvent::PhoneSubmitted { phone: PiiField::clear(PiiKind::Phone, "+5511912345678"), masked: "(11) *****-5678".into() }
 }
 
 fn partner(id: &str, subscription: Option<&str>) -> Partner {
@@ -49,66 +47,52 @@ fn device(id: &str) -> Device {
 }
 
 /// Up to the code panel, SMS sent at t0 + 2 s.
-fn on_code_panel() -> Vec<Event> {
-    vec![started(), phone_submitted(), Event::CodeSent {}]
+fn on_code_panel() -> Vec<DownloadEvent> {
+    vec![started(), phone_submitted(), DownloadEvent::CodeSent {}]
 }
 
-fn confirmed_and_found() -> Vec<Event> {
+fn confirmed_and_found() -> Vec<DownloadEvent> {
     let mut events = on_code_panel();
-    events.extend([Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}, Event::UserFound {}]);
+    events.extend([DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}, DownloadEvent::UserFound {}]);
     events
-}
-
-fn with(mut events: Vec<Event>, more: impl IntoIterator<Item = Event>) -> Vec<Event> {
-    events.extend(more);
-    events
-}
-
-fn when(events: &[Event], command: serde_json::Value) -> Result<Vec<Event>, Rejection> {
-    let command: Command = serde_json::from_value(command).expect("command json");
-    Download::decide(&given(events), command, t0() + Duration::seconds(events.len() as i64))
-}
-
-fn step_of(events: &[Event]) -> Option<String> {
-    Download::next_step(&given(events)).map(|s| s.name)
 }
 
 #[test]
 fn start_records_os_and_browser() {
-    assert_eq!(
-        when(&[], json!({"type": "start", "os": "mac", "browser": "Firefox"})),
-        Ok(vec![Event::Started { os: DesktopOs::Mac, browser: "Firefox".into() }])
-    );
-    assert_eq!(
-        when(&[], json!({"type": "start", "os": "linux", "browser": "Firefox"})),
-        Err(Rejection::field("os", INVALID_OS))
-    );
-    assert_eq!(
-        when(&[], json!({"type": "start", "os": "mac", "browser": "Fire\nfox"})),
-        Err(Rejection::field("browser", INVALID_BROWSER))
-    );
-    assert_eq!(when(&[started()], json!({"type": "start", "os": "mac", "browser": "Chrome"})), Err(Rejection::general(OUT_OF_STEP)));
-    assert_eq!(when(&[], json!({"type": "submit_phone", "phone": "11912345678"})), Err(Rejection::general(OUT_OF_STEP)));
+    given([])
+        .when(json!({"type": "start", "os": "mac", "browser": "Firefox"}))
+        .then_expect_events([DownloadEvent::Started { os: DesktopOs::Mac, browser: "Firefox".into() }]);
+    given([])
+        .when(json!({"type": "start", "os": "linux", "browser": "Firefox"}))
+        .then_expect_rejection(Rejection::field("os", INVALID_OS));
+    given([])
+        .when(json!({"type": "start", "os": "mac", "browser": "Fire\nfox"}))
+        .then_expect_rejection(Rejection::field("browser", INVALID_BROWSER));
+    given([started()])
+        .when(json!({"type": "start", "os": "mac", "browser": "Chrome"}))
+        .then_expect_rejection(Rejection::general(OUT_OF_STEP));
+    given([]).when(json!({"type": "submit_phone", "phone": "11912345678"})).then_expect_rejection(Rejection::general(OUT_OF_STEP));
 }
 
 #[test]
 fn a_valid_phone_is_recorded_sealed_and_masked_then_the_sms_is_due() {
-    let events = when(&[started()], json!({"type": "submit_phone", "phone": "(11) 91234-5678"})).expect("accepted");
-    assert_eq!(events, vec![phone_submitted()]);
-    let (event_type, payload) = encode::<Download>(&events[0]).expect("encodes");
+    let events = given([started()])
+        .when(json!({"type": "submit_phone", "phone": "(11) 91234-5678"}))
+        .then_expect_events([phone_submitted()]);
+    let (event_type, payload) = encode::<DownloadFlow>(&events[0]).expect("encodes");
     assert_eq!(event_type, "phone.submitted");
     assert_eq!(
         payload,
         json!({"phone": {"$pii_clear": {"kind": "phone", "value": "+5511912345678"}}, "masked": "(11) *****-5678"})
     );
-    assert_eq!(step_of(&[started(), phone_submitted()]).as_deref(), Some("send_code"));
+    assert_eq!(given([started(), phone_submitted()]).step_name().as_deref(), Some("send_code"));
 }
 
 #[test]
 fn an_invalid_phone_is_refused_with_the_spec_message() {
     for phone in ["(11) 81234-5678", "1191234", ""] {
         assert_eq!(
-            when(&[started()], json!({"type": "submit_phone", "phone": phone})),
+            given([started()]).when(json!({"type": "submit_phone", "phone": phone})).inspect_result(),
             Err(Rejection::field("phone", INVALID_PHONE)),
             "{phone}"
         );
@@ -117,18 +101,17 @@ fn an_invalid_phone_is_refused_with_the_spec_message() {
 
 #[test]
 fn commands_wait_while_a_step_runs() {
-    assert_eq!(
-        when(&[started(), phone_submitted()], json!({"type": "submit_phone", "phone": "11912345678"})),
-        Err(Rejection::general(BUSY))
-    );
+    given([started(), phone_submitted()])
+        .when(json!({"type": "submit_phone", "phone": "11912345678"}))
+        .then_expect_rejection(Rejection::general(BUSY));
 }
 
 #[test]
 fn code_sent_opens_the_code_panel_with_a_90_second_countdown() {
-    let state = given(&on_code_panel());
-    assert_eq!(state.stage, Stage::CodeEntry);
-    assert_eq!(state.resend_at(), Some(t0() + Duration::seconds(2 + 90)));
-    let view = Download::view(&state, t0() + Duration::seconds(12));
+    let test = given(on_code_panel());
+    assert_eq!(test.state().panel, DownloadPanel::CodeEntry);
+    assert_eq!(test.state().resend_at(), Some(t0() + Duration::seconds(2 + 90)));
+    let view = test.view_at(t0() + Duration::seconds(12));
     assert_eq!(view["panel"], "code_entry");
     assert_eq!(view["step"], 2);
     assert_eq!(view["resend_in"], 80);
@@ -138,170 +121,170 @@ fn code_sent_opens_the_code_panel_with_a_90_second_countdown() {
 
 #[test]
 fn resend_is_refused_before_90_seconds_and_accepted_after() {
-    let state = given(&on_code_panel());
-    let resend = || serde_json::from_value::<Command>(json!({"type": "resend_code"})).expect("command");
-    assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::seconds(2 + 30)),
-        Err(Rejection::field("resend", "Reenviar código em 60 segundos"))
-    );
-    assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::milliseconds(2_000 + 89_001)),
-        Err(Rejection::field("resend", "Reenviar código em 1 segundos"))
-    );
-    assert_eq!(
-        Download::decide(&state, resend(), t0() + Duration::seconds(2 + 90)),
-        Ok(vec![Event::CodeResendRequested {}])
-    );
-    let events = with(on_code_panel(), [Event::CodeResendRequested {}]);
-    assert_eq!(step_of(&events).as_deref(), Some("resend_code"));
-    let resent = given(&with(events, [Event::CodeResent {}]));
-    assert_eq!(resent.stage, Stage::CodeEntry);
-    assert_eq!(resent.resend_at(), Some(t0() + Duration::seconds(4 + 90)));
+    let test = given(on_code_panel());
+    let resend = || json!({"type": "resend_code"});
+    test.when_at(resend(), t0() + Duration::seconds(2 + 30))
+        .then_expect_rejection(Rejection::field("resend", "Reenviar código em 60 segundos"));
+    test.when_at(resend(), t0() + Duration::milliseconds(2_000 + 89_001))
+        .then_expect_rejection(Rejection::field("resend", "Reenviar código em 1 segundos"));
+    test.when_at(resend(), t0() + Duration::seconds(2 + 90)).then_expect_events([DownloadEvent::CodeResendRequested {}]);
+    let test = test.and([DownloadEvent::CodeResendRequested {}]);
+    assert_eq!(test.step_name().as_deref(), Some("resend_code"));
+    let resent = test.and([DownloadEvent::CodeResent {}]);
+    assert_eq!(resent.state().panel, DownloadPanel::CodeEntry);
+    assert_eq!(resent.state().resend_at(), Some(t0() + Duration::seconds(4 + 90)));
 }
 
 #[test]
 fn a_failed_send_returns_to_the_phone_and_a_failed_resend_stays_on_the_code() {
-    let failed = given(&[started(), phone_submitted(), Event::CodeSendFailed { reason: "HTTP 500".into() }]);
-    assert_eq!(failed.stage, Stage::PhoneEntry);
-    assert_eq!(failed.snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
-    assert!(!failed.is_busy());
+    let failed = given([started(), phone_submitted(), DownloadEvent::CodeSendFailed { reason: "HTTP 500".into() }]);
+    assert_eq!(failed.state().panel, DownloadPanel::PhoneEntry);
+    assert_eq!(failed.state().snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
+    assert!(!failed.state().is_busy());
 
-    let resend_failed =
-        given(&with(on_code_panel(), [Event::CodeResendRequested {}, Event::CodeSendFailed { reason: "x".into() }]));
-    assert_eq!(resend_failed.stage, Stage::CodeEntry);
-    assert_eq!(resend_failed.snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
+    let resend_failed = given(on_code_panel())
+        .and([DownloadEvent::CodeResendRequested {}, DownloadEvent::CodeSendFailed { reason: "x".into() }]);
+    assert_eq!(resend_failed.state().panel, DownloadPanel::CodeEntry);
+    assert_eq!(resend_failed.state().snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
 }
 
 #[test]
 fn codes_must_have_six_digits() {
+    given(on_code_panel())
+        .when(json!({"type": "submit_code", "code": "12345"}))
+        .then_expect_rejection(Rejection::field("code", INVALID_CODE));
+    given(on_code_panel())
+        .when(json!({"type": "submit_code", "code": "654321"}))
+        .then_expect_events([DownloadEvent::CodeSubmitted { code: "654321".into() }]);
     assert_eq!(
-        when(&on_code_panel(), json!({"type": "submit_code", "code": "12345"})),
-        Err(Rejection::field("code", INVALID_CODE))
-    );
-    assert_eq!(
-        when(&on_code_panel(), json!({"type": "submit_code", "code": "654321"})),
-        Ok(vec![Event::CodeSubmitted { code: "654321".into() }])
-    );
-    assert_eq!(
-        step_of(&with(on_code_panel(), [Event::CodeSubmitted { code: "654321".into() }])).as_deref(),
+        given(on_code_panel()).and([DownloadEvent::CodeSubmitted { code: "654321".into() }]).step_name().as_deref(),
         Some("confirm_code")
     );
 }
 
 #[test]
 fn a_rejected_code_shows_the_message_until_the_next_submission() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "000000".into() }, Event::CodeRejected { reason: "INVALID_CODE".into() }]);
-    let view = Download::view(&given(&events), t0());
+    let test = given(on_code_panel()).and([
+        DownloadEvent::CodeSubmitted { code: "000000".into() },
+        DownloadEvent::CodeRejected { reason: "INVALID_CODE".into() },
+    ]);
+    let view = test.view_at(t0());
     assert_eq!(view["panel"], "code_entry");
     assert_eq!(view["code_error"], INVALID_CODE);
-    let again = with(events, [Event::CodeSubmitted { code: "123456".into() }]);
-    assert_eq!(Download::view(&given(&again), t0())["code_error"], serde_json::Value::Null);
+    let again = test.and([DownloadEvent::CodeSubmitted { code: "123456".into() }]);
+    assert_eq!(again.view_at(t0())["code_error"], serde_json::Value::Null);
 }
 
 #[test]
 fn a_confirmed_code_looks_the_user_up_then_lists_partners() {
-    let confirmed = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}]);
-    assert_eq!(step_of(&confirmed).as_deref(), Some("find_user"));
-    assert_eq!(given(&confirmed).code, None);
-    assert_eq!(step_of(&confirmed_and_found()).as_deref(), Some("list_partners"));
-    assert_eq!(given(&confirmed_and_found()).stage, Stage::CodeEntry);
+    let confirmed = given(on_code_panel())
+        .and([DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}]);
+    assert_eq!(confirmed.step_name().as_deref(), Some("find_user"));
+    assert_eq!(confirmed.state().code, None);
+    assert_eq!(given(confirmed_and_found()).step_name().as_deref(), Some("list_partners"));
+    assert_eq!(given(confirmed_and_found()).state().panel, DownloadPanel::CodeEntry);
 }
 
 #[test]
 fn user_not_found_then_try_again_returns_to_the_phone() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }, Event::CodeConfirmed {}, Event::UserNotFound {}]);
-    let state = given(&events);
-    assert_eq!(state.stage, Stage::UserNotFound);
-    assert_eq!(step_of(&events), None);
-    assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![Event::Restarted {}]));
-    let restarted = given(&with(events, [Event::Restarted {}]));
-    assert_eq!(restarted.stage, Stage::PhoneEntry);
-    assert_eq!(restarted.os, Some(DesktopOs::WinPc));
-    assert_eq!(restarted.browser, "Chrome");
-    assert_eq!(restarted.masked_phone, None);
-    assert_eq!(restarted.code_sent_at, None);
+    let test = given(on_code_panel()).and([
+        DownloadEvent::CodeSubmitted { code: "123456".into() },
+        DownloadEvent::CodeConfirmed {},
+        DownloadEvent::UserNotFound {},
+    ]);
+    assert_eq!(test.state().panel, DownloadPanel::UserNotFound);
+    assert_eq!(test.step_name(), None);
+    test.when(json!({"type": "restart"})).then_expect_events([DownloadEvent::Restarted {}]);
+    let restarted = test.and([DownloadEvent::Restarted {}]);
+    let state = restarted.state();
+    assert_eq!(state.panel, DownloadPanel::PhoneEntry);
+    assert_eq!(state.os, Some(DesktopOs::WinPc));
+    assert_eq!(state.browser, "Chrome");
+    assert_eq!(state.masked_phone, None);
+    assert_eq!(state.code_sent_at, None);
 }
 
 #[test]
 fn restart_is_only_offered_by_the_not_found_and_error_panels() {
-    assert_eq!(when(&on_code_panel(), json!({"type": "restart"})), Err(Rejection::general(OUT_OF_STEP)));
+    given(on_code_panel()).when(json!({"type": "restart"})).then_expect_rejection(Rejection::general(OUT_OF_STEP));
 }
 
 #[test]
 fn one_partner_downloads_with_its_priority_subscription() {
-    let events = with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }]);
-    let state = given(&events);
-    assert_eq!(state.partner_id.as_deref(), Some("p1"));
-    assert_eq!(state.stage, Stage::CodeEntry);
-    assert_eq!(step_of(&events).as_deref(), Some("request_download"));
-    let done = given(&with(events, [Event::DownloadGranted {}]));
-    assert_eq!(done.stage, Stage::DownloadDone);
-    assert_eq!(done.downloads, 1);
-    assert_eq!(Download::view(&done, t0())["step"], 3);
+    let test = given(confirmed_and_found())
+        .and([DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }]);
+    assert_eq!(test.state().partner_id.as_deref(), Some("p1"));
+    assert_eq!(test.state().panel, DownloadPanel::CodeEntry);
+    assert_eq!(test.step_name().as_deref(), Some("request_download"));
+    let done = test.and([DownloadEvent::DownloadGranted {}]);
+    assert_eq!(done.state().panel, DownloadPanel::DownloadDone);
+    assert_eq!(done.state().downloads, 1);
+    assert_eq!(done.view_at(t0())["step"], 3);
 }
 
 #[test]
 fn several_partners_are_offered_and_the_choice_requests_the_download() {
-    let events = with(
-        confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", Some("sub-2"))] }],
-    );
-    assert_eq!(given(&events).stage, Stage::PartnerChoice);
-    assert_eq!(step_of(&events), None);
-    assert_eq!(
-        when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),
-        Ok(vec![Event::PartnerChosen { partner_id: "p2".into() }])
-    );
-    assert_eq!(
-        when(&events, json!({"type": "choose_partner", "partner_id": "p9"})),
-        Err(Rejection::field("partner", UNKNOWN_CHOICE))
-    );
-    let chosen = with(events, [Event::PartnerChosen { partner_id: "p2".into() }]);
-    assert_eq!(step_of(&chosen).as_deref(), Some("request_download"));
-    assert_eq!(given(&chosen).partner_id.as_deref(), Some("p2"));
+    let test = given(confirmed_and_found()).and([DownloadEvent::PartnersListed {
+        partners: vec![partner("p1", Some("sub-1")), partner("p2", Some("sub-2"))],
+    }]);
+    assert_eq!(test.state().panel, DownloadPanel::PartnerChoice);
+    assert_eq!(test.step_name(), None);
+    test.when(json!({"type": "choose_partner", "partner_id": "p2"}))
+        .then_expect_events([DownloadEvent::PartnerChosen { partner_id: "p2".into() }]);
+    test.when(json!({"type": "choose_partner", "partner_id": "p9"}))
+        .then_expect_rejection(Rejection::field("partner", UNKNOWN_CHOICE));
+    let chosen = test.and([DownloadEvent::PartnerChosen { partner_id: "p2".into() }]);
+    assert_eq!(chosen.step_name().as_deref(), Some("request_download"));
+    assert_eq!(chosen.state().partner_id.as_deref(), Some("p2"));
 }
 
 #[test]
 fn no_partner_means_the_plan_has_no_antivirus() {
-    let state = given(&with(confirmed_and_found(), [Event::PartnersListed { partners: vec![] }]));
-    assert_eq!(state.stage, Stage::PlanWithoutAntivirus);
+    let test = given(confirmed_and_found()).and([DownloadEvent::PartnersListed { partners: vec![] }]);
+    assert_eq!(test.state().panel, DownloadPanel::PlanWithoutAntivirus);
 }
 
 #[test]
 fn a_single_partner_without_subscription_is_a_download_error() {
-    let state = given(&with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", None)] }]));
-    assert_eq!(state.stage, Stage::DownloadError);
-    assert_eq!(state.snackbar.map(|s| s.message), Some(GENERIC_FAILURE));
+    let test = given(confirmed_and_found()).and([DownloadEvent::PartnersListed { partners: vec![partner("p1", None)] }]);
+    assert_eq!(test.state().panel, DownloadPanel::DownloadError);
+    assert_eq!(test.state().snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
 }
 
-fn granted_once() -> Vec<Event> {
-    with(confirmed_and_found(), [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::DownloadGranted {}])
+fn granted_once() -> Vec<DownloadEvent> {
+    let mut events = confirmed_and_found();
+    events.extend([
+        DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+        DownloadEvent::DownloadGranted {},
+    ]);
+    events
 }
 
 #[test]
 fn click_here_asks_for_the_download_again() {
-    assert_eq!(when(&granted_once(), json!({"type": "retry_download"})), Ok(vec![Event::DownloadRetryRequested {}]));
-    let again = with(granted_once(), [Event::DownloadRetryRequested {}]);
-    assert_eq!(step_of(&again).as_deref(), Some("request_download"));
-    assert_eq!(given(&with(again, [Event::DownloadGranted {}])).downloads, 2);
+    given(granted_once())
+        .when(json!({"type": "retry_download"}))
+        .then_expect_events([DownloadEvent::DownloadRetryRequested {}]);
+    let again = given(granted_once()).and([DownloadEvent::DownloadRetryRequested {}]);
+    assert_eq!(again.step_name().as_deref(), Some("request_download"));
+    assert_eq!(again.and([DownloadEvent::DownloadGranted {}]).state().downloads, 2);
 }
 
-fn licences_full() -> Vec<Event> {
-    with(
-        confirmed_and_found(),
-        [
-            Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
-            Event::LicencesFull {},
-            Event::DevicesListed { devices: vec![device("d1"), device("d2")] },
-        ],
-    )
+fn licences_full() -> Vec<DownloadEvent> {
+    let mut events = confirmed_and_found();
+    events.extend([
+        DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+        DownloadEvent::LicencesFull {},
+        DownloadEvent::DevicesListed { devices: vec![device("d1"), device("d2")] },
+    ]);
+    events
 }
 
 #[test]
 fn no_free_licence_lists_the_devices_with_the_counter() {
-    let before_list = &licences_full()[..licences_full().len() - 1];
-    assert_eq!(step_of(before_list).as_deref(), Some("list_devices"));
-    let view = Download::view(&given(&licences_full()), t0());
+    let before_list = licences_full()[..licences_full().len() - 1].to_vec();
+    assert_eq!(given(before_list).step_name().as_deref(), Some("list_devices"));
+    let view = given(licences_full()).view_at(t0());
     assert_eq!(view["panel"], "licences_in_use");
     assert_eq!(view["licences"], "2/2");
     assert_eq!(view["devices"][1]["device_name"], "PC d2");
@@ -310,182 +293,164 @@ fn no_free_licence_lists_the_devices_with_the_counter() {
 
 #[test]
 fn removing_a_device_retries_the_download_by_itself() {
-    assert_eq!(
-        when(&licences_full(), json!({"type": "remove_device", "device_id": "d1"})),
-        Ok(vec![Event::DeviceRemovalRequested { device_id: "d1".into() }])
-    );
-    assert_eq!(
-        when(&licences_full(), json!({"type": "remove_device", "device_id": "zz"})),
-        Err(Rejection::field("device", UNKNOWN_CHOICE))
-    );
-    let requested = with(licences_full(), [Event::DeviceRemovalRequested { device_id: "d1".into() }]);
-    assert_eq!(step_of(&requested).as_deref(), Some("remove_device"));
-    assert_eq!(given(&requested).pending, Some(Pending::RemoveDevice("d1".into())));
-    let removed = with(requested, [Event::DeviceRemoved { device_id: "d1".into() }]);
-    assert_eq!(step_of(&removed).as_deref(), Some("request_download"));
-    assert_eq!(given(&removed).devices.len(), 1);
-    assert_eq!(given(&with(removed, [Event::DownloadGranted {}])).stage, Stage::DownloadDone);
+    given(licences_full())
+        .when(json!({"type": "remove_device", "device_id": "d1"}))
+        .then_expect_events([DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() }]);
+    given(licences_full())
+        .when(json!({"type": "remove_device", "device_id": "zz"}))
+        .then_expect_rejection(Rejection::field("device", UNKNOWN_CHOICE));
+    let requested = given(licences_full()).and([DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() }]);
+    assert_eq!(requested.step_name().as_deref(), Some("remove_device"));
+    assert_eq!(requested.state().pending, Some(Pending::RemoveDevice("d1".into())));
+    let removed = requested.and([DownloadEvent::DeviceRemoved { device_id: "d1".into() }]);
+    assert_eq!(removed.step_name().as_deref(), Some("request_download"));
+    assert_eq!(removed.state().devices.len(), 1);
+    assert_eq!(removed.and([DownloadEvent::DownloadGranted {}]).state().panel, DownloadPanel::DownloadDone);
 }
 
 #[test]
 fn a_failed_removal_keeps_the_devices_and_raises_its_snackbar() {
-    let events = with(
-        licences_full(),
-        [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "HTTP 500".into() },
-        ],
-    );
-    let state = given(&events);
-    assert_eq!(state.stage, Stage::LicencesInUse);
+    let test = given(licences_full()).and([
+        DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() },
+        DownloadEvent::DeviceRemovalFailed { device_id: "d1".into(), reason: "HTTP 500".into() },
+    ]);
+    let state = test.state();
+    assert_eq!(state.panel, DownloadPanel::LicencesInUse);
     assert_eq!(state.devices.len(), 2);
     assert_eq!(state.snackbar.as_ref().map(|s| s.message), Some(REMOVAL_FAILURE));
-    assert_eq!(step_of(&events), None);
+    assert_eq!(test.step_name(), None);
 }
 
 #[test]
 fn sdk_not_allowed_is_the_plan_without_antivirus() {
-    let state = given(&with(
-        confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::PlanWithoutAntivirus {}],
-    ));
-    assert_eq!(state.stage, Stage::PlanWithoutAntivirus);
-    assert!(!state.is_busy());
+    let test = given(confirmed_and_found()).and([
+        DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+        DownloadEvent::PlanWithoutAntivirus {},
+    ]);
+    assert_eq!(test.state().panel, DownloadPanel::PlanWithoutAntivirus);
+    assert!(!test.state().is_busy());
 }
 
 #[test]
 fn partner_device_and_download_failures_show_the_error_panel_and_the_snackbar() {
-    let partners_failed = with(confirmed_and_found(), [Event::PartnersFailed { reason: "HTTP 503".into() }]);
-    let download_failed = with(
-        confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] }, Event::DownloadFailed { reason: "HTTP 500".into() }],
-    );
-    let devices_failed = with(
-        confirmed_and_found(),
-        [
-            Event::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
-            Event::LicencesFull {},
-            Event::DevicesFailed { reason: "HTTP 500".into() },
-        ],
-    );
-    let lookup_failed = with(
-        on_code_panel(),
-        [
-            Event::CodeSubmitted { code: "123456".into() },
-            Event::CodeConfirmed {},
-            Event::UserLookupFailed { reason: "HTTP 401 TOKEN_EXPIRED".into() },
-        ],
-    );
-    for events in [partners_failed, download_failed, devices_failed, lookup_failed] {
-        let view = Download::view(&given(&events), t0());
+    let partners_failed = given(confirmed_and_found()).and([DownloadEvent::PartnersFailed { reason: "HTTP 503".into() }]);
+    let download_failed = given(confirmed_and_found()).and([
+        DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+        DownloadEvent::DownloadFailed { reason: "HTTP 500".into() },
+    ]);
+    let devices_failed = given(confirmed_and_found()).and([
+        DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
+        DownloadEvent::LicencesFull {},
+        DownloadEvent::DevicesFailed { reason: "HTTP 500".into() },
+    ]);
+    let lookup_failed = given(on_code_panel()).and([
+        DownloadEvent::CodeSubmitted { code: "123456".into() },
+        DownloadEvent::CodeConfirmed {},
+        DownloadEvent::UserLookupFailed { reason: "HTTP 401 TOKEN_EXPIRED".into() },
+    ]);
+    for test in [partners_failed, download_failed, devices_failed, lookup_failed] {
+        let view = test.view_at(t0());
         assert_eq!(view["panel"], "download_error");
         assert_eq!(view["snackbar"]["message"], GENERIC_FAILURE);
         assert_eq!(view["busy"], false);
-        assert_eq!(when(&events, json!({"type": "restart"})), Ok(vec![Event::Restarted {}]));
+        test.when(json!({"type": "restart"})).then_expect_events([DownloadEvent::Restarted {}]);
     }
 }
 
 #[test]
 fn a_snackbar_lasts_until_the_next_event_and_each_has_its_own_id() {
-    let events = with(
-        licences_full(),
+    let failed_removal = || {
         [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
-        ],
-    );
-    let first = given(&events).snackbar.expect("raised");
-    let again = with(
-        events,
-        [
-            Event::DeviceRemovalRequested { device_id: "d1".into() },
-            Event::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
-        ],
-    );
-    let second = given(&again).snackbar.expect("raised");
+            DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() },
+            DownloadEvent::DeviceRemovalFailed { device_id: "d1".into(), reason: "x".into() },
+        ]
+    };
+    let test = given(licences_full()).and(failed_removal());
+    let first = test.state().snackbar.clone().expect("raised");
+    let again = test.and(failed_removal());
+    let second = again.state().snackbar.clone().expect("raised");
     assert_ne!(first.id, second.id);
-    let cleared = given(&with(again, [Event::DeviceRemovalRequested { device_id: "d2".into() }]));
-    assert_eq!(cleared.snackbar, None);
+    let cleared = again.and([DownloadEvent::DeviceRemovalRequested { device_id: "d2".into() }]);
+    assert_eq!(cleared.state().snackbar, None);
 }
 
 #[test]
 fn the_runner_giving_up_ends_the_wait_like_a_failure_of_that_step() {
-    let gave_up = |events: Vec<Event>, step: &str| given(&with(events, [Event::StepGaveUp { step: step.into(), reason: "timeout".into() }]));
+    let gave_up = |events: Vec<DownloadEvent>, step: &str| {
+        given(events).and([DownloadEvent::StepGaveUp { step: step.into(), reason: "timeout".into() }])
+    };
 
     let send = gave_up(vec![started(), phone_submitted()], "send_code");
-    assert_eq!((send.stage, send.is_busy()), (Stage::PhoneEntry, false));
-    assert_eq!(send.snackbar.map(|s| s.message), Some(GENERIC_FAILURE));
+    assert_eq!((send.state().panel, send.state().is_busy()), (DownloadPanel::PhoneEntry, false));
+    assert_eq!(send.state().snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
 
-    let confirm = gave_up(with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }]), "confirm_code");
-    assert_eq!((confirm.stage, confirm.is_busy()), (Stage::CodeEntry, false));
+    let mut code_submitted = on_code_panel();
+    code_submitted.push(DownloadEvent::CodeSubmitted { code: "123456".into() });
+    let confirm = gave_up(code_submitted, "confirm_code");
+    assert_eq!((confirm.state().panel, confirm.state().is_busy()), (DownloadPanel::CodeEntry, false));
 
     let partners = gave_up(confirmed_and_found(), "list_partners");
-    assert_eq!(partners.stage, Stage::DownloadError);
+    assert_eq!(partners.state().panel, DownloadPanel::DownloadError);
 
-    let removal = gave_up(with(licences_full(), [Event::DeviceRemovalRequested { device_id: "d1".into() }]), "remove_device");
-    assert_eq!(removal.stage, Stage::LicencesInUse);
-    assert_eq!(removal.snackbar.map(|s| s.message), Some(REMOVAL_FAILURE));
+    let mut removal_requested = licences_full();
+    removal_requested.push(DownloadEvent::DeviceRemovalRequested { device_id: "d1".into() });
+    let removal = gave_up(removal_requested, "remove_device");
+    assert_eq!(removal.state().panel, DownloadPanel::LicencesInUse);
+    assert_eq!(removal.state().snackbar.as_ref().map(|s| s.message), Some(REMOVAL_FAILURE));
 
     // A give-up for a step nobody waits for changes nothing.
     let stray = gave_up(confirmed_and_found(), "send_code");
-    assert_eq!(stray.pending, Some(Pending::ListPartners));
+    assert_eq!(stray.state().pending, Some(Pending::ListPartners));
 }
 
 #[test]
 fn events_round_trip_through_their_stored_form() {
-    let all = with(
-        licences_full(),
-        [
-            Event::CodeResendRequested {},
-            Event::CodeResent {},
-            Event::CodeSendFailed { reason: "r".into() },
-            Event::CodeRejected { reason: "r".into() },
-            Event::UserNotFound {},
-            Event::UserLookupFailed { reason: "r".into() },
-            Event::PartnersFailed { reason: "r".into() },
-            Event::PartnerChosen { partner_id: "p".into() },
-            Event::DownloadGranted {},
-            Event::PlanWithoutAntivirus {},
-            Event::DownloadFailed { reason: "r".into() },
-            Event::DownloadRetryRequested {},
-            Event::DevicesFailed { reason: "r".into() },
-            Event::DeviceRemovalRequested { device_id: "d".into() },
-            Event::DeviceRemoved { device_id: "d".into() },
-            Event::DeviceRemovalFailed { device_id: "d".into(), reason: "r".into() },
-            Event::Restarted {},
-            Event::StepGaveUp { step: "s".into(), reason: "r".into() },
-        ],
-    );
+    let all = licences_full().into_iter().chain([
+        DownloadEvent::CodeResendRequested {},
+        DownloadEvent::CodeResent {},
+        DownloadEvent::CodeSendFailed { reason: "r".into() },
+        DownloadEvent::CodeRejected { reason: "r".into() },
+        DownloadEvent::UserNotFound {},
+        DownloadEvent::UserLookupFailed { reason: "r".into() },
+        DownloadEvent::PartnersFailed { reason: "r".into() },
+        DownloadEvent::PartnerChosen { partner_id: "p".into() },
+        DownloadEvent::DownloadGranted {},
+        DownloadEvent::PlanWithoutAntivirus {},
+        DownloadEvent::DownloadFailed { reason: "r".into() },
+        DownloadEvent::DownloadRetryRequested {},
+        DownloadEvent::DevicesFailed { reason: "r".into() },
+        DownloadEvent::DeviceRemovalRequested { device_id: "d".into() },
+        DownloadEvent::DeviceRemoved { device_id: "d".into() },
+        DownloadEvent::DeviceRemovalFailed { device_id: "d".into(), reason: "r".into() },
+        DownloadEvent::Restarted {},
+        DownloadEvent::StepGaveUp { step: "s".into(), reason: "r".into() },
+    ]);
     for event in all {
-        let (event_type, payload) = encode::<Download>(&event).expect("encodes");
+        let (event_type, payload) = encode::<DownloadFlow>(&event).expect("encodes");
         assert_eq!(event_type, event.type_name());
-        assert_eq!(decode::<Download>(&event_type, &payload), Some(event));
+        assert_eq!(decode::<DownloadFlow>(&event_type, &payload), Some(event));
     }
     // The runner's own bookkeeping is not a download event.
-    assert_eq!(decode::<Download>("step.started", &json!({"step": "send_code"})), None);
+    assert_eq!(decode::<DownloadFlow>("step.started", &json!({"step": "send_code"})), None);
     // The runner's give-up payload carries more than the flow reads.
     assert_eq!(
-        decode::<Download>("step.gave_up", &json!({"step": "send_code", "claims": 5, "reason": "x"})),
-        Some(Event::StepGaveUp { step: "send_code".into(), reason: "x".into() })
+        decode::<DownloadFlow>("step.gave_up", &json!({"step": "send_code", "claims": 5, "reason": "x"})),
+        Some(DownloadEvent::StepGaveUp { step: "send_code".into(), reason: "x".into() })
     );
 }
 
 #[test]
 fn the_view_never_holds_the_clear_phone_or_the_code() {
-    let events = with(on_code_panel(), [Event::CodeSubmitted { code: "123456".into() }]);
-    let view = Download::view(&given(&events), t0()).to_string();
+    let test = given(on_code_panel()).and([DownloadEvent::CodeSubmitted { code: "123456".into() }]);
+    let view = test.view_at(t0()).to_string();
     assert!(!view.contains("912345678"), "{view}");
     assert!(!view.contains("123456"), "{view}");
 }
 
 #[test]
 fn a_partner_without_subscription_cannot_be_chosen() {
-    let events = with(
-        confirmed_and_found(),
-        [Event::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", None)] }],
-    );
-    assert_eq!(
-        when(&events, json!({"type": "choose_partner", "partner_id": "p2"})),
-        Err(Rejection::field("partner", UNKNOWN_CHOICE))
-    );
+    given(confirmed_and_found())
+        .and([DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1")), partner("p2", None)] }])
+        .when(json!({"type": "choose_partner", "partner_id": "p2"}))
+        .then_expect_rejection(Rejection::field("partner", UNKNOWN_CHOICE));
 }

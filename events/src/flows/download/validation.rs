@@ -3,20 +3,10 @@
 //! The web client applies the same rules (`web/src/features/download/validation.ts`); the
 //! vectors in `tests/vectors/download/fields.json` hold both to the same answers.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
-/// Shown under the phone field when 11 digits do not match `(DD) 9NNNN-NNNN`.
-pub const INVALID_PHONE: &str = "Número inválido. Verifique novamente.";
-/// Hint under the phone field.
-pub const PHONE_HINT: &str = "Digite apenas números";
-/// Shown under the code field for fewer than 6 digits and for a code the service refused.
-pub const INVALID_CODE: &str = "Código inválido. Verifique o número digitado.";
-/// Snackbar for SMS send, partner list, device list and generic download failures.
-pub const GENERIC_FAILURE: &str = "Algo não funcionou como esperado, procure nosso atendimento.";
-/// Snackbar for a device removal failure.
-pub const REMOVAL_FAILURE: &str = "Não foi possível remover o dispositivo.";
+use super::messages::{INVALID_CODE, INVALID_PHONE};
+use crate::flow::{debug_masked, FieldError};
 
 /// Country prefix of every msisdn.
 pub const COUNTRY_PREFIX: &str = "55";
@@ -29,23 +19,13 @@ pub const RESEND_SECONDS: i64 = 90;
 /// Name of the file the browser saves.
 pub const INSTALLER_FILE_NAME: &str = "antivirus-installer.exe";
 
-/// Why a typed phone is not (yet) a phone.
+/// Why typed text is not (yet) a phone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PhoneError {
-    /// Fewer than 11 digits so far: no message, Continue stays disabled.
+enum NotAPhone {
+    /// Fewer than 11 digits so far: no message yet, Continue stays disabled.
     Incomplete,
     /// 11 digits (or more, or other characters) that fail the pattern: [`INVALID_PHONE`].
     Invalid,
-}
-
-impl PhoneError {
-    /// What the field shows while the visitor types.
-    pub fn field_message(self) -> Option<&'static str> {
-        match self {
-            PhoneError::Incomplete => None,
-            PhoneError::Invalid => Some(INVALID_PHONE),
-        }
-    }
 }
 
 /// A Brazilian mobile number in the `(DD) 9NNNN-NNNN` shape: 11 national digits, third is 9.
@@ -55,21 +35,37 @@ pub struct DesktopPhone {
 }
 
 impl DesktopPhone {
+    pub const FIELD: &'static str = "phone";
+
     /// Accepts the masked text or bare digits; mask characters `( ) -` and spaces are ignored.
-    pub fn parse(input: &str) -> Result<Self, PhoneError> {
+    /// Anything that is not a phone, complete or not, answers [`INVALID_PHONE`].
+    pub fn parse(input: &str) -> Result<Self, FieldError> {
+        Self::read(input).map_err(|_| FieldError::new(Self::FIELD, INVALID_PHONE))
+    }
+
+    /// What the field shows while the visitor types: nothing until 11 digits are in (the
+    /// Continue button stays disabled), then [`INVALID_PHONE`] if they are not a mobile number.
+    pub fn message_while_typing(input: &str) -> Option<&'static str> {
+        match Self::read(input) {
+            Ok(_) | Err(NotAPhone::Incomplete) => None,
+            Err(NotAPhone::Invalid) => Some(INVALID_PHONE),
+        }
+    }
+
+    fn read(input: &str) -> Result<Self, NotAPhone> {
         let mut digits = String::with_capacity(PHONE_DIGITS);
         for c in input.chars() {
             match c {
                 '0'..='9' => digits.push(c),
                 '(' | ')' | '-' | ' ' => {}
-                _ => return Err(PhoneError::Invalid),
+                _ => return Err(NotAPhone::Invalid),
             }
         }
         if digits.len() < PHONE_DIGITS {
-            return Err(PhoneError::Incomplete);
+            return Err(NotAPhone::Incomplete);
         }
         if digits.len() > PHONE_DIGITS || digits.as_bytes()[2] != b'9' {
-            return Err(PhoneError::Invalid);
+            return Err(NotAPhone::Invalid);
         }
         Ok(Self { digits })
     }
@@ -90,24 +86,22 @@ impl DesktopPhone {
     }
 }
 
-/// The phone is personal data: never print it.
-impl fmt::Debug for DesktopPhone {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("DesktopPhone").field(&self.masked()).finish()
-    }
-}
+// The phone is personal data: never print it.
+debug_masked!(DesktopPhone);
 
 /// The 6-digit SMS code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SmsCode(String);
 
 impl SmsCode {
-    pub fn parse(input: &str) -> Result<Self, &'static str> {
+    pub const FIELD: &'static str = "code";
+
+    pub fn parse(input: &str) -> Result<Self, FieldError> {
         let code = input.trim();
         if code.len() == CODE_LENGTH && code.bytes().all(|b| b.is_ascii_digit()) {
             Ok(Self(code.to_string()))
         } else {
-            Err(INVALID_CODE)
+            Err(FieldError::new(Self::FIELD, INVALID_CODE))
         }
     }
 
@@ -174,25 +168,31 @@ mod tests {
         assert_eq!(phone.msisdn(), "+5511912345678");
         assert_eq!(phone.masked(), "(11) *****-5678");
         assert_eq!(format!("{phone:?}"), "DesktopPhone(\"(11) *****-5678\")");
+        assert!(!format!("{phone:?}").contains("91234"), "the digits stay out of Debug");
     }
 
     #[test]
     fn short_numbers_are_incomplete_and_wrong_ones_invalid() {
-        assert_eq!(DesktopPhone::parse(""), Err(PhoneError::Incomplete));
-        assert_eq!(DesktopPhone::parse("(11) 9123"), Err(PhoneError::Incomplete));
-        assert_eq!(DesktopPhone::parse("(11) 81234-5678"), Err(PhoneError::Invalid));
-        assert_eq!(DesktopPhone::parse("119123456789"), Err(PhoneError::Invalid));
-        assert_eq!(DesktopPhone::parse("11a912345678"), Err(PhoneError::Invalid));
-        assert_eq!(PhoneError::Invalid.field_message(), Some(INVALID_PHONE));
-        assert_eq!(PhoneError::Incomplete.field_message(), None);
+        let invalid = Err(FieldError::new("phone", INVALID_PHONE));
+        for incomplete in ["", "(11) 9123"] {
+            assert_eq!(DesktopPhone::read(incomplete), Err(NotAPhone::Incomplete), "{incomplete}");
+            assert_eq!(DesktopPhone::parse(incomplete), invalid, "{incomplete}");
+            assert_eq!(DesktopPhone::message_while_typing(incomplete), None, "{incomplete}");
+        }
+        for wrong in ["(11) 81234-5678", "119123456789", "11a912345678"] {
+            assert_eq!(DesktopPhone::read(wrong), Err(NotAPhone::Invalid), "{wrong}");
+            assert_eq!(DesktopPhone::parse(wrong), invalid, "{wrong}");
+            assert_eq!(DesktopPhone::message_while_typing(wrong), Some(INVALID_PHONE), "{wrong}");
+        }
     }
 
     #[test]
     fn codes_are_six_digits() {
         assert_eq!(SmsCode::parse("123456").map(|c| c.as_str().to_string()), Ok("123456".to_string()));
-        assert_eq!(SmsCode::parse("12345"), Err(INVALID_CODE));
-        assert_eq!(SmsCode::parse("1234567"), Err(INVALID_CODE));
-        assert_eq!(SmsCode::parse("12a456"), Err(INVALID_CODE));
+        let invalid = Err(FieldError::new("code", INVALID_CODE));
+        assert_eq!(SmsCode::parse("12345"), invalid);
+        assert_eq!(SmsCode::parse("1234567"), invalid);
+        assert_eq!(SmsCode::parse("12a456"), invalid);
     }
 
     #[test]

@@ -3,9 +3,7 @@
 
 use std::time::Duration;
 
-use events::flows::activation::events::Refused;
-use events::flows::activation::validation::DocumentKind;
-use events::flows::activation::{Brand, Event, Products, State, Step};
+use events::flows::activation::{ActivationEvent, ActivationState, ActivationStep, Brand, DocumentKind, Products, Refused};
 use reqwest::{Method, Url};
 use secrecy::ExposeSecret;
 use serde_json::{json, Value};
@@ -16,7 +14,7 @@ use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /auth/v1/token` (client credentials in the body); the access token stays server-side.
-pub async fn token(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn token(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let target = url(&ctx.upstreams.urls.sso, "/auth/v1/token")?;
     let body = json!({
         "clientId": ctx.upstreams.client_id,
@@ -32,19 +30,19 @@ pub async fn token(ctx: &StepContext, state: &State, key: &str) -> Result<Event,
         Some(token) if answer.ok() => {
             let seconds = answer.body.get("expiresIn").and_then(Value::as_u64).unwrap_or(3600).clamp(60, 86_400);
             put_secret(ctx, secret::ACCESS_TOKEN, &token, Duration::from_secs(seconds)).await?;
-            Ok(Event::CarrierTokenObtained {})
+            Ok(ActivationEvent::CarrierTokenObtained {})
         }
-        _ => Ok(failed(Step::CarrierToken, Some(answer.status))),
+        _ => Ok(failed(ActivationStep::CarrierToken, Some(answer.status))),
     }
 }
 
 /// `POST /authorization/api/v1/authorize/cpf` or `/cnpj`; a refusal is the spec's authorize error.
-pub async fn authorize_document(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn authorize_document(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let Some(kind) = state.document_kind else {
-        return Ok(failed(Step::AuthorizeDocument, None));
+        return Ok(failed(ActivationStep::AuthorizeDocument, None));
     };
     let Some(access) = get_secret(ctx, secret::ACCESS_TOKEN).await? else {
-        return Ok(failed(Step::AuthorizeDocument, None));
+        return Ok(failed(ActivationStep::AuthorizeDocument, None));
     };
     let document = open(ctx, state.document.as_ref(), "CPF/CNPJ").await?;
     let (path, body) = match kind {
@@ -60,25 +58,25 @@ pub async fn authorize_document(ctx: &StepContext, state: &State, key: &str) -> 
         .await?;
     if answer.status == 401 {
         // Our access token was refused: not the visitor's document.
-        return Ok(failed(Step::AuthorizeDocument, Some(401)));
+        return Ok(failed(ActivationStep::AuthorizeDocument, Some(401)));
     }
     match answer.text("/fs-auth-token") {
         Some(token) if answer.ok() => {
             put_secret(ctx, secret::FS_AUTH_TOKEN, &token, MINUTES_15).await?;
-            Ok(Event::DocumentAuthorized { kind })
+            Ok(ActivationEvent::DocumentAuthorized { kind })
         }
-        _ if !answer.ok() => Ok(Event::DocumentRefused(Refused { status: Some(answer.status) })),
-        _ => Ok(failed(Step::AuthorizeDocument, Some(answer.status))),
+        _ if !answer.ok() => Ok(ActivationEvent::DocumentRefused(Refused { status: Some(answer.status) })),
+        _ => Ok(failed(ActivationStep::AuthorizeDocument, Some(answer.status))),
     }
 }
 
 /// `POST /authorization/api/v1/authorize` with the CPF/CNPJ's token and the validated phone's
 /// (merge) token. `extref_fixo` is true for a fixed-line brand only; none of ours is.
-pub async fn authorize(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn authorize(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let merge = get_secret(ctx, secret::FS_CUSTOM_TOKEN).await?;
     let auth = get_secret(ctx, secret::FS_AUTH_TOKEN).await?;
     let (Some(merge), Some(auth)) = (merge, auth) else {
-        return Ok(failed(Step::Authorize, None));
+        return Ok(failed(ActivationStep::Authorize, None));
     };
     let mut target = url(&ctx.upstreams.urls.partner_api, "/authorization/api/v1/authorize")?;
     target.query_pairs_mut().append_pair("extref_fixo", "false").append_pair("data_validated", "true");
@@ -90,17 +88,17 @@ pub async fn authorize(ctx: &StepContext, state: &State, key: &str) -> Result<Ev
     match answer.text("/authorization/custom_token") {
         Some(token) if answer.ok() => {
             put_secret(ctx, secret::CUSTOM_TOKEN, &token, HOUR).await?;
-            Ok(Event::AuthorizationGranted {})
+            Ok(ActivationEvent::AuthorizationGranted {})
         }
-        _ if !answer.ok() => Ok(Event::AuthorizationRefused(Refused { status: Some(answer.status) })),
-        _ => Ok(failed(Step::Authorize, Some(answer.status))),
+        _ if !answer.ok() => Ok(ActivationEvent::AuthorizationRefused(Refused { status: Some(answer.status) })),
+        _ => Ok(failed(ActivationStep::Authorize, Some(answer.status))),
     }
 }
 
 /// The identity provider's `verifyCustomToken`, with the key of the attempt's brand.
-pub async fn verify_token(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn verify_token(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let Some(custom) = get_secret(ctx, secret::CUSTOM_TOKEN).await? else {
-        return Ok(failed(Step::VerifyToken, None));
+        return Ok(failed(ActivationStep::VerifyToken, None));
     };
     let api_key = match brand(state) {
         Brand::Tim => ctx.upstreams.identity_key_tim.expose_secret(),
@@ -117,9 +115,9 @@ pub async fn verify_token(ctx: &StepContext, state: &State, key: &str) -> Result
     match answer.text("/idToken") {
         Some(id_token) if answer.ok() => {
             put_secret(ctx, secret::ID_TOKEN, &id_token, HOUR).await?;
-            Ok(Event::IdentityVerified {})
+            Ok(ActivationEvent::IdentityVerified {})
         }
-        _ => Ok(failed(Step::VerifyToken, Some(answer.status))),
+        _ => Ok(failed(ActivationStep::VerifyToken, Some(answer.status))),
     }
 }
 
@@ -137,9 +135,9 @@ pub fn item_names(body: &Value) -> Vec<String> {
 }
 
 /// `GET /bff/api/v2/packs` with the id token: the products the plan grants.
-pub async fn fetch_packs(ctx: &StepContext, state: &State) -> Result<Event, StepError> {
+pub async fn fetch_packs(ctx: &StepContext, state: &ActivationState) -> Result<ActivationEvent, StepError> {
     let Some(id_token) = get_secret(ctx, secret::ID_TOKEN).await? else {
-        return Ok(failed(Step::FetchPacks, None));
+        return Ok(failed(ActivationStep::FetchPacks, None));
     };
     let target = url(bff_base(ctx, state), "/bff/api/v2/packs")?;
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::GET, target, Auth::Partner, brand(state))
@@ -147,11 +145,11 @@ pub async fn fetch_packs(ctx: &StepContext, state: &State) -> Result<Event, Step
         .send()
         .await?;
     if !answer.ok() {
-        return Ok(failed(Step::FetchPacks, Some(answer.status)));
+        return Ok(failed(ActivationStep::FetchPacks, Some(answer.status)));
     }
     let items = item_names(&answer.body);
     let products = Products::from_item_names(items.iter().map(String::as_str));
-    Ok(Event::PacksFetched { items, products })
+    Ok(ActivationEvent::PacksFetched { items, products })
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The SMS code: send (and resend) it, then validate what the visitor typed.
 
-use events::flows::activation::events::Refused;
-use events::flows::activation::{CodeRefusal, Event, State, Step};
+use events::flows::activation::{ActivationEvent, ActivationState, ActivationStep, CodeRefusal, Refused};
 use reqwest::Method;
 use serde_json::json;
 
@@ -11,7 +10,7 @@ use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /authentication/v1/send`; the transaction id stays server-side.
-pub async fn send(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn send(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let msisdn = open(ctx, state.phone.as_ref(), "phone").await?;
     let target = url(&ctx.upstreams.urls.partner_api, "/authentication/v1/send")?;
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::POST, target, Auth::Partner, brand(state))
@@ -22,9 +21,9 @@ pub async fn send(ctx: &StepContext, state: &State, key: &str) -> Result<Event, 
     match answer.text("/transaction_id") {
         Some(transaction) if answer.ok() => {
             put_secret(ctx, secret::TRANSACTION_ID, &transaction, MINUTES_15).await?;
-            Ok(Event::CodeSent { resend: state.resending })
+            Ok(ActivationEvent::CodeSent { resend: state.resending })
         }
-        _ => Ok(Event::CodeSendFailed(Refused { status: Some(answer.status) })),
+        _ => Ok(ActivationEvent::CodeSendFailed(Refused { status: Some(answer.status) })),
     }
 }
 
@@ -38,15 +37,15 @@ pub fn refusal_for(status: u16) -> CodeRefusal {
 }
 
 /// `POST /authentication/v1/validate`; the `fs-custom-token` stays server-side.
-pub async fn validate(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn validate(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let Some(field) = state.pincode.as_ref() else {
-        return Ok(failed(Step::ValidateCode, None));
+        return Ok(failed(ActivationStep::ValidateCode, None));
     };
     let pincode = ctx.reveal(field).await?;
     let pincode = pincode.as_str();
     // The transaction lived 15 minutes, like its code: past that the code is expired.
     let Some(transaction) = get_secret(ctx, secret::TRANSACTION_ID).await? else {
-        return Ok(Event::CodeRejected { reason: CodeRefusal::Expired, status: None });
+        return Ok(ActivationEvent::CodeRejected { reason: CodeRefusal::Expired, status: None });
     };
     let target = url(&ctx.upstreams.urls.partner_api, "/authentication/v1/validate")?;
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::POST, target, Auth::Partner, brand(state))
@@ -55,14 +54,14 @@ pub async fn validate(ctx: &StepContext, state: &State, key: &str) -> Result<Eve
         .send()
         .await?;
     if !answer.ok() {
-        return Ok(Event::CodeRejected { reason: refusal_for(answer.status), status: Some(answer.status) });
+        return Ok(ActivationEvent::CodeRejected { reason: refusal_for(answer.status), status: Some(answer.status) });
     }
     match answer.text("/fs-custom-token") {
         Some(token) => {
             put_secret(ctx, secret::FS_CUSTOM_TOKEN, &token, MINUTES_15).await?;
-            Ok(Event::CodeValidated {})
+            Ok(ActivationEvent::CodeValidated {})
         }
-        None => Ok(failed(Step::ValidateCode, Some(answer.status))),
+        None => Ok(failed(ActivationStep::ValidateCode, Some(answer.status))),
     }
 }
 

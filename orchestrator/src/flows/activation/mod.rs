@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::{PiiField, PlannedStep};
-use events::flows::activation::events::StepFailed;
-use events::flows::activation::{Activation, Brand, Event, State, Step};
+use events::flows::activation::{ActivationEvent, ActivationFlow, ActivationState, ActivationStep, Brand, StepFailed};
 
 use crate::config::PartnerConfig;
 use crate::runner::{FlowSteps, StepContext};
@@ -44,36 +43,36 @@ impl ActivationSteps {
 
 #[async_trait]
 impl FlowSteps for ActivationSteps {
-    type F = Activation;
+    type F = ActivationFlow;
 
     async fn run(
         &self,
         ctx: &StepContext,
-        state: &State,
+        state: &ActivationState,
         step: &PlannedStep,
         idempotency_key: &str,
-    ) -> Result<Vec<Event>, StepError> {
-        let Some(which) = Step::parse(&step.name) else {
+    ) -> Result<Vec<ActivationEvent>, StepError> {
+        let Some(which) = ActivationStep::from_name(&step.name) else {
             return Err(StepError::Transient(format!("unknown activation step {}", step.name)));
         };
-        tracing::info!(stream = %ctx.stream, correlation = %ctx.correlation_id, step = which.as_str(), "activation step");
+        tracing::info!(stream = %ctx.stream, correlation = %ctx.correlation_id, step = which.name(), "activation step");
         let event = match which {
-            Step::PreparePartnerLogin => partner::prepare_login(ctx, state).await?,
-            Step::LookUpCustomer => partner::look_up_customer(ctx, state).await?,
-            Step::PartnerLogin => partner::log_in(ctx, state, idempotency_key).await?,
-            Step::FetchAccount => partner::fetch_account(ctx, state).await?,
-            Step::CarrierToken => carrier::token(ctx, state, idempotency_key).await?,
-            Step::AuthorizeDocument => carrier::authorize_document(ctx, state, idempotency_key).await?,
-            Step::SendCode => code::send(ctx, state, idempotency_key).await?,
-            Step::ValidateCode => code::validate(ctx, state, idempotency_key).await?,
-            Step::Authorize => carrier::authorize(ctx, state, idempotency_key).await?,
-            Step::VerifyToken => carrier::verify_token(ctx, state, idempotency_key).await?,
-            Step::FetchPacks => carrier::fetch_packs(ctx, state).await?,
-            Step::SubscribeSerial => subscribe::by_serial(ctx, state, idempotency_key).await?,
-            Step::SubscribeByHash => subscribe::by_hash(ctx, state, &self.partners, idempotency_key).await?,
+            ActivationStep::PreparePartnerLogin => partner::prepare_login(ctx, state).await?,
+            ActivationStep::LookUpCustomer => partner::look_up_customer(ctx, state).await?,
+            ActivationStep::PartnerLogin => partner::log_in(ctx, state, idempotency_key).await?,
+            ActivationStep::FetchAccount => partner::fetch_account(ctx, state).await?,
+            ActivationStep::CarrierToken => carrier::token(ctx, state, idempotency_key).await?,
+            ActivationStep::AuthorizeDocument => carrier::authorize_document(ctx, state, idempotency_key).await?,
+            ActivationStep::SendCode => code::send(ctx, state, idempotency_key).await?,
+            ActivationStep::ValidateCode => code::validate(ctx, state, idempotency_key).await?,
+            ActivationStep::Authorize => carrier::authorize(ctx, state, idempotency_key).await?,
+            ActivationStep::VerifyToken => carrier::verify_token(ctx, state, idempotency_key).await?,
+            ActivationStep::FetchPacks => carrier::fetch_packs(ctx, state).await?,
+            ActivationStep::SubscribeSerial => subscribe::by_serial(ctx, state, idempotency_key).await?,
+            ActivationStep::SubscribeByHash => subscribe::by_hash(ctx, state, &self.partners, idempotency_key).await?,
         };
         // The attempt is over: its tokens are no longer needed.
-        if matches!(event, Event::Subscribed {} | Event::PacksFetched { .. }) {
+        if matches!(event, ActivationEvent::Subscribed {} | ActivationEvent::PacksFetched { .. }) {
             ctx.secrets.clear().await.map_err(db)?;
         }
         Ok(vec![event])
@@ -84,13 +83,13 @@ pub(crate) fn db(error: sqlx::Error) -> StepError {
     StepError::Transient(format!("attempt secrets: {error}"))
 }
 
-pub(crate) fn brand(state: &State) -> Brand {
+pub(crate) fn brand(state: &ActivationState) -> Brand {
     state.variant.map(|v| v.brand()).unwrap_or(Brand::Default)
 }
 
 /// The step's outcome when the upstream answered something the flow has no branch for.
-pub(crate) fn failed(step: Step, status: Option<u16>) -> Event {
-    Event::StepFailed(StepFailed { step: step.as_str().to_string(), status })
+pub(crate) fn failed(step: ActivationStep, status: Option<u16>) -> ActivationEvent {
+    ActivationEvent::StepFailed(StepFailed { step: step.name().to_string(), status })
 }
 
 /// The clear text of a personal-data field the state must hold at this step.
@@ -108,7 +107,7 @@ pub(crate) async fn get_secret(ctx: &StepContext, name: &str) -> Result<Option<S
 }
 
 /// The back-for-front-end of the attempt's brand (the carrier has its own).
-pub(crate) fn bff_base<'a>(ctx: &'a StepContext, state: &State) -> &'a str {
+pub(crate) fn bff_base<'a>(ctx: &'a StepContext, state: &ActivationState) -> &'a str {
     match brand(state) {
         Brand::Tim => &ctx.upstreams.urls.bff_tim,
         Brand::Default | Brand::Agility => &ctx.upstreams.urls.bff_default,

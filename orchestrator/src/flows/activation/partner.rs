@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use events::flows::activation::events::Refused;
-use events::flows::activation::{Event, State, Step};
+use events::flows::activation::{ActivationEvent, ActivationState, ActivationStep, Refused};
 use rand::RngCore;
 use reqwest::{Method, Url};
 use serde_json::json;
@@ -16,9 +15,9 @@ use crate::runner::StepError;
 
 /// Builds the partner OAuth authorization URL (client id, return page, scope offline, a random
 /// state kept in the attempt's secrets).
-pub async fn prepare_login(ctx: &StepContext, state: &State) -> Result<Event, StepError> {
+pub async fn prepare_login(ctx: &StepContext, state: &ActivationState) -> Result<ActivationEvent, StepError> {
     let Some(return_url) = state.return_url.as_deref() else {
-        return Ok(failed(Step::PreparePartnerLogin, None));
+        return Ok(failed(ActivationStep::PreparePartnerLogin, None));
     };
     let mut nonce = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut nonce);
@@ -37,13 +36,13 @@ pub async fn prepare_login(ctx: &StepContext, state: &State) -> Result<Event, St
         ],
     )
     .map_err(|e| StepError::Transient(format!("authorization URL: {e}")))?;
-    Ok(Event::PartnerLoginPrepared { authorize_url: authorize.to_string() })
+    Ok(ActivationEvent::PartnerLoginPrepared { authorize_url: authorize.to_string() })
 }
 
 /// `GET /bff/api/v2/brisanet/customer/about/{code}`: any refusal is the spec's look-up failure.
-pub async fn look_up_customer(ctx: &StepContext, state: &State) -> Result<Event, StepError> {
+pub async fn look_up_customer(ctx: &StepContext, state: &ActivationState) -> Result<ActivationEvent, StepError> {
     let Some(field) = state.partner_code.as_ref() else {
-        return Ok(failed(Step::LookUpCustomer, None));
+        return Ok(failed(ActivationStep::LookUpCustomer, None));
     };
     let code = ctx.reveal(field).await?;
     let code = code.as_str();
@@ -55,13 +54,13 @@ pub async fn look_up_customer(ctx: &StepContext, state: &State) -> Result<Event,
         .push(code);
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::GET, target, Auth::Partner, brand(state)).send().await?;
     match answer.text("/customer_id") {
-        Some(customer_id) if answer.ok() => Ok(Event::CustomerFound { customer_id }),
-        _ => Ok(Event::CustomerNotFound(Refused { status: Some(answer.status) })),
+        Some(customer_id) if answer.ok() => Ok(ActivationEvent::CustomerFound { customer_id }),
+        _ => Ok(ActivationEvent::CustomerNotFound(Refused { status: Some(answer.status) })),
     }
 }
 
 /// `POST /api/hero/auth/login` with the e-mail; the token stays server-side.
-pub async fn log_in(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn log_in(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let email = open(ctx, state.email.as_ref(), "e-mail").await?;
     let target = url(&ctx.upstreams.urls.hero, "/api/hero/auth/login")?;
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::POST, target, Auth::ApiKey, brand(state))
@@ -70,21 +69,21 @@ pub async fn log_in(ctx: &StepContext, state: &State, key: &str) -> Result<Event
         .send()
         .await?;
     if !answer.ok() {
-        return Ok(Event::PartnerLoginRefused(Refused { status: Some(answer.status) }));
+        return Ok(ActivationEvent::PartnerLoginRefused(Refused { status: Some(answer.status) }));
     }
     match (answer.text("/token"), answer.text("/customer_id")) {
         (Some(token), Some(customer_id)) => {
             put_secret(ctx, secret::HERO_TOKEN, &token, HOUR).await?;
-            Ok(Event::PartnerLoggedIn { customer_id })
+            Ok(ActivationEvent::PartnerLoggedIn { customer_id })
         }
-        _ => Ok(failed(Step::PartnerLogin, Some(answer.status))),
+        _ => Ok(failed(ActivationStep::PartnerLogin, Some(answer.status))),
     }
 }
 
 /// `GET /api/hero/accounts/info`: the plan id the subscription uses as its hash.
-pub async fn fetch_account(ctx: &StepContext, state: &State) -> Result<Event, StepError> {
+pub async fn fetch_account(ctx: &StepContext, state: &ActivationState) -> Result<ActivationEvent, StepError> {
     let Some(token) = get_secret(ctx, secret::HERO_TOKEN).await? else {
-        return Ok(failed(Step::FetchAccount, None));
+        return Ok(failed(ActivationStep::FetchAccount, None));
     };
     let target = url(&ctx.upstreams.urls.hero, "/api/hero/accounts/info")?;
     let answer = Call::new(&ctx.http, &ctx.upstreams, Method::GET, target, Auth::ApiKey, brand(state))
@@ -92,7 +91,7 @@ pub async fn fetch_account(ctx: &StepContext, state: &State) -> Result<Event, St
         .send()
         .await?;
     match answer.text("/plan/id") {
-        Some(plan_id) if answer.ok() => Ok(Event::PartnerPlanFound { plan_id }),
-        _ => Ok(failed(Step::FetchAccount, Some(answer.status))),
+        Some(plan_id) if answer.ok() => Ok(ActivationEvent::PartnerPlanFound { plan_id }),
+        _ => Ok(failed(ActivationStep::FetchAccount, Some(answer.status))),
     }
 }

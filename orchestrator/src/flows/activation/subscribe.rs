@@ -2,8 +2,7 @@
 //! partner's hash (broadband and telecom partners). Both carry the step's idempotency key, so a
 //! retry never subscribes twice.
 
-use events::flows::activation::events::Refused;
-use events::flows::activation::{Event, State, Step, Variant};
+use events::flows::activation::{ActivationEvent, ActivationState, ActivationStep, Refused, Variant};
 use reqwest::Method;
 use serde_json::json;
 
@@ -14,9 +13,9 @@ use crate::runner::StepContext;
 use crate::runner::StepError;
 
 /// `POST /bff/api/v2/subscription/subscribe-serial`; 404 is the spec's "serial not found".
-pub async fn by_serial(ctx: &StepContext, state: &State, key: &str) -> Result<Event, StepError> {
+pub async fn by_serial(ctx: &StepContext, state: &ActivationState, key: &str) -> Result<ActivationEvent, StepError> {
     let Some(serial) = state.serial.as_deref() else {
-        return Ok(failed(Step::SubscribeSerial, None));
+        return Ok(failed(ActivationStep::SubscribeSerial, None));
     };
     let msisdn = open(ctx, state.phone.as_ref(), "phone").await?;
     let target = url(bff_base(ctx, state), "/bff/api/v2/subscription/subscribe-serial")?;
@@ -26,23 +25,23 @@ pub async fn by_serial(ctx: &StepContext, state: &State, key: &str) -> Result<Ev
         .send()
         .await?;
     Ok(match answer.status {
-        _ if answer.ok() => Event::Subscribed {},
-        404 => Event::SerialNotFound(Refused { status: Some(404) }),
-        status => failed(Step::SubscribeSerial, Some(status)),
+        _ if answer.ok() => ActivationEvent::Subscribed {},
+        404 => ActivationEvent::SerialNotFound(Refused { status: Some(404) }),
+        status => failed(ActivationStep::SubscribeSerial, Some(status)),
     })
 }
 
 /// `POST /bff/api/v2/subscription/subscribe-by-hash`: the broadband partner's fixed plan hash
 /// and customer id, or the telecom partner's plan id, customer id and e-mail.
-pub async fn by_hash(ctx: &StepContext, state: &State, partners: &PartnerConfig, key: &str) -> Result<Event, StepError> {
+pub async fn by_hash(ctx: &StepContext, state: &ActivationState, partners: &PartnerConfig, key: &str) -> Result<ActivationEvent, StepError> {
     let Some(customer_id) = state.customer_id.as_deref() else {
-        return Ok(failed(Step::SubscribeByHash, None));
+        return Ok(failed(ActivationStep::SubscribeByHash, None));
     };
     let msisdn = open(ctx, state.phone.as_ref(), "phone").await?;
     let body = match state.variant {
         Some(Variant::Telecom) => {
             let Some(plan_id) = state.plan_id.as_deref() else {
-                return Ok(failed(Step::SubscribeByHash, None));
+                return Ok(failed(ActivationStep::SubscribeByHash, None));
             };
             let email = open(ctx, state.email.as_ref(), "e-mail").await?;
             json!({
@@ -66,5 +65,5 @@ pub async fn by_hash(ctx: &StepContext, state: &State, partners: &PartnerConfig,
         .json(&body)
         .send()
         .await?;
-    Ok(if answer.ok() { Event::Subscribed {} } else { failed(Step::SubscribeByHash, Some(answer.status)) })
+    Ok(if answer.ok() { ActivationEvent::Subscribed {} } else { failed(ActivationStep::SubscribeByHash, Some(answer.status)) })
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::PlannedStep;
-use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, Step};
+use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, CloudStep};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, CloudClient};
@@ -70,21 +70,21 @@ impl FlowSteps for CloudSteps {
         key: &str,
     ) -> Result<Vec<CloudEvent>, StepError> {
         let client = CloudClient::new(ctx.http.clone(), &ctx.upstreams.urls.cloud_functions, ctx.upstreams.timeout);
-        let step_kind = Step::from_name(&step.name).ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
+        let step_kind = CloudStep::from_name(&step.name).ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
         let event = match step_kind {
-            Step::CheckPhone => match client.check_phone(&Self::msisdn(ctx, state).await?, key).await {
+            CloudStep::CheckPhone => match client.check_phone(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(()) => CloudEvent::PhoneChecked {},
                 Err(error) => CloudEvent::PhoneRefused { message: refused_or_retry(error)? },
             },
-            Step::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
+            CloudStep::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => CloudEvent::CodeSent { transaction_id },
                 Err(error) => CloudEvent::CodeSendFailed { message: refused_or_retry(error)? },
             },
-            Step::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
+            CloudStep::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => CloudEvent::CodeResent { transaction_id },
                 Err(error) => CloudEvent::ResendFailed { message: refused_or_retry(error)? },
             },
-            Step::ValidateCode => {
+            CloudStep::ValidateCode => {
                 let transaction_id = state.transaction_id.as_deref().ok_or_else(|| missing("transaction"))?;
                 let pincode = ctx.reveal(state.pincode.as_ref().ok_or_else(|| missing("code"))?).await?;
                 let pincode = pincode.as_str();
@@ -96,14 +96,14 @@ impl FlowSteps for CloudSteps {
                     Err(error) => CloudEvent::CodeRejected { message: refused_or_retry(error)? },
                 }
             }
-            Step::RegisterSerial => {
+            CloudStep::RegisterSerial => {
                 let serial = state.serial.as_deref().ok_or_else(|| missing("serial"))?;
                 match client.register_serial(serial, &Self::msisdn(ctx, state).await?, key).await {
                     Ok(()) => CloudEvent::SerialRegistered {},
                     Err(error) => CloudEvent::SerialRejected { message: refused_or_retry(error)? },
                 }
             }
-            Step::GetCustomToken => {
+            CloudStep::GetCustomToken => {
                 let Some(fs_token) = Self::secret(ctx, FS_CUSTOM_TOKEN).await? else {
                     return Ok(vec![CloudEvent::CustomTokenFailed { message: SESSION_LOST.into() }]);
                 };
@@ -119,7 +119,7 @@ impl FlowSteps for CloudSteps {
                     Err(error) => CloudEvent::CustomTokenFailed { message: refused_or_retry(error)? },
                 }
             }
-            Step::SignIn => {
+            CloudStep::SignIn => {
                 let Some(custom_token) = Self::secret(ctx, CUSTOM_TOKEN).await? else {
                     return Ok(vec![CloudEvent::SignInFailed { message: SESSION_LOST.into() }]);
                 };

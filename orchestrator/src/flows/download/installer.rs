@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use events::flow::{fold, Flow};
-use events::flows::download::{Download, INSTALLER_FILE_NAME};
+use events::flows::download::{DownloadFlow, INSTALLER_FILE_NAME};
 use serde_json::json;
 
 use super::steps::INSTALLER_URL;
@@ -51,11 +51,11 @@ fn message(status: StatusCode, text: &str) -> Response {
 async fn installer(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
     let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
-    if stream.category() != Download::CATEGORY {
+    if stream.category() != DownloadFlow::CATEGORY {
         return Err(ApiError::NotFound);
     }
     let history = state.store.read_stream(&stream).await.map_err(|e| ApiError::Internal(e.into()))?;
-    if fold::<Download>(&history).downloads == 0 {
+    if fold::<DownloadFlow>(&history).downloads == 0 {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     }
     let Some(url) = Secrets::new(state.db.clone(), stream.as_str()).get(INSTALLER_URL).await? else {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::PlannedStep;
-use events::flows::download::{DesktopPhone, Device, Download, Event, Partner, Pending, State, COUNTRY_PREFIX};
+use events::flows::download::{DesktopPhone, Device, DownloadEvent, DownloadFlow, DownloadState, Partner, Pending, COUNTRY_PREFIX};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
@@ -70,7 +70,7 @@ fn missing(what: &str) -> StepError {
 }
 
 /// A refusal becomes the step's failure event; anything else is retried by the runner.
-fn refused(error: CallError, fail: impl FnOnce(String) -> Event) -> Result<Vec<Event>, StepError> {
+fn refused(error: CallError, fail: impl FnOnce(String) -> DownloadEvent) -> Result<Vec<DownloadEvent>, StepError> {
     match error {
         CallError::Refused { .. } => Ok(vec![fail(error.reason())]),
         CallError::Transient(reason) => Err(StepError::Transient(reason)),
@@ -87,7 +87,7 @@ async fn keep(ctx: &StepContext, name: &str, value: &SecretString, ttl: Duration
 
 /// The phone as the desktop upstreams want it, `+55` and 11 digits. The vault keeps the
 /// normalized digits (`5511...`), so the plus sign is put back here.
-async fn msisdn(ctx: &StepContext, state: &State) -> Result<String, StepError> {
+async fn msisdn(ctx: &StepContext, state: &DownloadState) -> Result<String, StepError> {
     let opened = ctx.open(state.phone.as_ref().ok_or_else(|| missing("phone"))?).await?;
     desktop_msisdn(&opened).ok_or_else(|| missing("valid phone"))
 }
@@ -110,16 +110,16 @@ fn is_download_manager_url(url: &str, base: &str) -> bool {
 
 #[async_trait]
 impl FlowSteps for DownloadSteps {
-    type F = Download;
+    type F = DownloadFlow;
 
     async fn run(
         &self,
         ctx: &StepContext,
-        state: &State,
+        state: &DownloadState,
         step: &PlannedStep,
         key: &str,
-    ) -> Result<Vec<Event>, StepError> {
-        let pending = state.pending.as_ref().filter(|p| p.step_name() == step.name);
+    ) -> Result<Vec<DownloadEvent>, StepError> {
+        let pending = state.pending.as_ref().filter(|p| p.step().name() == step.name);
         let Some(pending) = pending else {
             return Err(StepError::Transient(format!("step {} is not due", step.name)));
         };
@@ -130,80 +130,80 @@ impl FlowSteps for DownloadSteps {
                 match client.send_code(&msisdn(ctx, state).await?, self.config.bot_check_token.expose_secret(), key).await {
                     Ok(session) => {
                         keep(ctx, SESSION, &session, SESSION_TTL).await?;
-                        Ok(vec![if resend { Event::CodeResent {} } else { Event::CodeSent {} }])
+                        Ok(vec![if resend { DownloadEvent::CodeResent {} } else { DownloadEvent::CodeSent {} }])
                     }
-                    Err(error) => refused(error, |reason| Event::CodeSendFailed { reason }),
+                    Err(error) => refused(error, |reason| DownloadEvent::CodeSendFailed { reason }),
                 }
             }
             Pending::ConfirmCode => {
                 let code = ctx.reveal(state.code.as_ref().ok_or_else(|| missing("code"))?).await?;
                 let code = code.as_str();
                 let Some(session) = secret(ctx, SESSION).await? else {
-                    return Ok(vec![Event::CodeRejected { reason: SESSION_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::CodeRejected { reason: SESSION_LOST.into() }]);
                 };
                 match client.confirm_code(&session, code, key).await {
                     Ok(user) => {
                         let ttl = user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
                         keep(ctx, USER_TOKEN, &user.token, ttl).await?;
-                        Ok(vec![Event::CodeConfirmed {}])
+                        Ok(vec![DownloadEvent::CodeConfirmed {}])
                     }
-                    Err(error) => refused(error, |reason| Event::CodeRejected { reason }),
+                    Err(error) => refused(error, |reason| DownloadEvent::CodeRejected { reason }),
                 }
             }
             Pending::FindUser => {
                 let Some(token) = secret(ctx, USER_TOKEN).await? else {
-                    return Ok(vec![Event::UserLookupFailed { reason: TOKEN_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::UserLookupFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.user_exists(&token, &msisdn(ctx, state).await?, key).await {
-                    Ok(true) => Ok(vec![Event::UserFound {}]),
-                    Ok(false) => Ok(vec![Event::UserNotFound {}]),
-                    Err(error) => refused(error, |reason| Event::UserLookupFailed { reason }),
+                    Ok(true) => Ok(vec![DownloadEvent::UserFound {}]),
+                    Ok(false) => Ok(vec![DownloadEvent::UserNotFound {}]),
+                    Err(error) => refused(error, |reason| DownloadEvent::UserLookupFailed { reason }),
                 }
             }
             Pending::ListPartners => {
                 let Some(token) = secret(ctx, USER_TOKEN).await? else {
-                    return Ok(vec![Event::PartnersFailed { reason: TOKEN_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::PartnersFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.partners(&token).await {
                     Ok(upstream) => {
                         let (partners, subscriptions) = partners_for_events(upstream);
                         keep_map(ctx, SUBSCRIPTIONS, &subscriptions).await?;
-                        Ok(vec![Event::PartnersListed { partners }])
+                        Ok(vec![DownloadEvent::PartnersListed { partners }])
                     }
-                    Err(error) => refused(error, |reason| Event::PartnersFailed { reason }),
+                    Err(error) => refused(error, |reason| DownloadEvent::PartnersFailed { reason }),
                 }
             }
             Pending::RequestDownload => {
                 let os = state.os.ok_or_else(|| missing("os"))?;
                 let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
-                    return Ok(vec![Event::DownloadFailed { reason: TOKEN_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::DownloadFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.desktop_url(&token, &subscription, &state.browser, os.as_str()).await {
                     Ok(url) if is_download_manager_url(&url, &ctx.upstreams.urls.download_manager) => {
                         keep(ctx, INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
-                        Ok(vec![Event::DownloadGranted {}])
+                        Ok(vec![DownloadEvent::DownloadGranted {}])
                     }
-                    Ok(_) => Ok(vec![Event::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
-                    Err(error) if error.code() == Some("NO_FREE_LICENSE") => Ok(vec![Event::LicencesFull {}]),
+                    Ok(_) => Ok(vec![DownloadEvent::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
+                    Err(error) if error.code() == Some("NO_FREE_LICENSE") => Ok(vec![DownloadEvent::LicencesFull {}]),
                     Err(error) if error.code() == Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION") => {
-                        Ok(vec![Event::PlanWithoutAntivirus {}])
+                        Ok(vec![DownloadEvent::PlanWithoutAntivirus {}])
                     }
-                    Err(error) => refused(error, |reason| Event::DownloadFailed { reason }),
+                    Err(error) => refused(error, |reason| DownloadEvent::DownloadFailed { reason }),
                 }
             }
             Pending::ListDevices => {
                 let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
-                    return Ok(vec![Event::DevicesFailed { reason: TOKEN_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::DevicesFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.devices(&token, &subscription).await {
                     Ok(upstream) => {
                         let (devices, ids) = devices_for_events(upstream);
                         keep_map(ctx, DEVICES, &ids).await?;
-                        Ok(vec![Event::DevicesListed { devices }])
+                        Ok(vec![DownloadEvent::DevicesListed { devices }])
                     }
-                    Err(error) => refused(error, |reason| Event::DevicesFailed { reason }),
+                    Err(error) => refused(error, |reason| DownloadEvent::DevicesFailed { reason }),
                 }
             }
             Pending::RemoveDevice(reference) => {
@@ -212,11 +212,11 @@ impl FlowSteps for DownloadSteps {
                 let subscription = subscription(ctx, state).await?;
                 let upstream_id = lookup(ctx, DEVICES, reference).await?;
                 let (Some(token), Some(subscription), Some(upstream_id)) = (token, subscription, upstream_id) else {
-                    return Ok(vec![Event::DeviceRemovalFailed { device_id, reason: TOKEN_LOST.into() }]);
+                    return Ok(vec![DownloadEvent::DeviceRemovalFailed { device_id, reason: TOKEN_LOST.into() }]);
                 };
                 match client.remove_device(&token, &subscription, &upstream_id, key).await {
-                    Ok(()) => Ok(vec![Event::DeviceRemoved { device_id }]),
-                    Err(error) => refused(error, |reason| Event::DeviceRemovalFailed { device_id, reason }),
+                    Ok(()) => Ok(vec![DownloadEvent::DeviceRemoved { device_id }]),
+                    Err(error) => refused(error, |reason| DownloadEvent::DeviceRemovalFailed { device_id, reason }),
                 }
             }
         }
@@ -275,7 +275,7 @@ async fn lookup(ctx: &StepContext, name: &str, key: &str) -> Result<Option<Strin
 }
 
 /// The chosen partner's priority subscription.
-async fn subscription(ctx: &StepContext, state: &State) -> Result<Option<String>, StepError> {
+async fn subscription(ctx: &StepContext, state: &DownloadState) -> Result<Option<String>, StepError> {
     let partner = state.partner_id.as_deref().ok_or_else(|| missing("partner"))?;
     lookup(ctx, SUBSCRIPTIONS, partner).await
 }
