@@ -1,20 +1,241 @@
-//! HTTP to the activation's upstreams: the headers the spec lists (fresh correlation id,
-//! requester name, brand, client credentials) added here, server-side, and answers sorted into
-//! "the upstream answered" (any status: the flow records it) and "try again later".
+//! The activation's upstreams (spec section 7, "Security activation"; contracts in
+//! `docs/upstreams.md`) as one typed client: a method per call, the headers the spec lists
+//! (fresh correlation id, requester name, brand, client credentials) added here, server-side.
+//! Each method answers a [`Reply`] (what the upstream said) or a [`StepError`] (no usable
+//! answer: the runner tries again later).
 
-use events::flows::activation::Brand;
+use events::flows::activation::{Brand, DocumentKind};
 use reqwest::{Method, RequestBuilder, Url};
 use secrecy::ExposeSecret;
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{json, Value};
+use upstream_contract::credentials::{BRAND_AGILITY, BRAND_DEFAULT, BRAND_TIM};
+use upstream_contract::headers::{
+    API_KEY, BRAND_NAME, CLIENT_ID, CLIENT_SECRET, CORRELATION_ID, IDEMPOTENCY_KEY, REQUESTER_NAME,
+};
 use uuid::Uuid;
 
 use crate::runner::StepError;
 use crate::upstream::Upstreams;
 
-pub use upstream_contract::headers::{
-    API_KEY, BRAND_NAME, CLIENT_ID, CLIENT_SECRET, CORRELATION_ID, IDEMPOTENCY_KEY, REQUESTER_NAME,
-};
-use upstream_contract::credentials::{BRAND_AGILITY, BRAND_DEFAULT, BRAND_TIM};
+/// What an upstream answered to one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply<T> {
+    /// 200 to 204 (spec section 7) with what the call returns.
+    Done(T),
+    /// Any other status: the upstream's refusal.
+    Refused(u16),
+    /// 200 to 204 without what the call must return.
+    Malformed(u16),
+}
+
+/// A client-credentials token of the single sign-on host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessToken {
+    pub token: String,
+    /// Seconds, when the host said.
+    pub expires_in: Option<u64>,
+}
+
+/// The telecom partner's session after its log-in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartnerSession {
+    pub token: String,
+    pub customer_id: String,
+}
+
+/// The body of `subscribe-by-hash` (`email` for the telecom partner only).
+#[derive(Debug, Clone, Serialize)]
+pub struct HashSubscription<'a> {
+    pub partner: &'a str,
+    pub msisdn: &'a str,
+    pub hash: &'a str,
+    pub subscription_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<&'a str>,
+}
+
+/// The activation's upstreams, for one attempt's brand.
+pub struct ActivationClient<'a> {
+    http: &'a reqwest::Client,
+    upstreams: &'a Upstreams,
+    brand: Brand,
+}
+
+impl<'a> ActivationClient<'a> {
+    pub fn new(http: &'a reqwest::Client, upstreams: &'a Upstreams, brand: Brand) -> Self {
+        Self { http, upstreams, brand }
+    }
+
+    /// `POST /authentication/v1/send`: the transaction id of the code sent to `msisdn`.
+    pub async fn send_code(&self, msisdn: &str, key: &str) -> Result<Reply<String>, StepError> {
+        let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/send")?;
+        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&json!({ "msisdn": msisdn })).send().await?;
+        Ok(answer.reply(|a| a.text("/transaction_id")))
+    }
+
+    /// `POST /authentication/v1/validate`: the `fs-custom-token` of a right code.
+    pub async fn validate_code(&self, transaction: &str, pincode: &str, key: &str) -> Result<Reply<String>, StepError> {
+        let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/validate")?;
+        let body = json!({ "transaction_id": transaction, "pincode": pincode });
+        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|a| a.text("/fs-custom-token")))
+    }
+
+    /// `POST /auth/v1/token` with our client credentials (the carrier flow).
+    pub async fn sso_token(&self, key: &str) -> Result<Reply<AccessToken>, StepError> {
+        let target = url(&self.upstreams.urls.sso, "/auth/v1/token")?;
+        let body = json!({
+            "clientId": self.upstreams.client_id,
+            "clientSecret": self.upstreams.client_secret.expose_secret(),
+            "grantType": "client_credentials",
+        });
+        let answer = self.call(Method::POST, target, Auth::Caller).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|a| {
+            let expires_in = a.body.get("expiresIn").and_then(Value::as_u64);
+            a.text("/accessToken").map(|token| AccessToken { token, expires_in })
+        }))
+    }
+
+    /// `POST /authorization/api/v1/authorize/cpf` or `/cnpj`: the document's `fs-auth-token`.
+    pub async fn authorize_document(
+        &self,
+        access_token: &str,
+        kind: DocumentKind,
+        document: &str,
+        key: &str,
+    ) -> Result<Reply<String>, StepError> {
+        let (path, body) = match kind {
+            DocumentKind::Cpf => ("/authorization/api/v1/authorize/cpf", json!({ "cpf": document })),
+            DocumentKind::Cnpj => ("/authorization/api/v1/authorize/cnpj", json!({ "cnpj": document })),
+        };
+        let target = url(&self.upstreams.urls.partner_api, path)?;
+        let answer =
+            self.call(Method::POST, target, Auth::Partner).bearer(access_token).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|a| a.text("/fs-auth-token")))
+    }
+
+    /// `POST /authorization/api/v1/authorize` with both tokens (the carrier flow): the
+    /// authorization's custom token.
+    pub async fn authorize(&self, fs_auth_token: &str, fs_merge_token: &str, key: &str) -> Result<Reply<String>, StepError> {
+        let mut target = url(&self.upstreams.urls.partner_api, "/authorization/api/v1/authorize")?;
+        target.query_pairs_mut().append_pair("extref_fixo", "false").append_pair("data_validated", "true");
+        let body = json!({ "fs-auth-token": fs_auth_token, "fs-merge-token": fs_merge_token });
+        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|a| a.text("/authorization/custom_token")))
+    }
+
+    /// The identity provider's `verifyCustomToken`, keyed by the brand's project: an id token.
+    pub async fn verify_custom_token(&self, custom_token: &str, key: &str) -> Result<Reply<String>, StepError> {
+        let api_key = match self.brand {
+            Brand::Tim => self.upstreams.identity_key_tim.expose_secret(),
+            Brand::Default | Brand::Agility => self.upstreams.identity_key_default.expose_secret(),
+        };
+        let base = url(&self.upstreams.urls.identity, "/v1/verifyCustomToken")?;
+        let target = Url::parse_with_params(base.as_str(), [("key", api_key)])
+            .map_err(|e| StepError::Transient(format!("identity URL: {e}")))?;
+        let body = json!({ "token": custom_token, "returnSecureToken": true });
+        let answer = self.call(Method::POST, target, Auth::None).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|a| a.text("/idToken")))
+    }
+
+    /// `GET /bff/api/v2/packs`: the names of every item of every pack.
+    pub async fn packs(&self, id_token: &str) -> Result<Reply<Vec<String>>, StepError> {
+        let target = url(self.bff(), "/bff/api/v2/packs")?;
+        let answer = self.call(Method::GET, target, Auth::Partner).bearer(id_token).send().await?;
+        Ok(answer.reply(|a| Some(item_names(&a.body))))
+    }
+
+    /// `POST /bff/api/v2/subscription/subscribe-serial`.
+    pub async fn subscribe_serial(&self, serial: &str, msisdn: &str, key: &str) -> Result<Reply<()>, StepError> {
+        let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-serial")?;
+        let body = json!({ "serial": serial, "msisdn": msisdn });
+        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|_| Some(())))
+    }
+
+    /// `POST /bff/api/v2/subscription/subscribe-by-hash`.
+    pub async fn subscribe_by_hash(&self, subscription: &HashSubscription<'_>, key: &str) -> Result<Reply<()>, StepError> {
+        let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-by-hash")?;
+        let body = serde_json::to_value(subscription).map_err(|e| StepError::Transient(format!("encoding: {e}")))?;
+        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        Ok(answer.reply(|_| Some(())))
+    }
+
+    /// `GET /bff/api/v2/brisanet/customer/about/{code}`: the broadband customer's id.
+    pub async fn broadband_customer(&self, code: &str) -> Result<Reply<String>, StepError> {
+        let mut target = url(self.bff(), "/bff/api/v2/brisanet/customer/about/")?;
+        target
+            .path_segments_mut()
+            .map_err(|_| StepError::Transient("BFF base URL cannot take a path".into()))?
+            .pop_if_empty()
+            .push(code);
+        let answer = self.call(Method::GET, target, Auth::Partner).send().await?;
+        Ok(answer.reply(|a| a.text("/customer_id")))
+    }
+
+    /// The telecom partner's `POST /api/hero/auth/login`.
+    pub async fn partner_login(&self, email: &str, key: &str) -> Result<Reply<PartnerSession>, StepError> {
+        let target = url(&self.upstreams.urls.hero, "/api/hero/auth/login")?;
+        let answer = self.call(Method::POST, target, Auth::ApiKey).idempotent(key).json(&json!({ "login": email })).send().await?;
+        Ok(answer.reply(|a| {
+            let (token, customer_id) = (a.text("/token")?, a.text("/customer_id")?);
+            Some(PartnerSession { token, customer_id })
+        }))
+    }
+
+    /// The telecom partner's `GET /api/hero/accounts/info`: the plan id.
+    pub async fn partner_plan(&self, token: &str) -> Result<Reply<String>, StepError> {
+        let target = url(&self.upstreams.urls.hero, "/api/hero/accounts/info")?;
+        let answer = self.call(Method::GET, target, Auth::ApiKey).bearer(token).send().await?;
+        Ok(answer.reply(|a| a.text("/plan/id")))
+    }
+
+    /// The broadband partner's OAuth authorization page for our client (spec: response type,
+    /// scope offline, a random state).
+    pub fn partner_authorize_url(&self, return_url: &str, state: &str) -> Result<Url, StepError> {
+        let base = url(&self.upstreams.urls.oauth, "/authorize")?;
+        Url::parse_with_params(
+            base.as_str(),
+            [
+                ("client_id", self.upstreams.oauth_client_id.as_str()),
+                ("redirect_uri", return_url),
+                ("response_type", "code"),
+                ("scope", "offline"),
+                ("state", state),
+            ],
+        )
+        .map_err(|e| StepError::Transient(format!("authorization URL: {e}")))
+    }
+
+    /// The back-for-front-end of the brand (the carrier has its own).
+    fn bff(&self) -> &str {
+        match self.brand {
+            Brand::Tim => &self.upstreams.urls.bff_tim,
+            Brand::Default | Brand::Agility => &self.upstreams.urls.bff_default,
+        }
+    }
+
+    fn call(&self, method: Method, url: Url, auth: Auth) -> Call {
+        let upstreams = self.upstreams;
+        let mut request = self.http.request(method, url).timeout(upstreams.timeout);
+        if matches!(auth, Auth::Partner | Auth::Caller) {
+            request = request
+                .header(CORRELATION_ID, Uuid::new_v4().to_string())
+                .header(REQUESTER_NAME, &upstreams.requester_name)
+                .header(BRAND_NAME, brand_name(self.brand));
+        }
+        if auth == Auth::Partner {
+            request = request
+                .header(CLIENT_ID, &upstreams.client_id)
+                .header(CLIENT_SECRET, upstreams.client_secret.expose_secret());
+        }
+        if auth == Auth::ApiKey {
+            request = request.header(API_KEY, upstreams.hero_api_key.expose_secret());
+        }
+        Call { request }
+    }
+}
 
 /// The brand names upstreams know (spec section 1: a default brand and two telecom-partner
 /// variants).
@@ -26,29 +247,23 @@ pub fn brand_name(brand: Brand) -> &'static str {
     }
 }
 
-/// What an upstream answered: its status and JSON body (`Null` when there was none).
-#[derive(Debug, Clone)]
-pub struct Answer {
-    pub status: u16,
-    pub body: Value,
-}
-
-impl Answer {
-    /// Spec section 7: 200 to 204 are success.
-    pub fn ok(&self) -> bool {
-        (200..=204).contains(&self.status)
-    }
-
-    /// A string field of the body, by JSON pointer (`/authorization/custom_token`).
-    pub fn text(&self, pointer: &str) -> Option<String> {
-        self.body.pointer(pointer).and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty())
-    }
+/// The item names of a packs answer (`products[].items[].name`).
+pub fn item_names(body: &Value) -> Vec<String> {
+    body.get("products")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|pack| pack.get("items").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|item| item.get("name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Which headers a call carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Auth {
-    /// Correlation id, requester, brand and client credentials (partner API, BFF).
+enum Auth {
+    /// Correlation id, requester and brand and client credentials (partner API, BFF).
     Partner,
     /// Correlation id, requester and brand only (`/auth/v1/token`: credentials in the body).
     Caller,
@@ -58,51 +273,63 @@ pub enum Auth {
     None,
 }
 
+/// What an upstream answered: its status and JSON body (`Null` when there was none).
+#[derive(Debug, Clone)]
+struct Answer {
+    status: u16,
+    body: Value,
+}
+
+impl Answer {
+    /// Spec section 7: 200 to 204 are success.
+    fn ok(&self) -> bool {
+        (200..=204).contains(&self.status)
+    }
+
+    /// A string field of the body, by JSON pointer (`/authorization/custom_token`).
+    fn text(&self, pointer: &str) -> Option<String> {
+        self.body.pointer(pointer).and_then(Value::as_str).map(str::to_string).filter(|s| !s.is_empty())
+    }
+
+    /// Refused outside 200 to 204; else what `read` finds, or malformed.
+    fn reply<T>(&self, read: impl FnOnce(&Self) -> Option<T>) -> Reply<T> {
+        if !self.ok() {
+            return Reply::Refused(self.status);
+        }
+        match read(self) {
+            Some(value) => Reply::Done(value),
+            None => Reply::Malformed(self.status),
+        }
+    }
+}
+
 /// One upstream call being built.
-pub struct Call {
+struct Call {
     request: RequestBuilder,
 }
 
 impl Call {
-    pub fn new(http: &reqwest::Client, upstreams: &Upstreams, method: Method, url: Url, auth: Auth, brand: Brand) -> Self {
-        let mut request = http.request(method, url).timeout(upstreams.timeout);
-        if matches!(auth, Auth::Partner | Auth::Caller) {
-            request = request
-                .header(CORRELATION_ID, Uuid::new_v4().to_string())
-                .header(REQUESTER_NAME, &upstreams.requester_name)
-                .header(BRAND_NAME, brand_name(brand));
-        }
-        if auth == Auth::Partner {
-            request = request
-                .header(CLIENT_ID, &upstreams.client_id)
-                .header(CLIENT_SECRET, upstreams.client_secret.expose_secret());
-        }
-        if auth == Auth::ApiKey {
-            request = request.header(API_KEY, upstreams.hero_api_key.expose_secret());
-        }
-        Self { request }
-    }
-
-    pub fn bearer(mut self, token: &str) -> Self {
+    fn bearer(mut self, token: &str) -> Self {
         self.request = self.request.bearer_auth(token);
         self
     }
 
     /// The step's key, the same on every retry, so the upstream acts once.
-    pub fn idempotent(mut self, key: &str) -> Self {
+    fn idempotent(mut self, key: &str) -> Self {
         self.request = self.request.header(IDEMPOTENCY_KEY, key);
         self
     }
 
-    pub fn json(mut self, body: &Value) -> Self {
+    fn json(mut self, body: &Value) -> Self {
         self.request = self.request.json(body);
         self
     }
 
     /// Sends the call. No answer, or a gateway's 502/503/504, is worth retrying; any other
     /// status is the upstream's answer.
-    pub async fn send(self) -> Result<Answer, StepError> {
-        let response = self.request.send().await.map_err(|e| StepError::Transient(format!("upstream unreachable: {e}")))?;
+    async fn send(self) -> Result<Answer, StepError> {
+        let response =
+            self.request.send().await.map_err(|e| StepError::Transient(format!("upstream unreachable: {e}")))?;
         let status = response.status().as_u16();
         if matches!(status, 502..=504) {
             return Err(StepError::Transient(format!("upstream gateway answered {status}")));
@@ -114,7 +341,7 @@ impl Call {
 }
 
 /// `base` + `path`, or a transient error naming the bad configuration.
-pub fn url(base: &str, path: &str) -> Result<Url, StepError> {
+fn url(base: &str, path: &str) -> Result<Url, StepError> {
     Url::parse(&format!("{}{}", base.trim_end_matches('/'), path))
         .map_err(|e| StepError::Transient(format!("upstream URL {base}{path}: {e}")))
 }
@@ -122,20 +349,50 @@ pub fn url(base: &str, path: &str) -> Result<Url, StepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn answer(status: u16, body: Value) -> Answer {
+        Answer { status, body }
+    }
 
     #[test]
     fn success_is_200_to_204() {
-        let answer = |status| Answer { status, body: Value::Null };
-        assert!(answer(200).ok() && answer(204).ok());
-        assert!(!answer(205).ok() && !answer(403).ok());
+        assert!(answer(200, Value::Null).ok() && answer(204, Value::Null).ok());
+        assert!(!answer(205, Value::Null).ok() && !answer(403, Value::Null).ok());
     }
 
     #[test]
     fn text_reads_nested_fields() {
-        let answer = Answer { status: 200, body: json!({"authorization": {"custom_token": "t"}, "e": ""}) };
+        let answer = answer(200, json!({"authorization": {"custom_token": "t"}, "e": ""}));
         assert_eq!(answer.text("/authorization/custom_token").as_deref(), Some("t"));
         assert_eq!(answer.text("/e"), None);
         assert_eq!(answer.text("/missing"), None);
+    }
+
+    #[test]
+    fn a_reply_is_done_refused_or_malformed() {
+        let token = |a: &Answer| a.text("/t");
+        assert_eq!(answer(201, json!({"t": "x"})).reply(token), Reply::Done("x".to_string()));
+        assert_eq!(answer(403, json!({"t": "x"})).reply(token), Reply::Refused(403));
+        assert_eq!(answer(200, json!({})).reply(token), Reply::Malformed(200));
+    }
+
+    #[test]
+    fn pack_items_are_read_from_every_pack() {
+        let body = json!({"products": [
+            {"items": [{"name": "FS"}, {"name": "CL"}]},
+            {"items": [{"name": "EXAGES"}]},
+            {"name": "no items"}
+        ]});
+        assert_eq!(item_names(&body), vec!["FS", "CL", "EXAGES"]);
+        assert!(item_names(&json!({})).is_empty());
+    }
+
+    #[test]
+    fn the_telecom_subscription_alone_carries_an_email() {
+        let mut subscription =
+            HashSubscription { partner: "p", msisdn: "5511", hash: "h", subscription_id: "s", email: None };
+        assert!(serde_json::to_value(&subscription).expect("encodes").get("email").is_none());
+        subscription.email = Some("a@b.c");
+        assert_eq!(serde_json::to_value(&subscription).expect("encodes")["email"], "a@b.c");
     }
 }
