@@ -9,7 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use common::spawn_app_with;
-use events::flow::{Erased, Flow, PiiField, PlannedStep, Rejection};
+use events::flow::{Erased, Flow, Outcome, PiiField, PlannedStep, Rejection};
 use events::pii::PiiKind;
 use orchestrator::runner::{FlowRunner, FlowSteps, StepContext, StepDeps};
 use orchestrator::runner::{Runner, RunnerConfig, StepError};
@@ -85,6 +85,10 @@ impl Flow for Demo {
     fn view(state: &DemoState, _now: DateTime<Utc>) -> Value {
         let panel = if state.notified { "done" } else if state.confirmed { "waiting" } else { "confirm" };
         json!({ "panel": panel, "phone": state.masked })
+    }
+
+    fn outcome(state: &DemoState) -> Outcome {
+        if state.notified { Outcome::Completed } else { Outcome::Open }
     }
 }
 

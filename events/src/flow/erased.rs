@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::{decode, encode, fold, Flow, PlannedStep, Rejection};
+use super::{decode, encode, fold, seen_along, Flow, Outcome, PlannedStep, Rejection, Seen};
 use crate::types::RecordedEvent;
 
 /// A flow driven with JSON commands over stored events.
@@ -25,6 +25,12 @@ pub trait AttemptFlow: Send + Sync {
     fn next_step(&self, history: &[RecordedEvent]) -> Option<PlannedStep>;
 
     fn view(&self, history: &[RecordedEvent], now: DateTime<Utc>) -> Value;
+
+    /// Where the folded attempt stands (see [`Outcome`]).
+    fn outcome(&self, history: &[RecordedEvent]) -> Outcome;
+
+    /// What the visitor saw after each event (see [`seen_along`]).
+    fn seen_along(&self, history: &[RecordedEvent]) -> Vec<Seen>;
 
     /// Whether this flow knows the event type (the others, like `step.started`, are the runner's).
     fn knows(&self, event_type: &str, payload: &Value) -> bool;
@@ -69,6 +75,14 @@ impl<F: Flow> AttemptFlow for Erased<F> {
 
     fn view(&self, history: &[RecordedEvent], now: DateTime<Utc>) -> Value {
         F::view(&fold::<F>(history), now)
+    }
+
+    fn outcome(&self, history: &[RecordedEvent]) -> Outcome {
+        F::outcome(&fold::<F>(history))
+    }
+
+    fn seen_along(&self, history: &[RecordedEvent]) -> Vec<Seen> {
+        seen_along::<F>(history)
     }
 
     fn knows(&self, event_type: &str, payload: &Value) -> bool {

@@ -82,6 +82,43 @@ pub trait Flow: Send + Sync + 'static {
     /// What the visitor's browser shows: at least `{"panel": "<name>"}` plus the panel's data.
     /// Never a token and never personal data in clear.
     fn view(state: &Self::State, now: DateTime<Utc>) -> Value;
+
+    /// Where the attempt stands for those who look at it afterwards (support, funnels): done,
+    /// refused with the message the visitor read, or still open.
+    fn outcome(state: &Self::State) -> Outcome;
+}
+
+/// Where an attempt stands, as its flow sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The visitor reached the flow's normal end.
+    Completed,
+    /// The visitor is looking at a refusal: the spec's Portuguese message they read.
+    Refused { message: String },
+    /// Neither: the visitor may still act (or has walked away).
+    Open,
+}
+
+impl Outcome {
+    pub fn refused(message: impl Into<String>) -> Self {
+        Self::Refused { message: message.into() }
+    }
+
+    /// The message the visitor read, if refused.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Self::Refused { message } => Some(message),
+            Self::Completed | Self::Open => None,
+        }
+    }
+}
+
+/// What the visitor saw after one event: the panel and the refusal message, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Seen {
+    pub panel: String,
+    pub message: Option<String>,
 }
 
 /// Encodes a domain event as (`event_type`, payload).
@@ -107,6 +144,25 @@ pub fn decode<F: Flow>(event_type: &str, payload: &Value) -> Option<F::Event> {
         }
         Err(_) => None,
     }
+}
+
+/// What the visitor saw after each event of `events` (one entry per event, in order): the
+/// stream folded up to that event, never a second source of truth.
+pub fn seen_along<F: Flow>(events: &[RecordedEvent]) -> Vec<Seen> {
+    let mut state = F::State::default();
+    events
+        .iter()
+        .map(|recorded| {
+            if let Some(event) = decode::<F>(&recorded.event_type, &recorded.payload) {
+                state = F::evolve(std::mem::take(&mut state), &event, recorded.recorded_at);
+            }
+            let view = F::view(&state, recorded.recorded_at);
+            Seen {
+                panel: view.get("panel").and_then(Value::as_str).unwrap_or_default().to_string(),
+                message: F::outcome(&state).message().map(str::to_string),
+            }
+        })
+        .collect()
 }
 
 /// Folds a stream into the flow's state.
@@ -155,6 +211,49 @@ pub(crate) mod tests {
         fn view(state: &u32, _: DateTime<Utc>) -> Value {
             json!({ "panel": state.to_string() })
         }
+        fn outcome(state: &u32) -> Outcome {
+            match state {
+                0 => Outcome::Open,
+                n if n % 10 == 0 => Outcome::Completed,
+                n => Outcome::refused(format!("total {n}")),
+            }
+        }
+    }
+
+    fn recorded(event: &TinyEvent, version: i64) -> RecordedEvent {
+        let (event_type, payload) = encode::<Tiny>(event).expect("encode");
+        RecordedEvent {
+            position: version,
+            tx_id: 1,
+            stream_id: "tiny-1".into(),
+            version,
+            event_type,
+            schema_version: 1,
+            payload,
+            metadata: crate::types::Metadata {
+                correlation_id: uuid::Uuid::nil(),
+                causation_id: None,
+                actor: "visitor".into(),
+                client: None,
+            },
+            recorded_at: DateTime::<Utc>::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn seen_along_gives_the_panel_and_message_after_every_event_foreign_ones_included() {
+        let mut history = vec![recorded(&TinyEvent::Opened { n: 3 }, 1)];
+        let mut foreign = recorded(&TinyEvent::Closed, 2);
+        foreign.event_type = "step.started".into();
+        history.push(foreign);
+        history.push(recorded(&TinyEvent::Closed, 3));
+        let seen = seen_along::<Tiny>(&history);
+        let expected = [("3", Some("total 3")), ("3", Some("total 3")), ("30", None)];
+        assert_eq!(seen.len(), 3);
+        for (seen, (panel, message)) in seen.iter().zip(expected) {
+            assert_eq!((seen.panel.as_str(), seen.message.as_deref()), (panel, message));
+        }
+        assert_eq!(Tiny::outcome(&fold::<Tiny>(&history)), Outcome::Completed);
     }
 
     #[test]

@@ -15,7 +15,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection};
+use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
 
 pub use commands::ActivationCommand;
 pub use decide::BROADBAND_RETURN_PATH;
@@ -49,6 +49,10 @@ impl Flow for ActivationFlow {
 
     fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
         view::view(state, now)
+    }
+
+    fn outcome(state: &ActivationState) -> Outcome {
+        view::outcome(state)
     }
 }
 

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use super::state::{ActivationPanel, ActivationState};
+use crate::flow::Outcome;
 
 pub fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
     let products = match (state.panel, state.products) {
@@ -25,4 +26,14 @@ pub fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
         "plan_id": state.plan_id,
         "partner_login_url": state.partner_login_url,
     })
+}
+
+/// Done at the product list (carrier) or the store redirect (every other variant); refused
+/// while the banner shows a message.
+pub fn outcome(state: &ActivationState) -> Outcome {
+    match (&state.panel, &state.error) {
+        (ActivationPanel::ProductList | ActivationPanel::RedirectStore, _) => Outcome::Completed,
+        (_, Some(message)) => Outcome::refused(message.clone()),
+        _ => Outcome::Open,
+    }
 }

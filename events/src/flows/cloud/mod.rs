@@ -16,7 +16,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection};
+use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
 
 pub use commands::CloudCommand;
 pub use events::CloudEvent;
@@ -51,6 +51,10 @@ impl Flow for CloudFlow {
 
     fn view(state: &CloudState, now: DateTime<Utc>) -> Value {
         view::view(state, now)
+    }
+
+    fn outcome(state: &CloudState) -> Outcome {
+        view::outcome(state)
     }
 }
 

@@ -5,6 +5,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 
 use super::state::{CloudPanel, CloudState};
+use crate::flow::Outcome;
 
 /// Where the visitor goes once the cloud account is active.
 pub const SUCCESS_REDIRECT: &str = "/cliente/hero";
@@ -37,5 +38,14 @@ fn resend(state: &CloudState, now: DateTime<Utc>) -> Option<&'static str> {
         (CloudPanel::Code, Some(_)) => Some("countdown"),
         (CloudPanel::Code, None) => Some("link"),
         _ => None,
+    }
+}
+
+/// Done at the success modal; refused while the red banner shows a message.
+pub fn outcome(state: &CloudState) -> Outcome {
+    match (&state.panel, &state.error) {
+        (CloudPanel::Success, _) => Outcome::Completed,
+        (_, Some(message)) => Outcome::refused(message.clone()),
+        _ => Outcome::Open,
     }
 }

@@ -29,3 +29,9 @@ pub const UNKNOWN_CHOICE: &str = "Opção inválida. Atualize a página e tente 
 pub fn resend_message(seconds: i64) -> String {
     format!("Reenviar código em {seconds} segundos")
 }
+
+/// Titles of the refusal screens (spec section 8), as the visitor reads them.
+pub const USER_NOT_FOUND: &str = "Usuário não encontrado";
+pub const LICENCES_IN_USE: &str = "Todas as suas licenças estão em uso";
+pub const PLAN_WITHOUT_ANTIVIRUS: &str = "Seu plano ainda não inclui o antivírus";
+pub const DOWNLOAD_ERROR: &str = "Falha ao iniciar o download";

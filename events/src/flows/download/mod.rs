@@ -15,7 +15,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection};
+use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
 
 pub use commands::DownloadCommand;
 pub use events::{Device, DownloadEvent, Partner};
@@ -47,6 +47,10 @@ impl Flow for DownloadFlow {
 
     fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
         view::view(state, now)
+    }
+
+    fn outcome(state: &DownloadState) -> Outcome {
+        view::outcome(state)
     }
 }
 

@@ -4,8 +4,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use super::state::DownloadState;
-use super::messages::INVALID_CODE;
+use super::messages::{self, INVALID_CODE};
+use super::state::{DownloadPanel, DownloadState};
+use crate::flow::Outcome;
 
 pub fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
     let resend_in = state.resend_at().map(|at| ((at - now).num_milliseconds().max(0) + 999) / 1000);
@@ -28,4 +29,20 @@ pub fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
         "snackbar": state.snackbar.as_ref().map(|s| json!({ "id": s.id, "message": s.message })),
         "downloads": state.downloads,
     })
+}
+
+/// Done once the installer is granted; refused on the spec's refusal screens (their titles are
+/// what the visitor read) or while a snackbar shows.
+pub fn outcome(state: &DownloadState) -> Outcome {
+    match state.panel {
+        DownloadPanel::DownloadDone => Outcome::Completed,
+        DownloadPanel::UserNotFound => Outcome::refused(messages::USER_NOT_FOUND),
+        DownloadPanel::LicencesInUse => Outcome::refused(messages::LICENCES_IN_USE),
+        DownloadPanel::PlanWithoutAntivirus => Outcome::refused(messages::PLAN_WITHOUT_ANTIVIRUS),
+        DownloadPanel::DownloadError => Outcome::refused(messages::DOWNLOAD_ERROR),
+        _ => match &state.snackbar {
+            Some(snackbar) => Outcome::refused(snackbar.message),
+            None => Outcome::Open,
+        },
+    }
 }
