@@ -92,7 +92,7 @@ export default function Home() {
             {PRESS.map((item) => (
               <li key={item.name}>
                 <ExternalLink href={item.link} className="press-card">
-                  <span className={`press-logo press-logo--${item.file}`}>{item.name}</span>
+                  <img className="press-logo" src={item.file} width="200" height="48" alt={item.name} loading="lazy" />
                   <span className="press-card__headline">{item.headline}</span>
                 </ExternalLink>
               </li>
