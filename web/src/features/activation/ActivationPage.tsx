@@ -21,6 +21,7 @@ import { ProductListPanel } from './components/ProductListPanel';
 import { RedirectStorePanel } from './components/RedirectStorePanel';
 import { SendCodePanel } from './components/SendCodePanel';
 import { TopBar } from './components/TopBar';
+import { ActivationFooter } from './components/ActivationFooter';
 
 /** Spec section 3: the telecom partner's plan id, kept in local storage. */
 export const AGILITY_PLAN_KEY = 'hash_agility_plan';
@@ -65,7 +66,7 @@ function Activation({ variant }: { variant: Variant }) {
 
   return (
     <div className="activation">
-      <TopBar partner={config.partner} />
+      <TopBar partner={config.partner} logo={config.partnerLogo} />
       <main id="conteudo" className="activation-main">
         <div className="activation-card">
           {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
@@ -77,6 +78,7 @@ function Activation({ variant }: { variant: Variant }) {
           {panel === 'partner_login' && <PartnerLoginPanel partner={config.partner ?? ''} />}
         </div>
       </main>
+      <ActivationFooter />
       <LoadingOverlay visible={busy} label="Aguarde, estamos processando" />
     </div>
   );
