@@ -58,6 +58,11 @@ function DownloadFlow({ os }: { os: DesktopOs }) {
       <div className="dl-page container container--narrow" data-panel={panel}>
         <h1 className="dl-page__title">{TEXTS.pageTitle}</h1>
         <h2 className="dl-page__heading">{TEXTS.heading}</h2>
+        <aside className="dl-who" aria-labelledby="dl-who-title">
+          <h3 id="dl-who-title">{TEXTS.whoTitle}</h3>
+          <p>{TEXTS.whoText}</p>
+          <p>{TEXTS.forComputer(os)}</p>
+        </aside>
         <StepIndicator current={step} />
         <div className="dl-page__panel">
           <CurrentPanel panel={panel} />
