@@ -272,4 +272,23 @@ describe('the template around the panels', () => {
       expect(items[index].textContent).toContain(PRODUCT_LINES[product]);
     }
   });
+
+  it('"Alterar número" on the code step starts a new attempt at the phone field', async () => {
+    replyTo = (command) => {
+      if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
+      if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
+      return [];
+    };
+    renderPage('/seguranca/ativar');
+    await waitFor(() => expect(loader()).toBeNull());
+    fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
+    fireEvent.change(screen.getByLabelText('Código de licença'), { target: { value: 'LIC-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    push(ev('code.sent', { resend: false }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Alterar número' }));
+    await screen.findByRole('heading', { name: DEFAULT_HEADING });
+    expect((screen.getByLabelText('Número do celular') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(sent.filter((command) => command.type === 'start')).toHaveLength(2));
+  });
 });

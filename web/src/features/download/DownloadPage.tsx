@@ -1,5 +1,5 @@
 import './download.css';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import { usePageMeta } from '../../components/Seo';
@@ -19,12 +19,12 @@ import { TEXTS } from './texts';
 import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './validation';
 
-function CurrentPanel({ panel }: { panel: Panel }) {
+function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
   switch (panel) {
     case 'phone_entry':
       return <PhonePanel />;
     case 'code_entry':
-      return <CodePanel />;
+      return <CodePanel onChangeNumber={onChangeNumber} />;
     case 'download_done':
       return <DownloadDonePanel />;
     case 'user_not_found':
@@ -42,7 +42,7 @@ function CurrentPanel({ panel }: { panel: Panel }) {
   }
 }
 
-function DownloadFlow({ os }: { os: DesktopOs }) {
+function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
   const actor = DownloadActor.useActorRef();
   const panel = DownloadActor.useSelector(panelOf);
@@ -65,7 +65,7 @@ function DownloadFlow({ os }: { os: DesktopOs }) {
         </aside>
         <StepIndicator current={step} />
         <div className="dl-page__panel">
-          <CurrentPanel panel={panel} />
+          <CurrentPanel panel={panel} onChangeNumber={onChangeNumber} />
         </div>
       </div>
       <LoadingOverlay visible={busy} label={TEXTS.loading} />
@@ -77,11 +77,13 @@ function DownloadFlow({ os }: { os: DesktopOs }) {
 /** `/av-desktop/download/{os}`: win_pc or mac; anything else replaces history with /seguranca. */
 export default function DownloadPage() {
   const { os } = useParams();
+  // "Alterar número" starts over with a fresh machine and a new attempt.
+  const [round, setRound] = useState(0);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
   // A new os is a new attempt: the key gives it a fresh machine.
   return (
-    <DownloadActor.Provider key={os}>
-      <DownloadFlow os={os} />
+    <DownloadActor.Provider key={`${os}#${round}`}>
+      <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
     </DownloadActor.Provider>
   );
 }
