@@ -6,17 +6,22 @@ import { expect, test } from '../fixtures';
 
 const launcher = (page: Page) => page.getByRole('button', { name: 'Abrir chat de atendimento' });
 
-/** Controls whose box meets the launcher's while the launcher is shown. */
+/** Controls that the launcher (a round button) overlaps while it is shown. */
 async function coveredControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const own = document.querySelector<HTMLElement>('.chatbot-launcher');
     if (!own || own.dataset.tucked === 'true') return [];
     const box = own.getBoundingClientRect();
+    const [cx, cy, radius] = [box.left + box.width / 2, box.top + box.height / 2, box.width / 2];
     return [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
       .filter((el) => el !== own && el.checkVisibility())
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        return r.width > 0 && r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
+        if (r.width === 0 || r.height === 0) return false;
+        // The nearest point of the control to the launcher's centre lies inside its circle.
+        const dx = cx - Math.max(r.left, Math.min(cx, r.right));
+        const dy = cy - Math.max(r.top, Math.min(cy, r.bottom));
+        return dx * dx + dy * dy < radius * radius;
       })
       .map((el) => el.textContent?.trim() || el.getAttribute('aria-label') || el.tagName);
   });
