@@ -14,7 +14,7 @@ use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 use upstream_contract::credentials as dev;
 
-use crate::state::SiteConfig;
+use crate::state::{CompanyIdentity, SiteConfig};
 
 /// Settings of `orchestrator serve`. Every field has an environment variable (see README).
 #[derive(Debug, Clone, Args)]
@@ -72,6 +72,7 @@ impl ServeConfig {
                 .unwrap_or_else(|| format!("{sandbox}/chatbot/avatar.svg")),
             sandbox: self.site.sandbox_mode,
             sms_inbox_url: self.site.sandbox_mode.then(|| format!("{sandbox}/sms")),
+            company: self.site.company.identity(),
         }
     }
 }
@@ -124,11 +125,92 @@ pub struct SiteSettings {
     /// Public URL of the chatbot's avatar. Unset: the sandbox's.
     #[arg(long, env = "CHATBOT_AVATAR_URL")]
     pub chatbot_avatar_url: Option<String>,
+
+    #[command(flatten)]
+    pub company: CompanySettings,
 }
 
 impl Default for SiteSettings {
     fn default() -> Self {
-        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None }
+        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default() }
+    }
+}
+
+/// Placeholders of the demonstration; an operator sets the company's real facts.
+const PLACEHOLDER_LEGAL_NAME: &str = "EXA Tecnologia e Segurança Digital S.A.";
+const PLACEHOLDER_CNPJ: &str = "00.000.000/0001-00";
+const PLACEHOLDER_ADDRESS: &str = "Rua Fidêncio Ramos, 308 – 12º andar; Vila Olímpia, São Paulo – SP; CEP 04551-010";
+const PLACEHOLDER_CONTACT_EMAIL: &str = "contato@exa.com.br";
+const PLACEHOLDER_PRESS_EMAIL: &str = "imprensa@exa.com.br";
+
+/// Who the company is, as the site shows it (footer, contact page, terms). The defaults are
+/// neutral placeholders for development; production sets every one.
+#[derive(Debug, Clone, Args)]
+pub struct CompanySettings {
+    /// Legal name shown in the footer, the contact page and the terms.
+    #[arg(long, env = "COMPANY_LEGAL_NAME", default_value = PLACEHOLDER_LEGAL_NAME)]
+    pub company_legal_name: String,
+
+    /// CNPJ, formatted (NN.NNN.NNN/NNNN-NN).
+    #[arg(long, env = "COMPANY_CNPJ", default_value = PLACEHOLDER_CNPJ)]
+    pub company_cnpj: String,
+
+    /// Postal address; `;` separates its lines.
+    #[arg(long, env = "COMPANY_ADDRESS", default_value = PLACEHOLDER_ADDRESS)]
+    pub company_address: String,
+
+    /// General contact e-mail.
+    #[arg(long, env = "COMPANY_CONTACT_EMAIL", default_value = PLACEHOLDER_CONTACT_EMAIL)]
+    pub company_contact_email: String,
+
+    /// Press e-mail.
+    #[arg(long, env = "COMPANY_PRESS_EMAIL", default_value = PLACEHOLDER_PRESS_EMAIL)]
+    pub company_press_email: String,
+
+    /// Support phone line as visitors dial it. Unset: the site shows no phone.
+    #[arg(long, env = "SUPPORT_PHONE")]
+    pub support_phone: Option<String>,
+
+    /// Support WhatsApp number as visitors read it. Unset: the site shows no WhatsApp.
+    #[arg(long, env = "SUPPORT_WHATSAPP")]
+    pub support_whatsapp: Option<String>,
+
+    /// Image URL of the ethical-company seal issued by its certifier. Unset: our neutral slot.
+    #[arg(long, env = "ETHICS_SEAL_URL")]
+    pub ethics_seal_url: Option<String>,
+}
+
+impl Default for CompanySettings {
+    fn default() -> Self {
+        Self {
+            company_legal_name: PLACEHOLDER_LEGAL_NAME.into(),
+            company_cnpj: PLACEHOLDER_CNPJ.into(),
+            company_address: PLACEHOLDER_ADDRESS.into(),
+            company_contact_email: PLACEHOLDER_CONTACT_EMAIL.into(),
+            company_press_email: PLACEHOLDER_PRESS_EMAIL.into(),
+            support_phone: None,
+            support_whatsapp: None,
+            ethics_seal_url: None,
+        }
+    }
+}
+
+impl CompanySettings {
+    /// What `GET /api/public-config` says about the company; blank values count as unset.
+    pub fn identity(&self) -> CompanyIdentity {
+        fn set(value: &Option<String>) -> Option<String> {
+            value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+        }
+        CompanyIdentity {
+            legal_name: self.company_legal_name.trim().to_owned(),
+            cnpj: self.company_cnpj.trim().to_owned(),
+            address: self.company_address.split(';').map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect(),
+            contact_email: self.company_contact_email.trim().to_owned(),
+            press_email: self.company_press_email.trim().to_owned(),
+            support_phone: set(&self.support_phone),
+            support_whatsapp: set(&self.support_whatsapp),
+            ethics_seal_url: set(&self.ethics_seal_url),
+        }
     }
 }
 
@@ -329,6 +411,33 @@ mod tests {
         let site = config.site_config();
         assert_eq!(site.chatbot_url, "https://bot.example/?p=hero");
         assert_eq!(site.sms_inbox_url, None);
+    }
+
+    #[test]
+    fn company_identity_has_placeholders_and_takes_the_operators_values() {
+        let site = Cli::try_parse_from(["serve", "--database-url", "x"]).expect("parses").config.site_config();
+        assert_eq!(site.company.address.len(), 3);
+        assert_eq!(site.company.support_phone, None);
+        let site = Cli::try_parse_from([
+            "serve",
+            "--database-url",
+            "x",
+            "--company-cnpj",
+            "11.222.333/0001-81",
+            "--company-address",
+            "Av. Paulista, 1000; São Paulo – SP",
+            "--support-phone",
+            "0800 000 1234",
+            "--support-whatsapp",
+            " ",
+        ])
+        .expect("parses")
+        .config
+        .site_config();
+        assert_eq!(site.company.cnpj, "11.222.333/0001-81");
+        assert_eq!(site.company.address, ["Av. Paulista, 1000", "São Paulo – SP"]);
+        assert_eq!(site.company.support_phone.as_deref(), Some("0800 000 1234"));
+        assert_eq!(site.company.support_whatsapp, None, "a blank value is unset");
     }
 
     #[test]

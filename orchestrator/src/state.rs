@@ -27,4 +27,20 @@ pub struct SiteConfig {
     pub chatbot_avatar_url: String,
     pub sandbox: bool,
     pub sms_inbox_url: Option<String>,
+    pub company: CompanyIdentity,
+}
+
+/// The company's public facts (footer, contact page, terms), set by the operator.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyIdentity {
+    pub legal_name: String,
+    pub cnpj: String,
+    /// Postal address, one line per item.
+    pub address: Vec<String>,
+    pub contact_email: String,
+    pub press_email: String,
+    pub support_phone: Option<String>,
+    pub support_whatsapp: Option<String>,
+    pub ethics_seal_url: Option<String>,
 }

@@ -34,6 +34,21 @@ async fn client_routes_fall_back_to_the_spa_without_long_cache(db: PgPool) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn paths_outside_the_route_table_are_a_404_with_the_spa(db: PgPool) {
+    let app = spawn_app(db).await;
+    for path in ["/pagina-que-nao-existe", "/seguranca/ativar/extra", "/assets/outro.htm"] {
+        let page = app.client.get(app.url(path)).send().await.expect("page");
+        assert_eq!(page.status(), 404, "{path}");
+        // The app renders its not-found screen inside the site's layout.
+        assert!(page.text().await.expect("text").contains("<title>SPA</title>"), "{path}");
+    }
+    for path in ["/", "/contato", "/av-desktop/download/mac", "/av-desktop/download/linux", "/links?q=nc-exa", "/assets/politica-de-privacidade.htm"] {
+        let page = app.client.get(app.url(path)).send().await.expect("page");
+        assert_eq!(page.status(), 200, "{path}");
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn hashed_assets_are_cached_for_a_year(db: PgPool) {
     let app = spawn_app(db).await;
     let asset = app.client.get(app.url("/static/app-3f9a.js")).send().await.expect("asset");
@@ -74,5 +89,10 @@ async fn public_config_names_the_chatbot_and_never_a_secret(db: PgPool) {
     assert_eq!(body["chatbotUrl"], "http://127.0.0.1:9/chatbot/?p=hero");
     assert_eq!(body["sandbox"], true);
     assert_eq!(body["smsInboxUrl"], "http://127.0.0.1:9/sms");
-    assert_eq!(body.as_object().map(|o| o.len()), Some(4));
+    assert_eq!(body.as_object().map(|o| o.len()), Some(5));
+    // The company's identity: placeholders until the operator sets them, no phone by default.
+    assert_eq!(body["company"]["cnpj"], "00.000.000/0001-00");
+    assert_eq!(body["company"]["contactEmail"], "contato@exa.com.br");
+    assert!(body["company"]["supportPhone"].is_null());
+    assert_eq!(body["company"]["address"].as_array().map(Vec::len), Some(3));
 }

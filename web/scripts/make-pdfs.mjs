@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const terms = JSON.parse(readFileSync(join(root, 'src/content/terms.json'), 'utf8'));
 
-const COMPANY = 'EXA Tecnologia e Segurança Digital S.A. - CNPJ 12.345.678/0001-95';
+// A file cannot follow the operator's configuration: the PDFs carry the placeholders of
+// src/content/identity.ts (legal name and CNPJ); rebuild them with the real values for production.
+const LEGAL_NAME = process.env.COMPANY_LEGAL_NAME ?? 'EXA Tecnologia e Segurança Digital S.A.';
+const CNPJ = process.env.COMPANY_CNPJ ?? '00.000.000/0001-00';
+const COMPANY = `${LEGAL_NAME} - CNPJ ${CNPJ}`;
+for (const section of terms.sections) {
+  section.paragraphs = section.paragraphs.map((p) => p.replaceAll('{razaoSocial}', LEGAL_NAME).replaceAll('{cnpj}', CNPJ));
+}
 
 /** Latin-1 string literal for a PDF content stream (WinAnsiEncoding covers Portuguese). */
 function pdfString(text) {

@@ -57,3 +57,26 @@ describe('loadPublicConfig', () => {
     }
   });
 });
+
+describe('the company identity in the public config', () => {
+  it('keeps the operator values and drops blanks and wrong shapes', () => {
+    const config = parsePublicConfig({
+      sandbox: false,
+      company: {
+        legalName: 'EXA Segurança Ltda.',
+        cnpj: '11.222.333/0001-81',
+        address: ['Av. Paulista, 1000', '', 7],
+        supportPhone: '0800 000 1234',
+        supportWhatsapp: '  ',
+        ethicsSealUrl: 'javascript:alert(1)',
+        pressEmail: 42,
+      },
+    });
+    expect(config.company).toEqual({
+      legalName: 'EXA Segurança Ltda.',
+      cnpj: '11.222.333/0001-81',
+      address: ['Av. Paulista, 1000'],
+      supportPhone: '0800 000 1234',
+    });
+  });
+});

@@ -2,6 +2,8 @@
 // It is fetched once per page load and shared; when the call fails the site still works,
 // with the chatbot in its unavailable state and no sandbox links.
 
+import type { CompanyIdentity } from './content/identity';
+
 export interface PublicConfig {
   /** Absolute URL of the orchestrator host's chatbot page, ending with ?p=hero; null when unknown. */
   chatbotUrl: string | null;
@@ -11,6 +13,8 @@ export interface PublicConfig {
   sandbox: boolean;
   /** The sandbox's SMS inbox, only meaningful when sandbox is true. */
   smsInboxUrl: string | null;
+  /** The company's identity as the operator set it; absent when the server sent none. */
+  company?: Partial<CompanyIdentity>;
 }
 
 export const FALLBACK_CONFIG: PublicConfig = {
@@ -33,6 +37,32 @@ function httpUrlOrNull(value: unknown): string | null {
   }
 }
 
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim().length > 0 ? value.trim() : null;
+}
+
+/** Keeps the identity fields that have the right shape; the rest fall back to placeholders. */
+function parseCompany(raw: unknown): Partial<CompanyIdentity> | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const body = raw as Record<string, unknown>;
+  const company: Partial<CompanyIdentity> = {};
+  for (const key of ['legalName', 'cnpj', 'contactEmail', 'pressEmail'] as const) {
+    const value = textOrNull(body[key]);
+    if (value) company[key] = value;
+  }
+  for (const key of ['supportPhone', 'supportWhatsapp'] as const) {
+    const value = textOrNull(body[key]);
+    if (value) company[key] = value;
+  }
+  const seal = httpUrlOrNull(body.ethicsSealUrl);
+  if (seal) company.ethicsSealUrl = seal;
+  if (Array.isArray(body.address)) {
+    const lines = body.address.map(textOrNull).filter((line): line is string => line !== null);
+    if (lines.length > 0) company.address = lines;
+  }
+  return company;
+}
+
 /** Turns an untrusted JSON body into a config, dropping any field that has the wrong shape. */
 export function parsePublicConfig(raw: unknown): PublicConfig {
   if (typeof raw !== 'object' || raw === null) return FALLBACK_CONFIG;
@@ -42,6 +72,7 @@ export function parsePublicConfig(raw: unknown): PublicConfig {
     chatbotAvatarUrl: httpUrlOrNull(body.chatbotAvatarUrl),
     sandbox: body.sandbox === true,
     smsInboxUrl: httpUrlOrNull(body.smsInboxUrl),
+    company: parseCompany(body.company),
   };
 }
 

@@ -86,6 +86,8 @@ export async function expectCodePanel(page: Page, masked: string): Promise<void>
 }
 
 export async function expectStoreRedirect(page: Page): Promise<void> {
+  // The ending first says the activation is done, then the spec's text.
+  await expect(page.getByRole('heading', { name: 'Pronto! Seu EXA Segurança está ativado.' })).toBeVisible();
   await expect(page.getByText('Aguarde um instante enquanto te direcionamos ...')).toBeVisible();
   // A computer goes to /seguranca after 3 s.
   await page.waitForURL('**/seguranca', { timeout: 10_000 });

@@ -186,6 +186,14 @@ test('the phone field: mask, hint, notes, and the invalid-number message', async
   await expect(f.continue).toBeEnabled();
 });
 
+test('"Alterar número" on the code step goes back to the phone', async ({ page, request }) => {
+  const phone = freshPhone();
+  await toCodePanel(page, request, phone);
+  await page.getByRole('button', { name: 'Alterar número' }).click();
+  await expect(page.getByLabel('Número de celular')).toHaveValue('');
+  await expectSteps(page, 1);
+});
+
 test('an os other than win_pc or mac replaces the history with /seguranca', async ({ page }) => {
   await page.goto('/');
   await page.goto('/av-desktop/download/linux');

@@ -38,6 +38,18 @@ test.describe('home', () => {
     ]);
   });
 
+  test('press items carry our own drawn logos, each an image file with the outlet name', async ({ page }) => {
+    await page.goto('/');
+    const logos = page.locator('#exa-in-the-press').getByRole('img');
+    await expect(logos).toHaveCount(4);
+    for (const logo of await logos.all()) {
+      await expect(logo).toHaveAttribute('src', /^\/img\/press\/[a-z-]+\.svg$/);
+      await expect(logo).toHaveAttribute('alt', /\S/);
+      await logo.scrollIntoViewIfNeeded();
+      expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    }
+  });
+
   test("'Descubra a Exa' scrolls to the discover section", async ({ page }) => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Descubra a Exa' }).click();
@@ -63,6 +75,34 @@ test('contato shows address, both e-mails, the whistleblower button and the seal
   await expect(whistleblower).toHaveAttribute('href', /^https:\/\//);
   await expect(whistleblower).toHaveAttribute('target', '_blank');
   await expect(page.getByRole('main').getByRole('img', { name: 'Selo Empresa Ética certificada' })).toBeVisible();
+});
+
+test('contato opens the chat from its main button and keeps the whistleblower channel secondary', async ({ page }) => {
+  await page.goto('/contato');
+  const chat = page.getByRole('main').getByRole('button', { name: 'Conversar no chat' });
+  await expect(chat).toHaveClass(/button--primary/);
+  await expect(page.getByRole('link', { name: 'Acessar o canal de denúncias' })).not.toHaveClass(/button--primary/);
+  await chat.click();
+  await expect(page.getByRole('dialog', { name: 'Chat de atendimento EXA' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Fechar' })).toBeFocused();
+});
+
+test('contato shows the support phone and WhatsApp the operator configured', async ({ page }) => {
+  await page.route('**/api/public-config', async (route) => {
+    const body = await (await route.fetch()).json();
+    body.company = { ...body.company, supportPhone: '0800 000 1234', supportWhatsapp: '(11) 99999-0000' };
+    await route.fulfill({ json: body });
+  });
+  await page.goto('/contato');
+  await expect(page.getByRole('link', { name: '0800 000 1234' })).toHaveAttribute('href', 'tel:08000001234');
+  const whatsapp = page.getByRole('link', { name: '(11) 99999-0000' });
+  await expect(whatsapp).toHaveAttribute('href', 'https://wa.me/5511999990000');
+  await expect(whatsapp).toHaveAttribute('target', '_blank');
+});
+
+test('without a configured phone contato shows none', async ({ page }) => {
+  await page.goto('/contato');
+  await expect(page.locator('a[href^="tel:"], a[href^="https://wa.me/"]')).toHaveCount(0);
 });
 
 test('seguranca: hero with store and desktop buttons, then five feature sections', async ({ page }) => {
@@ -181,4 +221,24 @@ test.describe('terms', () => {
 test('an unknown path shows the not-found page', async ({ page }) => {
   await page.goto('/nao-existe');
   await expect(page.getByRole('heading', { level: 1, name: 'Página não encontrada' })).toBeVisible();
+});
+
+test('the not-found page sits inside the site layout, answers HTTP 404 and leads back', async ({ page }) => {
+  const response = await page.goto('/seguranca/nao-existe');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Página não encontrada' })).toBeVisible();
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  await page.getByRole('main').getByRole('link', { name: 'Voltar para o início' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Proteção digital para você e sua família' })).toBeVisible();
+});
+
+test('every route of the table answers 200, parameterised ones too', async ({ request }) => {
+  for (const path of ['/', '/contato', '/faq', '/links?q=nc-exa', '/assets/termos-de-uso.htm', '/assets/politica-de-privacidade.htm', '/assets/termos-de-uso-e-privacidade.pdf', '/av-desktop/download/win_pc', '/av-desktop/download/mac', '/seguranca/tim', '/cloud/positivo']) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(200);
+  }
+  expect((await request.get('/algo/que/nao/existe')).status()).toBe(404);
 });

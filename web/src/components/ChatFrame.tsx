@@ -1,5 +1,5 @@
-import { COMPANY } from '../content/company';
 import type { PublicConfig } from '../config';
+import { withPlaceholders } from '../content/identity';
 
 interface Props {
   config: PublicConfig | null;
@@ -16,10 +16,11 @@ export function ChatFrame({ config, className }: Props) {
     );
   }
   if (!config.chatbotUrl) {
+    const { contactEmail } = withPlaceholders(config.company);
     return (
       <p className="chat-frame__status" role="status" data-testid="chat-unavailable">
         O chat está indisponível no momento. Escreva para{' '}
-        <a href={`mailto:${COMPANY.contactEmail}`}>{COMPANY.contactEmail}</a> que respondemos por e-mail.
+        <a href={`mailto:${contactEmail}`}>{contactEmail}</a> que respondemos por e-mail.
       </p>
     );
   }

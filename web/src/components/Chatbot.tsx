@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useLocation } from 'react-router';
 import { ChatFrame } from './ChatFrame';
 import { usePublicConfig } from './usePublicConfig';
+import { useStepAside } from './useStepAside';
 
 /** Query flag that opens the panel on arrival: /?show-bot */
 export const SHOW_BOT_PARAM = 'show-bot';
@@ -22,6 +23,8 @@ export function Chatbot() {
   const closeButton = useRef<HTMLButtonElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
   const openedByVisitor = useRef(false);
+  // The launcher never sits on a control: it rises above one, or tucks away while a field has focus.
+  const { lift, tucked } = useStepAside(launcher);
 
   useEffect(() => {
     if (new URLSearchParams(search).has(SHOW_BOT_PARAM)) setOpen(true);
@@ -52,7 +55,9 @@ export function Chatbot() {
       <button
         ref={launcher}
         type="button"
-        className="chatbot-launcher"
+        className={tucked ? 'chatbot-launcher chatbot-launcher--tucked' : 'chatbot-launcher'}
+        data-tucked={tucked}
+        style={{ '--lift': `${lift}px` } as CSSProperties}
         aria-label="Abrir chat de atendimento"
         onClick={() => {
           openedByVisitor.current = true;

@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
-import { COMPANY, EXTERNAL, TERMS_PATHS } from '../content/company';
+import { EXTERNAL, TERMS_PATHS } from '../content/company';
+import { seals } from '../content/identity';
 import { LINKED_DOCUMENTS } from '../content/documents';
 import { SOCIAL_LINKS } from '../content/menu';
 import { ExternalLink } from './ExternalLink';
 import { ExaLogo, SocialIcon } from './Icons';
-import { usePublicConfig } from './usePublicConfig';
+import { useIdentity, usePublicConfig } from './usePublicConfig';
 
 const FOOTER_DOCUMENT_LABELS: Record<string, string> = {
   'igualdade-salarial': 'Relatório de igualdade salarial',
@@ -12,14 +13,9 @@ const FOOTER_DOCUMENT_LABELS: Record<string, string> = {
   'anuncio-encerramento': 'Anúncio de encerramento do Hero',
 };
 
-const SEALS = [
-  { src: '/img/seal-empresa-etica.svg', alt: 'Selo Empresa Ética certificada' },
-  { src: '/img/seal-lgpd.svg', alt: 'Selo de conformidade com a LGPD' },
-  { src: '/img/seal-site-seguro.svg', alt: 'Selo de site seguro com conexão criptografada' },
-];
-
 export function Footer() {
   const config = usePublicConfig();
+  const identity = useIdentity();
   const year = new Date().getFullYear();
 
   return (
@@ -68,9 +64,9 @@ export function Footer() {
           </ul>
         </nav>
         <div className="footer-seals">
-          <h2 className="footer-title">Selos</h2>
+          <h2 className="footer-title">Selo</h2>
           <ul>
-            {SEALS.map((seal) => (
+            {seals(identity).map((seal) => (
               <li key={seal.src}>
                 <img src={seal.src} alt={seal.alt} width="72" height="72" loading="lazy" />
               </li>
@@ -79,10 +75,22 @@ export function Footer() {
         </div>
       </div>
       <div className="footer-bottom">
-        <p className="container">
-          © {year} {COMPANY.legalName} · CNPJ {COMPANY.cnpj} · Todos os direitos reservados.
-        </p>
+        <div className="container footer-bottom__inner">
+          <p>
+            © {year} {identity.legalName} · CNPJ {identity.cnpj} · Todos os direitos reservados.
+          </p>
+          {config?.sandbox && <DemoMark />}
+        </div>
       </div>
     </footer>
+  );
+}
+
+/** Said on every page when the upstreams are the sandbox: nothing here is a real account. */
+export function DemoMark() {
+  return (
+    <p className="demo-mark" data-testid="demo-mark">
+      Ambiente de demonstração: códigos, assinaturas e mensagens são simulados.
+    </p>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { loadPublicConfig, type PublicConfig } from '../config';
+import { withPlaceholders, type CompanyIdentity } from '../content/identity';
 
 /** The public config, or null while it is still loading. */
 export function usePublicConfig(): PublicConfig | null {
@@ -14,4 +15,9 @@ export function usePublicConfig(): PublicConfig | null {
     };
   }, []);
   return config;
+}
+
+/** The company's identity: the operator's values once the config has loaded, placeholders before. */
+export function useIdentity(): CompanyIdentity {
+  return withPlaceholders(usePublicConfig()?.company);
 }

@@ -1,18 +1,10 @@
 // Company facts and every external address the site links to, in one place.
 // The company and its addresses are fictional; swap them here, not in components.
 
+// The company's identity (legal name, CNPJ, address, e-mails, phones, seal) is the operator's:
+// see content/identity.ts, fed by GET /api/public-config.
 export const COMPANY = {
   name: 'EXA',
-  legalName: 'EXA Tecnologia e Segurança Digital S.A.',
-  cnpj: '12.345.678/0001-95',
-  address: {
-    street: 'Rua Fidêncio Ramos, 308 – 12º andar',
-    district: 'Vila Olímpia',
-    city: 'São Paulo – SP',
-    zip: 'CEP 04551-010',
-  },
-  contactEmail: 'contato@exa.com.br',
-  pressEmail: 'imprensa@exa.com.br',
   siteUrl: 'https://www.exa.com.br',
 } as const;
 

@@ -21,6 +21,9 @@ export default function BrisanetLanding() {
             <img src={banner.icon} width="48" height="48" alt="Ícone do EXA Segurança" />
             <h1 id="brisanet-title">{banner.title}</h1>
             <p className="hero__lead">{banner.description}</p>
+            <Link to="/seguranca/ativarbrisanet" className="button button--primary">
+              Ativar minha proteção
+            </Link>
           </div>
           <Illustration className="hero__image" svg={heroSvg} label="Família reunida usando celular e computador com proteção" />
         </div>

@@ -1,13 +1,18 @@
+import { openChatbot } from '../components/Chatbot';
 import { ExternalLink } from '../components/ExternalLink';
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
-import { COMPANY, EXTERNAL } from '../content/company';
+import { useIdentity } from '../components/usePublicConfig';
+import { EXTERNAL } from '../content/company';
+import { ETHICS_SEAL_ALT, ETHICS_SEAL_SLOT, telHref, whatsappHref } from '../content/identity';
 
 export default function Contact() {
   usePageMeta({
     title: 'Contato',
-    description: 'Fale com a EXA: endereço em São Paulo, e-mail de contato, e-mail para a imprensa e canal de denúncias.',
+    description:
+      'Fale com a EXA: chat de atendimento, e-mail de contato, e-mail para a imprensa, endereço em São Paulo e canal de denúncias.',
   });
+  const identity = useIdentity();
 
   return (
     <SiteShell>
@@ -19,24 +24,39 @@ export default function Contact() {
       </section>
       <section className="section" aria-label="Canais de contato">
         <div className="container contact-grid">
-          <div className="card">
-            <h2>Endereço</h2>
-            <address>
-              {COMPANY.legalName}
-              <br />
-              {COMPANY.address.street}
-              <br />
-              {COMPANY.address.district}, {COMPANY.address.city}
-              <br />
-              {COMPANY.address.zip}
-            </address>
+          <div className="card contact-card--main">
+            <h2>Atendimento</h2>
+            <p>O jeito mais rápido de resolver: converse com a nossa assistente virtual, todos os dias.</p>
+            <button type="button" className="button button--primary" onClick={openChatbot}>
+              Conversar no chat
+            </button>
+            {(identity.supportPhone || identity.supportWhatsapp) && (
+              <ul className="contact-lines">
+                {identity.supportPhone && (
+                  <li>
+                    Telefone:{' '}
+                    <a href={telHref(identity.supportPhone)} className="strong-link">
+                      {identity.supportPhone}
+                    </a>
+                  </li>
+                )}
+                {identity.supportWhatsapp && (
+                  <li>
+                    WhatsApp:{' '}
+                    <ExternalLink href={whatsappHref(identity.supportWhatsapp)} className="strong-link">
+                      {identity.supportWhatsapp}
+                    </ExternalLink>
+                  </li>
+                )}
+              </ul>
+            )}
           </div>
           <div className="card">
             <h2>Fale com a gente</h2>
             <p>Dúvidas, sugestões e suporte aos produtos:</p>
             <p>
-              <a href={`mailto:${COMPANY.contactEmail}`} className="strong-link">
-                {COMPANY.contactEmail}
+              <a href={`mailto:${identity.contactEmail}`} className="strong-link">
+                {identity.contactEmail}
               </a>
             </p>
           </div>
@@ -44,10 +64,24 @@ export default function Contact() {
             <h2>Imprensa</h2>
             <p>Jornalistas e assessorias:</p>
             <p>
-              <a href={`mailto:${COMPANY.pressEmail}`} className="strong-link">
-                {COMPANY.pressEmail}
+              <a href={`mailto:${identity.pressEmail}`} className="strong-link">
+                {identity.pressEmail}
               </a>
             </p>
+          </div>
+          <div className="card">
+            <h2>Endereço</h2>
+            <address>
+              {identity.legalName}
+              {identity.address.map((line) => (
+                <span key={line}>
+                  <br />
+                  {line}
+                </span>
+              ))}
+              <br />
+              CNPJ {identity.cnpj}
+            </address>
           </div>
           <div className="card">
             <h2>Canal de denúncias</h2>
@@ -55,13 +89,13 @@ export default function Contact() {
               Relate, com sigilo e sem se identificar, condutas que violem nosso código de ética. O canal é operado por uma
               empresa independente.
             </p>
-            <ExternalLink href={EXTERNAL.whistleblower} className="button button--primary">
+            <ExternalLink href={EXTERNAL.whistleblower} className="button button--outline">
               Acessar o canal de denúncias
             </ExternalLink>
           </div>
         </div>
         <div className="container seal-row">
-          <img src="/img/seal-empresa-etica.svg" width="120" height="120" alt="Selo Empresa Ética certificada" />
+          <img src={identity.ethicsSealUrl ?? ETHICS_SEAL_SLOT} width="120" height="120" alt={ETHICS_SEAL_ALT} />
           <p>
             A EXA é certificada como <strong>Empresa Ética</strong>: seguimos um programa de integridade com auditoria
             independente.

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { ExternalLink } from '../components/ExternalLink';
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
+import { ActivationEntry } from '../components/ActivationEntry';
 import { PRESS } from '../content/press';
 import { PRODUCT_CARDS, SAFER_CARDS } from '../content/products';
 import { SCAM_CARDS } from '../content/scams';
@@ -33,6 +34,8 @@ export default function Home() {
           <Illustration className="hero__image" svg={heroSvg} label="Família com celulares protegidos por um escudo da EXA" />
         </div>
       </section>
+
+      <ActivationEntry />
 
       <section id="discover-the-exa" className="section" aria-labelledby="discover-title">
         <div className="container">
@@ -92,7 +95,7 @@ export default function Home() {
             {PRESS.map((item) => (
               <li key={item.name}>
                 <ExternalLink href={item.link} className="press-card">
-                  <span className={`press-logo press-logo--${item.file}`}>{item.name}</span>
+                  <img className="press-logo" src={item.file} width="200" height="48" alt={item.name} loading="lazy" />
                   <span className="press-card__headline">{item.headline}</span>
                 </ExternalLink>
               </li>

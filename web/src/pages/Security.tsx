@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { FeatureSections } from '../components/FeatureSections';
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
+import { ActivationEntry } from '../components/ActivationEntry';
 import { StoreButtons } from '../components/StoreButtons';
 import { STORES } from '../content/company';
 import { SECURITY_FEATURES } from '../content/features';
@@ -61,6 +62,7 @@ export default function Security() {
           <Illustration className="hero__image" svg={heroSvg} label="Celular e notebook protegidos pelo escudo do EXA Segurança" />
         </div>
       </section>
+      <ActivationEntry />
       <FeatureSections sections={SECURITY_FEATURES} />
     </SiteShell>
   );

@@ -1,7 +1,8 @@
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
 import { TERMS_PATHS } from '../content/company';
-import { TERMS_SECTIONS, TERMS_UPDATED_AT } from '../content/terms';
+import { termsSections, TERMS_UPDATED_AT } from '../content/terms';
+import { useIdentity } from '../components/usePublicConfig';
 
 /** The one terms-and-privacy screen behind /assets/termos-de-uso.htm and /assets/politica-de-privacidade.htm. */
 export default function Terms() {
@@ -9,6 +10,8 @@ export default function Terms() {
     title: 'Termos de uso e Privacidade',
     description: 'Termos de uso dos serviços da EXA e política de privacidade: dados tratados, compartilhamento e seus direitos pela LGPD.',
   });
+
+  const identity = useIdentity();
 
   return (
     <SiteShell>
@@ -25,7 +28,7 @@ export default function Terms() {
               Baixar os termos de uso e a política de privacidade em PDF
             </a>
           </p>
-          {TERMS_SECTIONS.map((section) => (
+          {termsSections(identity).map((section) => (
             <section key={section.title} aria-labelledby={`terms-${section.title.slice(0, 1)}`}>
               <h2 id={`terms-${section.title.slice(0, 1)}`}>{section.title}</h2>
               {section.paragraphs.map((paragraph) => (

@@ -12,6 +12,7 @@ describe('ErrorBanner', () => {
     );
     const link = screen.getByRole('link', { name: 'aqui' });
     expect(link.getAttribute('href')).toBe('/contato');
+    expect(link.getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('alert').textContent).toBe('Ops, ocorreu um erro. Clique aqui para falar conosco!');
   });
 

@@ -1,6 +1,5 @@
 import './flow.css';
 import { Fragment } from 'react';
-import { Link } from 'react-router';
 import { LinkifiedText } from '../LinkifiedText';
 
 /** The contact page that `{link}` in the spec's messages points to. */
@@ -15,7 +14,8 @@ interface Props {
 
 /**
  * The dismissible error banner of the flows: `{link}` in a message becomes a link labelled
- * 'aqui' to the contact page, and every URL in it a link labelled 'aqui' in a new tab.
+ * 'aqui' to the contact page, and every URL in it a link labelled 'aqui'; both open in a new
+ * tab, like the FAQ's, so the half-finished form stays where it was.
  */
 export function ErrorBanner({ message, onDismiss, tone = 'default' }: Props) {
   const pieces = message.split('{link}');
@@ -24,7 +24,11 @@ export function ErrorBanner({ message, onDismiss, tone = 'default' }: Props) {
       <p className="flow-error__text">
         {pieces.map((piece, index) => (
           <Fragment key={index}>
-            {index > 0 && <Link to={CONTACT_PATH}>aqui</Link>}
+            {index > 0 && (
+              <a href={CONTACT_PATH} target="_blank" rel="noopener">
+                aqui
+              </a>
+            )}
             <LinkifiedText text={piece} label="aqui" />
           </Fragment>
         ))}

@@ -6,7 +6,15 @@ import { MemoryRouter, Route, Routes, useNavigate } from 'react-router';
 import type { NavigateFunction } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ActivationPage, { AGILITY_PLAN_KEY } from './ActivationPage';
-import { DEFAULT_HEADING, INVALID_PHONE, PRODUCT_LIST_HEADING, REDIRECT_TEXT } from './messages';
+import {
+  ACTIVATED_HEADING,
+  DEFAULT_HEADING,
+  INVALID_PHONE,
+  PHONE_HINT,
+  PRODUCT_LINES,
+  PRODUCT_LIST_HEADING,
+  REDIRECT_TEXT,
+} from './messages';
 
 const ID = 'activation-00000000-0000-4000-8000-000000000001';
 const LOADER = 'Aguarde, estamos processando';
@@ -201,5 +209,86 @@ describe('activation page', () => {
     expect(cloud.getAttribute('target')).toBe('_blank');
     fireEvent.click(cloud);
     await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'choose_product', product: 'cloud', platform: 'desktop' }));
+  });
+});
+
+describe('the template around the panels', () => {
+  it('says why each field is asked, shows the partner logo file and a slim footer opening in new tabs', async () => {
+    replyTo = () => [ev('attempt.started', { variant: 'partner_portal', licence: 'SUMI-1', licence_locked: true })];
+    renderPage('/seguranca/ativarsumicity?licenca=SUMI-1');
+    await waitFor(() => expect(loader()).toBeNull());
+    const phone = screen.getByLabelText('Número do celular');
+    expect(document.getElementById(phone.getAttribute('aria-describedby') ?? '')?.textContent).toBe(PHONE_HINT);
+    const licence = screen.getByLabelText('Código de licença');
+    expect(document.getElementById(licence.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/link do seu provedor/);
+    const logo = screen.getByRole('img', { name: 'Parceiro Sumicity' });
+    expect(logo.getAttribute('src')).toBe('/img/partners/sumicity.svg');
+    const footer = screen.getByRole('contentinfo');
+    const links = within(footer).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')])).toEqual([
+      ['Privacidade', '/assets/politica-de-privacidade.htm', '_blank'],
+      ['Termos de uso', '/assets/termos-de-uso.htm', '_blank'],
+      ['Ajuda', '/contato', '_blank'],
+    ]);
+    expect(footer.textContent).toMatch(/CNPJ/);
+  });
+
+  it('first says the activation is done, then the redirect text', async () => {
+    replyTo = (command) => {
+      if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
+      if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
+      return [];
+    };
+    renderPage('/seguranca/ativar');
+    await waitFor(() => expect(loader()).toBeNull());
+    fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
+    fireEvent.change(screen.getByLabelText('Código de licença'), { target: { value: 'LIC-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    push(ev('code.sent', { resend: false }), ev('code.validated'), ev('subscription.created'));
+    const done = await screen.findByRole('heading', { name: ACTIVATED_HEADING });
+    const redirect = screen.getByText(REDIRECT_TEXT);
+    expect(done.compareDocumentPosition(redirect) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('lists each product with its icon and one line', async () => {
+    replyTo = (command) => {
+      if (command.type === 'start') return [ev('attempt.started', { variant: 'telecom' })];
+      if (command.type === 'submit_email') return [ev('email.submitted', { phone_display: '(11) *****-5678' })];
+      return [];
+    };
+    renderPage('/seguranca/ativaragility');
+    await waitFor(() => expect(loader()).toBeNull());
+    fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'ana@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    push(ev('code.sent'), ev('code.validated'), ev('packs.fetched', { products: { seguranca: true, cloud: true, gestao: true } }));
+    await screen.findByRole('heading', { name: PRODUCT_LIST_HEADING });
+    const items = screen.getAllByRole('listitem').filter((item) => item.classList.contains('activation-product'));
+    expect(items).toHaveLength(3);
+    for (const [index, product] of (['seguranca', 'cloud', 'gestao'] as const).entries()) {
+      expect(items[index].querySelector('img')?.getAttribute('src')).toBe(`/img/icon-${product}.svg`);
+      expect(items[index].textContent).toContain(PRODUCT_LINES[product]);
+    }
+  });
+
+  it('"Alterar número" on the code step starts a new attempt at the phone field', async () => {
+    replyTo = (command) => {
+      if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
+      if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
+      return [];
+    };
+    renderPage('/seguranca/ativar');
+    await waitFor(() => expect(loader()).toBeNull());
+    fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
+    fireEvent.change(screen.getByLabelText('Código de licença'), { target: { value: 'LIC-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
+    push(ev('code.sent', { resend: false }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Alterar número' }));
+    await screen.findByRole('heading', { name: DEFAULT_HEADING });
+    expect((screen.getByLabelText('Número do celular') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(sent.filter((command) => command.type === 'start')).toHaveLength(2));
   });
 });

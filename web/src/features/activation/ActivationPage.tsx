@@ -3,7 +3,7 @@
 // the page provides it (context.ts) and each panel reads its part and sends what the visitor does.
 
 import './activation.css';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { ErrorBanner } from '../../components/flow/ErrorBanner';
@@ -21,6 +21,7 @@ import { ProductListPanel } from './components/ProductListPanel';
 import { RedirectStorePanel } from './components/RedirectStorePanel';
 import { SendCodePanel } from './components/SendCodePanel';
 import { TopBar } from './components/TopBar';
+import { ActivationFooter } from './components/ActivationFooter';
 
 /** Spec section 3: the telecom partner's plan id, kept in local storage. */
 export const AGILITY_PLAN_KEY = 'hash_agility_plan';
@@ -54,7 +55,7 @@ function useStoredPlan() {
   }, [planId]);
 }
 
-function Activation({ variant }: { variant: Variant }) {
+function Activation({ variant, onChangeNumber }: { variant: Variant; onChangeNumber: () => void }) {
   const config = VARIANT_CONFIGS[variant];
   const platform: Platform = useMemo(() => currentPlatform(), []);
   const actor = ActivationActor.useActorRef();
@@ -65,18 +66,19 @@ function Activation({ variant }: { variant: Variant }) {
 
   return (
     <div className="activation">
-      <TopBar partner={config.partner} />
+      <TopBar partner={config.partner} logo={config.partnerLogo} />
       <main id="conteudo" className="activation-main">
         <div className="activation-card">
           {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
           {(panel === 'send_code' || panel === 'starting') && <SendCodePanel config={config} />}
           {panel === 'email' && <EmailPanel heading={config.headTitle} />}
-          {panel === 'code_validation' && <CodeValidationPanel />}
+          {panel === 'code_validation' && <CodeValidationPanel onChangeNumber={onChangeNumber} />}
           {panel === 'product_list' && <ProductListPanel platform={platform} />}
           {panel === 'redirect_store' && <RedirectStorePanel platform={platform} />}
           {panel === 'partner_login' && <PartnerLoginPanel partner={config.partner ?? ''} />}
         </div>
       </main>
+      <ActivationFooter />
       <LoadingOverlay visible={busy} label="Aguarde, estamos processando" />
     </div>
   );
@@ -88,14 +90,16 @@ export default function ActivationPage({ variant }: Props) {
   const resolved = variant ?? variantForPath(location.pathname) ?? 'standard';
   const config = VARIANT_CONFIGS[resolved];
   usePageMeta({ title: config.pageTitle, description: config.description, noindex: true });
+  // "Alterar número" starts over: a new key gives a fresh machine and a new attempt.
+  const [round, setRound] = useState(0);
   // A new query string (back from the partner with ?code=) starts a new attempt: the key gives
   // it a fresh machine, which reads its input once.
   return (
     <ActivationActor.Provider
-      key={`${resolved}${location.search}`}
+      key={`${resolved}${location.search}#${round}`}
       options={{ input: startInput(resolved, location.search) }}
     >
-      <Activation variant={resolved} />
+      <Activation variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
     </ActivationActor.Provider>
   );
 }

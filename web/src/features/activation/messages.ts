@@ -36,3 +36,17 @@ export const resendingIn = (seconds: number) => `Reenviando em ${seconds} segund
 export const PRODUCT_LIST_HEADING = 'Estes são os serviços disponíveis para seu plano.';
 export const REDIRECT_TEXT = 'Aguarde um instante enquanto te direcionamos ...';
 export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segurança';
+
+// Ours: one line under each field on why it is asked, and the endings.
+export const PHONE_HINT = 'Enviamos um código por SMS para confirmar que este celular é seu.';
+export const LICENCE_HINT = 'Está no e-mail ou SMS que você recebeu ao contratar; confirma o seu plano.';
+export const LICENCE_FROM_LINK_HINT = 'Já veio preenchido pelo link do seu provedor; confirma o seu plano.';
+export const EMAIL_HINT = 'É o e-mail da sua conta no provedor; com ele identificamos a sua assinatura.';
+export const cpfCnpjHint = (partner: string | null) =>
+  `Com o CPF ou CNPJ do titular, ${partner ? `a ${partner}` : 'o seu provedor'} confirma que a assinatura é sua.`;
+export const ACTIVATED_HEADING = 'Pronto! Seu EXA Segurança está ativado.';
+export const PRODUCT_LINES = {
+  seguranca: 'Antivírus, navegação segura e proteção dos aplicativos do celular.',
+  cloud: 'Backup automático de fotos, vídeos e contatos na nuvem.',
+  gestao: 'Localização da família em tempo real e pedido de ajuda.',
+} as const;

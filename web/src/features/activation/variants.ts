@@ -9,6 +9,11 @@ export interface VariantConfig {
   path: string;
   /** The partner shown in the top bar's centred logo; null for our own pages. */
   partner: string | null;
+  /**
+   * The partner's logo file: our own neutral mark in public/img/partners/, which a deployment
+   * replaces with the partner's artwork under the same name.
+   */
+  partnerLogo: string | null;
   headTitle: string;
   buttonTitle: string;
   /** The CPF/CNPJ field is shown (carrier). */
@@ -25,6 +30,7 @@ export interface VariantConfig {
 
 const base = {
   partner: null,
+  partnerLogo: null,
   headTitle: DEFAULT_HEADING,
   buttonTitle: DEFAULT_BUTTON,
   cpfCnpjIsVisible: false,
@@ -41,6 +47,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
     variant: 'insurance',
     path: '/seguranca/ativarbradescoseguros',
     partner: 'Bradesco Seguros',
+    partnerLogo: '/img/partners/bradesco-seguros.svg',
     pageTitle: 'Ativar EXA Segurança – Bradesco Seguros',
   },
   partner_portal: {
@@ -48,6 +55,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
     variant: 'partner_portal',
     path: '/seguranca/ativarsumicity',
     partner: 'Sumicity',
+    partnerLogo: '/img/partners/sumicity.svg',
     disabledInputSerial: true,
     pageTitle: 'Ativar EXA Segurança – Sumicity',
   },
@@ -56,6 +64,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
     variant: 'broadband',
     path: '/seguranca/ativarbrisanet',
     partner: 'Brisanet',
+    partnerLogo: '/img/partners/brisanet.svg',
     licenceIsVisible: false,
     pageTitle: 'Ativar EXA Segurança – Brisanet',
   },
@@ -64,6 +73,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
     variant: 'telecom',
     path: '/seguranca/ativaragility',
     partner: 'Agility',
+    partnerLogo: '/img/partners/agility.svg',
     licenceIsVisible: false,
     brand: 'agility',
     pageTitle: 'Ativar EXA Segurança – Agility',
@@ -73,6 +83,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
     variant: 'carrier',
     path: '/seguranca/tim',
     partner: 'TIM',
+    partnerLogo: '/img/partners/tim.svg',
     buttonTitle: CARRIER_BUTTON,
     cpfCnpjIsVisible: true,
     licenceIsVisible: false,

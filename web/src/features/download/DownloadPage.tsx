@@ -1,5 +1,5 @@
 import './download.css';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import { usePageMeta } from '../../components/Seo';
@@ -19,12 +19,12 @@ import { TEXTS } from './texts';
 import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './validation';
 
-function CurrentPanel({ panel }: { panel: Panel }) {
+function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
   switch (panel) {
     case 'phone_entry':
       return <PhonePanel />;
     case 'code_entry':
-      return <CodePanel />;
+      return <CodePanel onChangeNumber={onChangeNumber} />;
     case 'download_done':
       return <DownloadDonePanel />;
     case 'user_not_found':
@@ -42,7 +42,7 @@ function CurrentPanel({ panel }: { panel: Panel }) {
   }
 }
 
-function DownloadFlow({ os }: { os: DesktopOs }) {
+function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
   const actor = DownloadActor.useActorRef();
   const panel = DownloadActor.useSelector(panelOf);
@@ -58,9 +58,14 @@ function DownloadFlow({ os }: { os: DesktopOs }) {
       <div className="dl-page container container--narrow" data-panel={panel}>
         <h1 className="dl-page__title">{TEXTS.pageTitle}</h1>
         <h2 className="dl-page__heading">{TEXTS.heading}</h2>
+        <aside className="dl-who" aria-labelledby="dl-who-title">
+          <h3 id="dl-who-title">{TEXTS.whoTitle}</h3>
+          <p>{TEXTS.whoText}</p>
+          <p>{TEXTS.forComputer(os)}</p>
+        </aside>
         <StepIndicator current={step} />
         <div className="dl-page__panel">
-          <CurrentPanel panel={panel} />
+          <CurrentPanel panel={panel} onChangeNumber={onChangeNumber} />
         </div>
       </div>
       <LoadingOverlay visible={busy} label={TEXTS.loading} />
@@ -72,11 +77,13 @@ function DownloadFlow({ os }: { os: DesktopOs }) {
 /** `/av-desktop/download/{os}`: win_pc or mac; anything else replaces history with /seguranca. */
 export default function DownloadPage() {
   const { os } = useParams();
+  // "Alterar número" starts over with a fresh machine and a new attempt.
+  const [round, setRound] = useState(0);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
   // A new os is a new attempt: the key gives it a fresh machine.
   return (
-    <DownloadActor.Provider key={os}>
-      <DownloadFlow os={os} />
+    <DownloadActor.Provider key={`${os}#${round}`}>
+      <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
     </DownloadActor.Provider>
   );
 }

@@ -11,6 +11,13 @@ export const TEXTS = {
     'Baixe o programa',
   ],
   stepsLabel: 'Etapas do download',
+  whoTitle: 'Para quem é este download',
+  whoText:
+    'Para clientes que têm o EXA Segurança incluído no plano de um provedor parceiro: use o celular cadastrado nesse plano. Os planos próprios da EXA (Ultimate, Premium e Gratuito) não trazem o antivírus para computador.',
+  forComputer: (os: 'win_pc' | 'mac') =>
+    os === 'win_pc'
+      ? 'O programa é instalado no computador com Windows 7 ou mais novo; no celular, use o app EXA Segurança da loja.'
+      : 'O programa é instalado no Mac; no celular, use o app EXA Segurança da loja.',
 
   phoneTitle: 'Informe seu celular',
   phoneLabel: 'Número de celular',

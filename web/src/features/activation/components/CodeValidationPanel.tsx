@@ -1,3 +1,4 @@
+import { ChangeNumber } from '../../../components/flow/ChangeNumber';
 import { TERMS_PATHS } from '../../../content/company';
 import { ActivationActor } from '../context';
 import { resendIn } from '../machine';
@@ -10,7 +11,7 @@ import { PanelForm } from './PanelForm';
  * Spec panel 3: the phone, the 6-digit code, the resend link (60 s countdown after a resend),
  * the required terms checkbox and 'Ativar', disabled during the countdown.
  */
-export function CodeValidationPanel() {
+export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
   const actor = ActivationActor.useActorRef();
   const phone = ActivationActor.useSelector((s) => s.context.phone || s.context.phoneDisplay || '');
   const pincode = ActivationActor.useSelector((s) => s.context.pincode);
@@ -30,6 +31,7 @@ export function CodeValidationPanel() {
       <p className="activation-phone">
         Enviamos um código de 6 dígitos para o celular <strong data-testid="activation-phone-shown">{phone}</strong>.
       </p>
+      {onChangeNumber && <ChangeNumber onClick={onChangeNumber} />}
       <div className="activation-field">
         <label htmlFor="activation-pincode">Código recebido por SMS</label>
         <input

@@ -1,6 +1,6 @@
 import { ActivationActor } from '../context';
-import { DEFAULT_BUTTON } from '../messages';
-import { PhoneField } from './Fields';
+import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../messages';
+import { FieldHint, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
 
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */
@@ -14,6 +14,7 @@ export function EmailPanel({ heading }: { heading: string }) {
       <PhoneField
         id="activation-phone"
         label="Número do celular"
+        hint={PHONE_HINT}
         value={phone}
         invalid={field === 'phone'}
         onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
@@ -29,8 +30,10 @@ export function EmailPanel({ heading }: { heading: string }) {
           autoComplete="email"
           aria-required="true"
           aria-invalid={field === 'email'}
+          aria-describedby="activation-email-hint"
           className="activation-input"
         />
+        <FieldHint id="activation-email" hint={EMAIL_HINT} />
       </div>
       <button type="submit" className="button button--primary activation-submit">
         {DEFAULT_BUTTON}

@@ -21,9 +21,23 @@ interface TextFieldProps {
   invalid: boolean;
   onChange: (value: string) => void;
   disabled?: boolean;
+  /** One line under the field on why it is asked. */
+  hint?: string;
 }
 
-export function PhoneField({ id, label, value, invalid, onChange }: TextFieldProps) {
+/** The line under a field saying why it is asked, tied to the input by aria-describedby. */
+export function FieldHint({ id, hint }: { id: string; hint?: string }) {
+  if (!hint) return null;
+  return (
+    <p id={`${id}-hint`} className="activation-hint">
+      {hint}
+    </p>
+  );
+}
+
+const describedBy = (id: string, hint?: string) => (hint ? `${id}-hint` : undefined);
+
+export function PhoneField({ id, label, value, invalid, onChange, hint }: TextFieldProps) {
   return (
     <div className="activation-field">
       <label htmlFor={id}>{label}</label>
@@ -39,13 +53,15 @@ export function PhoneField({ id, label, value, invalid, onChange }: TextFieldPro
         maxLength={PHONE_MAX}
         aria-required="true"
         aria-invalid={invalid}
+        aria-describedby={describedBy(id, hint)}
         className="activation-input"
       />
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }
 
-export function CpfCnpjField({ id, label, value, invalid, onChange }: TextFieldProps) {
+export function CpfCnpjField({ id, label, value, invalid, onChange, hint }: TextFieldProps) {
   return (
     <div className="activation-field">
       <label htmlFor={id}>{label}</label>
@@ -61,13 +77,15 @@ export function CpfCnpjField({ id, label, value, invalid, onChange }: TextFieldP
         autoComplete="off"
         aria-required="true"
         aria-invalid={invalid}
+        aria-describedby={describedBy(id, hint)}
         className="activation-input"
       />
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }
 
-export function LicenceField({ id, label, value, invalid, onChange, disabled = false }: TextFieldProps) {
+export function LicenceField({ id, label, value, invalid, onChange, disabled = false, hint }: TextFieldProps) {
   return (
     <div className="activation-field">
       <label htmlFor={id}>{label}</label>
@@ -82,8 +100,10 @@ export function LicenceField({ id, label, value, invalid, onChange, disabled = f
         autoComplete="off"
         aria-required="true"
         aria-invalid={invalid}
+        aria-describedby={describedBy(id, hint)}
         className="activation-input"
       />
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }

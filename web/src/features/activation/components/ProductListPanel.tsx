@@ -1,7 +1,7 @@
 import { shallowEqual } from '@xstate/react';
 import { ActivationActor } from '../context';
 import type { Platform } from '../machine';
-import { PRODUCT_LIST_HEADING } from '../messages';
+import { PRODUCT_LINES, PRODUCT_LIST_HEADING } from '../messages';
 import { PRODUCT_NAMES, productTarget } from '../platform';
 
 /** Spec panel 4: one download button per product the plan grants. */
@@ -18,7 +18,11 @@ export function ProductListPanel({ platform }: { platform: Platform }) {
           const target = productTarget(product, platform);
           return (
             <li key={product} className="activation-product">
-              <span className="activation-product__name">{PRODUCT_NAMES[product]}</span>
+              <img src={`/img/icon-${product}.svg`} width="40" height="40" alt="" className="activation-product__icon" />
+              <span className="activation-product__text">
+                <span className="activation-product__name">{PRODUCT_NAMES[product]}</span>
+                <span className="activation-product__line">{PRODUCT_LINES[product]}</span>
+              </span>
               <a
                 className="button button--primary button--small"
                 href={target.href}

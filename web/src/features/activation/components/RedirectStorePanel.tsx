@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { ActivationActor } from '../context';
 import type { Platform } from '../machine';
-import { REDIRECT_TEXT } from '../messages';
+import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../messages';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
 /**
@@ -23,9 +23,18 @@ export function RedirectStorePanel({ platform }: { platform: Platform }) {
     // Once per panel: the redirect must not restart when the parent re-renders.
   }, []);
   return (
-    <section className="activation-panel activation-panel--center" aria-live="polite">
-      <span className="activation-spinner" aria-hidden="true" />
-      <p className="activation-heading">{REDIRECT_TEXT}</p>
+    <section className="activation-panel activation-panel--center" aria-labelledby="activation-done" aria-live="polite">
+      <svg className="activation-done-icon" viewBox="0 0 48 48" width="56" height="56" aria-hidden="true">
+        <circle cx="24" cy="24" r="22" fill="#0a6b5c" />
+        <path d="M14 25l7 7 13-15" fill="none" stroke="#fff" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <h1 id="activation-done" className="activation-heading">
+        {ACTIVATED_HEADING}
+      </h1>
+      <p className="activation-redirect">
+        <span className="activation-spinner activation-spinner--small" aria-hidden="true" />
+        {REDIRECT_TEXT}
+      </p>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { ActivationActor } from '../context';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
+import { LICENCE_FROM_LINK_HINT, LICENCE_HINT, PHONE_HINT, cpfCnpjHint } from '../messages';
 
 /** Spec panel 1: heading, phone, CPF/CNPJ (carrier), licence (hidden in the carrier flow). */
 export function SendCodePanel({ config }: { config: VariantConfig }) {
@@ -18,6 +19,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
       <PhoneField
         id="activation-phone"
         label="Número do celular"
+        hint={PHONE_HINT}
         value={phone}
         invalid={field === 'phone'}
         onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
@@ -26,6 +28,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
         <CpfCnpjField
           id="activation-cpf-cnpj"
           label="CPF/CNPJ"
+          hint={cpfCnpjHint(config.partner)}
           value={cpfCnpj}
           invalid={field === 'cpf_cnpj'}
           onChange={(value) => actor.send({ type: 'CPF_CNPJ_CHANGED', value })}
@@ -35,6 +38,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
         <LicenceField
           id="activation-licence"
           label="Código de licença"
+          hint={config.disabledInputSerial ? LICENCE_FROM_LINK_HINT : LICENCE_HINT}
           value={licence}
           invalid={field === 'licence'}
           onChange={(value) => actor.send({ type: 'LICENCE_CHANGED', value })}

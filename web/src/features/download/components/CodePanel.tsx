@@ -1,3 +1,4 @@
+import { ChangeNumber } from '../../../components/flow/ChangeNumber';
 import { useEffect, useState, type FormEvent } from 'react';
 import { DownloadActor } from '../context';
 import { TEXTS } from '../texts';
@@ -16,7 +17,7 @@ function useSecondsUntil(at: number | null): number {
 }
 
 /** Step 2: the 6-digit code, and the resend link after the countdown. */
-export function CodePanel() {
+export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
   const actor = DownloadActor.useActorRef();
   const maskedPhone = DownloadActor.useSelector((s) => s.context.maskedPhone);
   const rejected = DownloadActor.useSelector((s) => s.context.codeError);
@@ -44,6 +45,7 @@ export function CodePanel() {
         {TEXTS.codeTitle}
       </h3>
       {maskedPhone && <p>{TEXTS.codeSentTo(maskedPhone)}</p>}
+      {onChangeNumber && <ChangeNumber onClick={onChangeNumber} />}
       <label className="dl-field__label" htmlFor="dl-code">
         {TEXTS.codeLabel}
       </label>
