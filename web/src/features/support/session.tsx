@@ -83,18 +83,17 @@ export function RequireStaff({ children }: { children: ReactNode }) {
   const expired = useCallback(() => navigate(signInPathFor(here), { replace: true }), [navigate, here]);
 
   if (state.kind === 'signed_out') return <Navigate to={signInPathFor(here)} replace />;
+  const session = state.kind === 'ready' ? state.session : null;
+  let content: ReactNode;
   if (state.kind === 'loading') {
-    return (
-      <SupportShell session={null}>
-        <p className="sp-loading" role="status">
-          Verificando sua sessão…
-        </p>
-      </SupportShell>
+    content = (
+      <p className="sp-loading" role="status">
+        Verificando sua sessão…
+      </p>
     );
-  }
-  if (state.kind === 'failed') {
-    return (
-      <SupportShell session={null}>
+  } else if (state.kind === 'failed') {
+    content = (
+      <>
         <h1 className="sp-title">Console de suporte</h1>
         <div className="sp-alert sp-alert--error" role="alert">
           <p>{state.message}</p>
@@ -102,27 +101,27 @@ export function RequireStaff({ children }: { children: ReactNode }) {
             Tentar de novo
           </button>
         </div>
-      </SupportShell>
+      </>
     );
+  } else if (state.session.role === 'analyst') {
+    content = (
+      <section className="sp-card" aria-labelledby="sp-analyst-title">
+        <h1 id="sp-analyst-title" className="sp-title">
+          Este console é do suporte
+        </h1>
+        <p>
+          Seu perfil é de analista: a busca de tentativas e os dados pessoais ficam restritos ao suporte e à
+          administração. Os funis de conversão para analistas chegam em breve por aqui.
+        </p>
+      </section>
+    );
+  } else {
+    content = children;
   }
-  const { session } = state;
+  // One shell in one place whatever the state, so the header stays put while the session loads.
   return (
-    <StaffContext.Provider value={{ session, expired }}>
-      <SupportShell session={session}>
-        {session.role === 'analyst' ? (
-          <section className="sp-card" aria-labelledby="sp-analyst-title">
-            <h1 id="sp-analyst-title" className="sp-title">
-              Este console é do suporte
-            </h1>
-            <p>
-              Seu perfil é de analista: a busca de tentativas e os dados pessoais ficam restritos ao suporte e à
-              administração. Os funis de conversão para analistas chegam em breve por aqui.
-            </p>
-          </section>
-        ) : (
-          children
-        )}
-      </SupportShell>
+    <StaffContext.Provider value={session ? { session, expired } : null}>
+      <SupportShell session={session}>{content}</SupportShell>
     </StaffContext.Provider>
   );
 }
