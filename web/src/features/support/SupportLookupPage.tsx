@@ -258,7 +258,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
                 <td>
                   <OutcomeBadge outcome={attempt.outcome} />
                 </td>
-                <td>{formatDuration(attempt.duration_ms)}</td>
+                <td className="sp-nowrap">{formatDuration(attempt.duration_ms)}</td>
                 <td className="sp-num">{attempt.retries}</td>
                 <td>
                   <OpenLink id={attempt.id} startedAt={attempt.started_at} />

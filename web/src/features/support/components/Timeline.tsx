@@ -36,7 +36,7 @@ function callFacts(data: unknown): string[] {
   if (typeof retries === 'number' && retries > 0) facts.push(retries === 1 ? '1 repetição' : `${retries} repetições`);
   const reason = d.reason ?? d.error;
   if (typeof reason === 'string' && reason) facts.push(reason);
-  return facts;
+  return [...new Set(facts)];
 }
 
 function SeenBox({ seen, changed, mode }: { seen: Seen | null | undefined; changed: boolean; mode: TimelineMode }) {
