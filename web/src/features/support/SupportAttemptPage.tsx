@@ -60,6 +60,8 @@ function useLiveUpdates(id: string, live: boolean, reload: () => void) {
     if (!live || typeof EventSource === 'undefined') return;
     const source = new EventSource(streamUrl(id));
     source.addEventListener('changed', () => reloadRef.current());
+    // A server that sends the change as an unnamed message is followed all the same.
+    source.onmessage = () => reloadRef.current();
     return () => source.close();
   }, [id, live]);
 }

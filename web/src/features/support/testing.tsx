@@ -64,6 +64,7 @@ export class FakeApi {
 export class FakeEventSource {
   static all: FakeEventSource[] = [];
   closed = false;
+  onmessage: ((event: MessageEvent) => void) | null = null;
   private listeners = new Map<string, ((event: MessageEvent) => void)[]>();
   constructor(readonly url: string) {
     FakeEventSource.all.push(this);
