@@ -311,3 +311,35 @@ fn url_encode(text: &str) -> String {
         })
         .collect()
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: PgPool) {
+    add_staff(&db, "gil@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-6666").await;
+    let signed = sign_in(&app, "gil@exa.com.br").await;
+    let mut response = app
+        .client
+        .get(app.url(&format!("/api/support/attempts/{id}/stream")))
+        .header("cookie", &signed.cookie)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(response.status(), StatusCode::OK);
+    // Nothing for the state the page has just read.
+    let quiet = tokio::time::timeout(std::time::Duration::from_millis(1500), response.chunk()).await;
+    assert!(quiet.is_err(), "unexpected {quiet:?}");
+    let store = events::EventStore::new(db.clone());
+    let event = events::NewEvent {
+        event_type: "step.started".into(),
+        schema_version: 1,
+        payload: json!({ "step": "send_code", "claim": 2 }),
+        metadata: events::Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "runner-test".into(), client: None },
+    };
+    store.append(&events::StreamId::parse(&id).expect("id"), events::ExpectedVersion::Any, vec![event]).await.expect("append");
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), response.chunk()).await.expect("in time").expect("read").expect("chunk");
+    let text = String::from_utf8_lossy(&chunk).to_string();
+    assert!(text.contains("event: changed") && text.contains("\"version\":3"), "{text}");
+    let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;
+    assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
+}

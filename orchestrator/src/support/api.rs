@@ -189,19 +189,31 @@ async fn reveal(
     Ok(Json(json!({ "field": field.name, "value": value })))
 }
 
-/// Server-sent `changed` events with `{version}` whenever the attempt moves (and once at
-/// the start). Wakes on NOTIFY; re-reads every second in case a notification was lost.
+/// Server-sent `changed` events with `{version}` whenever the attempt moves past the version
+/// it had when the page connected (or past `Last-Event-ID` on a reconnection): the page has
+/// just read the attempt, so nothing is sent for the state it already shows. Wakes on NOTIFY;
+/// re-reads every second in case a notification was lost.
 async fn stream(
     State(state): State<AppState>,
     SupportStaff(_staff): SupportStaff,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let (stream_id, _) = load(&state, &id).await?;
     let receiver = state.notifier.subscribe();
-    let initial = (state, stream_id, receiver, None::<i64>);
+    let (stream_id, history) = load(&state, &id).await?;
+    let current = history.last().map(|e| e.version).unwrap_or(0);
+    let last_seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|v| (0..=current).contains(v))
+        .unwrap_or(current);
+    let initial = (state, stream_id, receiver, last_seen);
     let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
+        let mut first = true;
         loop {
-            if seen.is_some() {
+            // The first pass only reports changes a reconnection missed.
+            if !first {
                 let wait = async {
                     loop {
                         match receiver.recv().await {
@@ -222,11 +234,15 @@ async fn stream(
                     continue;
                 }
             };
-            if seen.is_some_and(|v| v >= version) {
+            first = false;
+            if seen >= version {
                 continue;
             }
-            let event = Event::default().event("changed").data(json!({ "version": version }).to_string());
-            return Some((Ok(event), (state, stream_id, receiver, Some(version))));
+            let event = Event::default()
+                .event("changed")
+                .id(version.to_string())
+                .data(json!({ "version": version }).to_string());
+            return Some((Ok(event), (state, stream_id, receiver, version)));
         }
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
