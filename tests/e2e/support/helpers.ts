@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { expect, test } from '../fixtures';
+import { expect } from '../fixtures';
 import { confirmCode, freshPhone, toCodePanel, type Phone } from '../download/support';
 
 // Shared by the support console's browser tests (docs/support.md). They need the orchestrator
@@ -24,9 +24,11 @@ export interface Staff {
   role: Role;
 }
 
-/** Skips the file when the e2e database is not given (a portal started by hand). */
+/** Fails at once, with the reason, when the e2e database is not given (scripts/test.sh sets it). */
 export function needsStaffDatabase(): void {
-  test.skip(!process.env.E2E_DATABASE_URL, 'E2E_DATABASE_URL is needed to create staff with `orchestrator staff add`');
+  if (!process.env.E2E_DATABASE_URL) {
+    throw new Error('E2E_DATABASE_URL is needed to create staff with `orchestrator staff add`');
+  }
 }
 
 /** A new staff member with a fresh e-mail and a 12+ character password. */
