@@ -82,6 +82,17 @@ fn secret(value: &str) -> Result<SecretString, Infallible> {
     Ok(SecretString::from(value))
 }
 
+/// What the command-line tools (`staff`, `person`) need: the database and the personal-data keys.
+#[derive(Debug, Clone, Args)]
+pub struct AdminConfig {
+    /// PostgreSQL connection string.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = secret)]
+    pub database_url: SecretString,
+
+    #[command(flatten)]
+    pub keys: KeyConfig,
+}
+
 /// The personal-data keys.
 #[derive(Debug, Clone, Default, Args)]
 pub struct KeyConfig {
@@ -128,11 +139,15 @@ pub struct SiteSettings {
 
     #[command(flatten)]
     pub company: CompanySettings,
+    /// Mark the support console's cookie `Secure` even when no proxy says the request came
+    /// over https.
+    #[arg(long, env = "STAFF_COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
+    pub staff_cookie_secure: bool,
 }
 
 impl Default for SiteSettings {
     fn default() -> Self {
-        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default() }
+        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default(), staff_cookie_secure: false }
     }
 }
 

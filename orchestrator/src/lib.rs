@@ -7,6 +7,8 @@ pub mod flows;
 pub mod http;
 pub mod runner;
 pub mod shutdown;
+pub mod staff;
+pub mod support;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

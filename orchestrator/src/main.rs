@@ -1,5 +1,9 @@
+use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use orchestrator::config::{LogFormat, ServeConfig};
+use events::pii::{PiiKind, Vault};
+use orchestrator::config::{AdminConfig, LogFormat, ServeConfig};
+use orchestrator::staff::accounts::Accounts;
+use orchestrator::staff::{audit, Role};
 
 /// The EXA portal's orchestrator.
 #[derive(Parser)]
@@ -18,6 +22,68 @@ enum Command {
     Serve(ServeConfig),
     /// Apply the database migrations and exit.
     Migrate(ServeConfig),
+    /// Support console staff accounts (docs/support.md).
+    Staff {
+        #[command(subcommand)]
+        command: StaffCommand,
+    },
+    /// A person's personal data (LGPD requests that arrive by mail).
+    Person {
+        #[command(subcommand)]
+        command: PersonCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum StaffCommand {
+    /// Adds a staff member; the password comes from `STAFF_PASSWORD` or a prompt.
+    Add {
+        #[arg(long)]
+        email: String,
+        /// support, analyst or admin.
+        #[arg(long)]
+        role: Role,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
+    /// Lists the staff members.
+    List {
+        #[command(flatten)]
+        config: AdminConfig,
+    },
+    /// Disables a staff member and ends their sessions.
+    Disable {
+        #[arg(long)]
+        email: String,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
+    /// Sets a new password (from `STAFF_PASSWORD` or a prompt) and ends the member's sessions.
+    SetPassword {
+        #[arg(long)]
+        email: String,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
+}
+
+#[derive(Subcommand)]
+enum PersonCommand {
+    /// Erases a person: forgets every personal-data subject linked through their attempts and
+    /// deletes those attempts' upstream tokens. Give exactly one of the options.
+    Erase {
+        #[arg(long)]
+        phone: Option<String>,
+        #[arg(long)]
+        document: Option<String>,
+        #[arg(long)]
+        email: Option<String>,
+        /// Do it without asking.
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
 }
 
 #[tokio::main]
@@ -27,5 +93,96 @@ async fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(config) => orchestrator::startup::run(config).await,
         Command::Migrate(config) => orchestrator::startup::connect(&config).await.map(|_| ()),
+        Command::Staff { command } => staff(command).await,
+        Command::Person { command } => person(command).await,
     }
+}
+
+async fn open(config: &AdminConfig) -> anyhow::Result<(sqlx::PgPool, Vault)> {
+    let db = orchestrator::startup::connect_to(&config.database_url, 2).await?;
+    let vault = Vault::new(db.clone(), config.keys.keys()?);
+    Ok((db, vault))
+}
+
+/// `STAFF_PASSWORD`, or typed twice at a prompt that does not echo.
+fn new_password() -> anyhow::Result<String> {
+    if let Ok(password) = std::env::var("STAFF_PASSWORD") {
+        return Ok(password);
+    }
+    let first = rpassword::prompt_password("Senha (12 caracteres ou mais): ").context("reading the password")?;
+    let second = rpassword::prompt_password("Repita a senha: ").context("reading the password")?;
+    if first != second {
+        bail!("the passwords differ");
+    }
+    Ok(first)
+}
+
+async fn staff(command: StaffCommand) -> anyhow::Result<()> {
+    match command {
+        StaffCommand::Add { email, role, config } => {
+            let password = new_password()?;
+            let (db, vault) = open(&config).await?;
+            let id = Accounts { db: &db, vault: &vault }.add(&email, role, &password).await?;
+            println!("added {role} {} ({id})", PiiKind::Email.normalize(&email));
+        }
+        StaffCommand::List { config } => {
+            let (db, vault) = open(&config).await?;
+            for account in (Accounts { db: &db, vault: &vault }).list().await? {
+                let state = match account.disabled_at {
+                    Some(at) => format!("disabled {}", at.format("%Y-%m-%d %H:%M UTC")),
+                    None => "active".into(),
+                };
+                println!("{}\t{}\t{}\tsince {}", account.email, account.role, state, account.created_at.format("%Y-%m-%d"));
+            }
+        }
+        StaffCommand::Disable { email, config } => {
+            let (db, vault) = open(&config).await?;
+            if !(Accounts { db: &db, vault: &vault }).disable(&email).await? {
+                bail!("no staff member has this e-mail");
+            }
+            println!("disabled {}", PiiKind::Email.normalize(&email));
+        }
+        StaffCommand::SetPassword { email, config } => {
+            let password = new_password()?;
+            let (db, vault) = open(&config).await?;
+            if !(Accounts { db: &db, vault: &vault }).set_password(&email, &password).await? {
+                bail!("no staff member has this e-mail");
+            }
+            println!("password set for {}", PiiKind::Email.normalize(&email));
+        }
+    }
+    Ok(())
+}
+
+async fn person(command: PersonCommand) -> anyhow::Result<()> {
+    let PersonCommand::Erase { phone, document, email, yes, config } = command;
+    let (kind, value) = match (phone, document, email) {
+        (Some(phone), None, None) => (
+            PiiKind::Phone,
+            orchestrator::support::query::normalize_phone(&phone).context("invalid phone")?,
+        ),
+        (None, Some(document), None) => (PiiKind::CpfCnpj, document),
+        (None, None, Some(email)) => (PiiKind::Email, email),
+        _ => bail!("give exactly one of --phone, --document, --email"),
+    };
+    if !yes {
+        let answer = rpassword::prompt_password("Erase this person's personal data for good? Type yes: ")?;
+        if answer.trim() != "yes" {
+            bail!("not confirmed");
+        }
+    }
+    let (db, vault) = open(&config).await?;
+    let start = orchestrator::support::erase::subject_of(&vault, kind, &value).await?;
+    let erased = orchestrator::support::erase::erase_person(&db, &vault, start).await?;
+    let store = events::EventStore::new(db.clone());
+    let hash = hex::encode(vault.lookup_hash(kind, &value));
+    audit::record(
+        &store,
+        None,
+        audit::ERASED,
+        serde_json::json!({ "kind": kind.as_str(), "hash": hash, "by": "command line", "subjects": erased.subjects, "attempts": erased.attempts, "secrets": erased.secrets }),
+    )
+    .await?;
+    println!("erased {} subjects linked to {} attempts; {} tokens deleted", erased.subjects, erased.attempts, erased.secrets);
+    Ok(())
 }

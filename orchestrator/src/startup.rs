@@ -25,10 +25,15 @@ use crate::upstream::Upstreams;
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 pub async fn connect(config: &ServeConfig) -> anyhow::Result<PgPool> {
+    connect_to(&config.database_url, config.database_max_connections).await
+}
+
+/// Connects to `url` and applies the migrations (the command-line tools use this too).
+pub async fn connect_to(url: &secrecy::SecretString, max_connections: u32) -> anyhow::Result<PgPool> {
     let pool = PgPoolOptions::new()
-        .max_connections(config.database_max_connections)
+        .max_connections(max_connections)
         .acquire_timeout(std::time::Duration::from_secs(10))
-        .connect(config.database_url.expose_secret())
+        .connect(url.expose_secret())
         .await
         .context("connecting to PostgreSQL (DATABASE_URL)")?;
     MIGRATOR.run(&pool).await.context("applying migrations")?;
@@ -41,6 +46,7 @@ pub struct Parts {
     pub upstreams: Upstreams,
     pub site: SiteConfig,
     pub flows: FlowSettings,
+    pub staff_cookie_secure: bool,
 }
 
 impl Parts {
@@ -50,6 +56,7 @@ impl Parts {
             upstreams: Upstreams::from_config(&config.upstreams),
             site: config.site_config(),
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
+            staff_cookie_secure: config.site.staff_cookie_secure,
         })
     }
 }
@@ -63,7 +70,7 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings } = parts;
+    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder()
@@ -73,7 +80,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
     let notifier = Notifier::spawn(db.clone(), stop);
-    let state = AppState { db, store, vault, flows: Arc::new(flows), notifier, site: Arc::new(site) };
+    let state = AppState { db, store, vault, flows: Arc::new(flows), notifier, site: Arc::new(site), staff_cookie_secure };
     Ok(App { state, registry_steps: steps })
 }
 
@@ -120,7 +127,8 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let app = crate::http::app(state, web_dist);
-    axum::serve(listener, app)
+    // The peer address feeds the staff sign-in limit per IP.
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await
         .context("serving HTTP")

@@ -17,6 +17,8 @@ pub struct AppState {
     pub flows: Arc<Flows>,
     pub notifier: Notifier,
     pub site: Arc<SiteConfig>,
+    /// Staff cookies always `Secure` (`STAFF_COOKIE_SECURE`), not only behind an https proxy.
+    pub staff_cookie_secure: bool,
 }
 
 /// What the browser may know about the deployment (never a credential).

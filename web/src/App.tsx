@@ -19,6 +19,10 @@ const Activation = lazy(() => import('./features/activation/ActivationPage'));
 const CloudActivation = lazy(() => import('./features/cloud/CloudActivationPage'));
 const ClienteHero = lazy(() => import('./pages/ClienteHero'));
 const DownloadPage = lazy(() => import('./features/download/DownloadPage'));
+// The support console (docs/support.md): its own chunks, loaded by no public page.
+const SupportSignInPage = lazy(() => import('./features/support/SupportSignInPage'));
+const SupportLookupPage = lazy(() => import('./features/support/SupportLookupPage'));
+const SupportAttemptPage = lazy(() => import('./features/support/SupportAttemptPage'));
 
 export function App() {
   return (
@@ -48,6 +52,10 @@ export function App() {
         <Route path="/seguranca/ativarbrisanet" element={<Activation variant="broadband" />} />
         <Route path="/seguranca/ativaragility" element={<Activation variant="telecom" />} />
         <Route path="/seguranca/tim" element={<Activation variant="carrier" />} />
+
+        <Route path="/suporte/entrar" element={<SupportSignInPage />} />
+        <Route path="/suporte" element={<SupportLookupPage />} />
+        <Route path="/suporte/tentativas/:id" element={<SupportAttemptPage />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

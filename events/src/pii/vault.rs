@@ -75,6 +75,12 @@ impl Vault {
         self.find_by_hmac(kind, &mac).await
     }
 
+    /// The keyed look-up hash of a value (HMAC-SHA256 of the normalized value): what audit
+    /// records and rate limits keep instead of the clear value.
+    pub fn lookup_hash(&self, kind: PiiKind, value: &str) -> Vec<u8> {
+        lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value))
+    }
+
     async fn find_by_hmac(&self, kind: PiiKind, mac: &[u8]) -> Result<Option<Uuid>, StoreError> {
         Ok(
             sqlx::query_scalar("SELECT subject_id FROM pii_lookup WHERE kind = $1 AND hmac = $2")

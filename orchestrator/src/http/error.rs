@@ -15,6 +15,21 @@ pub enum ApiError {
     NotFound,
     #[error("forbidden")]
     Forbidden,
+    /// No staff session (or it expired).
+    #[error("unauthorized")]
+    Unauthorized,
+    /// Wrong e-mail or password (the message never says which).
+    #[error("bad credentials")]
+    BadCredentials,
+    /// A staff member's role or a missing CSRF token / foreign origin.
+    #[error("staff forbidden")]
+    StaffForbidden,
+    /// Too many failed sign-ins for this e-mail or address.
+    #[error("too many requests")]
+    TooManyRequests,
+    /// Bad input to a staff route: the Portuguese message to show.
+    #[error("invalid: {0}")]
+    Invalid(String),
     /// Someone else changed the attempt first; the client should reload and retry.
     #[error("conflict: {0}")]
     Conflict(String),
@@ -26,6 +41,16 @@ pub enum ApiError {
 
 /// Shown to the visitor when something on our side failed; details go to the log only.
 pub const GENERIC_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
+
+/// Shown when sign-ins are refused for a while; never says whether the e-mail exists.
+pub const TOO_MANY_MESSAGE: &str =
+    "Muitas tentativas de entrada. Por segurança, aguarde 15 minutos e tente de novo.";
+
+impl From<events::StoreError> for ApiError {
+    fn from(error: events::StoreError) -> Self {
+        ApiError::Internal(error.into())
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -42,6 +67,23 @@ impl IntoResponse for ApiError {
                 StatusCode::FORBIDDEN,
                 json!({ "message": "Você não tem acesso a esta tentativa." }),
             ),
+            ApiError::Unauthorized => (
+                StatusCode::UNAUTHORIZED,
+                json!({ "message": "Sua sessão terminou. Entre de novo." }),
+            ),
+            ApiError::BadCredentials => (
+                StatusCode::UNAUTHORIZED,
+                json!({ "message": "E-mail ou senha incorretos." }),
+            ),
+            ApiError::StaffForbidden => (
+                StatusCode::FORBIDDEN,
+                json!({ "message": "Você não tem permissão para esta ação." }),
+            ),
+            ApiError::TooManyRequests => (
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({ "message": TOO_MANY_MESSAGE }),
+            ),
+            ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),
             ApiError::Conflict(_) => (
                 StatusCode::CONFLICT,
                 json!({ "message": "Sua solicitação mudou enquanto era processada. Tente novamente." }),

@@ -20,6 +20,8 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
     let api = Router::new()
         .merge(health::router())
         .merge(crate::attempts::api::router())
+        .merge(crate::staff::api::router())
+        .merge(crate::support::api::router())
         .merge(crate::flows::download::installer::router())
         .merge(public_config::router());
     api.merge(static_files::router(web_dist))

@@ -1,0 +1,92 @@
+//! `/api/staff/session`: sign in, who am I, sign out.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use events::pii::PiiKind;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::accounts::{valid_email, Accounts};
+use super::auth::{same_origin, ClientIp, Staff};
+use super::{audit, password, sessions, throttle};
+use crate::http::error::ApiError;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/staff/session", post(sign_in).get(current).delete(sign_out))
+}
+
+#[derive(Deserialize)]
+struct SignIn {
+    email: String,
+    password: String,
+}
+
+const MALFORMED: &str = "Informe o e-mail e a senha.";
+
+async fn sign_in(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Result<Json<SignIn>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    // A sign-in form posted from another site would sign the browser into our console.
+    if headers.contains_key(axum::http::header::ORIGIN) && !same_origin(&headers) {
+        return Err(ApiError::StaffForbidden);
+    }
+    let Json(body) = body.map_err(|_| ApiError::Invalid(MALFORMED.into()))?;
+    if body.email.len() > 254 || body.password.len() > password::MAX_LEN || body.password.is_empty() {
+        return Err(ApiError::Invalid(MALFORMED.into()));
+    }
+    let email_hash = state.vault.lookup_hash(PiiKind::Email, &body.email);
+    let hash_hex = hex::encode(&email_hash);
+    let accounts = Accounts { db: &state.db, vault: &state.vault };
+    let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
+    if throttle::locked(&state.db, &email_hash, &ip).await? {
+        audit::record(&state.store, found.as_ref().map(|f| f.id), audit::SIGN_IN_REFUSED, json!({ "email_hash": hash_hex, "reason": "locked" })).await?;
+        return Err(ApiError::TooManyRequests);
+    }
+    let known = found.as_ref().map(|f| f.id);
+    let typed = body.password.clone();
+    let matched = match &found {
+        Some(account) => {
+            let phc = account.password_hash.clone();
+            tokio::task::spawn_blocking(move || password::verify(&typed, &phc)).await.map_err(anyhow::Error::from)?
+                && !account.disabled
+        }
+        None => {
+            tokio::task::spawn_blocking(move || password::verify_nobody(&typed)).await.map_err(anyhow::Error::from)?;
+            false
+        }
+    };
+    let Some(account) = found.filter(|_| matched) else {
+        throttle::record_failure(&state.db, &email_hash, &ip).await?;
+        audit::record(&state.store, known, audit::SIGN_IN_REFUSED, json!({ "email_hash": hash_hex, "reason": "credentials" })).await?;
+        return Err(ApiError::BadCredentials);
+    };
+    throttle::clear(&state.db, &email_hash).await?;
+    let (token, csrf) = sessions::create(&state.db, account.id).await?;
+    audit::record(&state.store, Some(account.id), audit::SIGNED_IN, json!({ "role": account.role })).await?;
+    let email = events::pii::PiiKind::Email.normalize(&body.email);
+    let mut response = Json(json!({ "email": email, "role": account.role, "csrf_token": csrf })).into_response();
+    let (name, value) = sessions::set_cookie(&token, sessions::secure(&headers, state.staff_cookie_secure));
+    response.headers_mut().insert(name, value);
+    Ok(response)
+}
+
+async fn current(staff: Staff) -> Json<serde_json::Value> {
+    Json(json!({ "email": staff.email, "role": staff.role, "csrf_token": staff.csrf_token }))
+}
+
+async fn sign_out(State(state): State<AppState>, headers: HeaderMap, staff: Staff) -> Result<Response, ApiError> {
+    sessions::end(&state.db, &staff.token).await?;
+    audit::record(&state.store, Some(staff.id), audit::SIGNED_OUT, json!({})).await?;
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let (name, value) = sessions::clear_cookie(sessions::secure(&headers, state.staff_cookie_secure));
+    response.headers_mut().insert(name, value);
+    Ok(response)
+}

@@ -1,0 +1,145 @@
+//! Server-side staff sessions: the `exa_staff` cookie holds 32 random bytes (base64url), the
+//! table only their SHA-256. 30 minutes idle, 8 hours absolute, or until sign-out.
+
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use rand::RngCore;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use sqlx::{PgPool, Row};
+use uuid::Uuid;
+
+use super::Role;
+
+pub const COOKIE_NAME: &str = "exa_staff";
+/// Idle limit, in minutes.
+pub const IDLE_MINUTES: i64 = 30;
+/// Absolute limit after sign-in, in hours.
+pub const ABSOLUTE_HOURS: i64 = 8;
+
+/// A live session as the routes see it.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub staff_id: Uuid,
+    pub role: Role,
+    pub email_sealed: Value,
+    pub csrf_token: String,
+}
+
+/// 32 random bytes, base64url without padding (43 characters).
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// Starts a session; returns (cookie token, CSRF token).
+pub async fn create(db: &PgPool, staff_id: Uuid) -> Result<(String, String), sqlx::Error> {
+    let token = random_token();
+    let csrf = random_token();
+    // Old sessions of this member that expired are of no use to anyone.
+    sqlx::query(&format!(
+        "DELETE FROM staff_sessions WHERE staff_id = $1 AND (last_seen_at <= now() - interval '{IDLE_MINUTES} minutes' \
+         OR created_at <= now() - interval '{ABSOLUTE_HOURS} hours')"
+    ))
+    .bind(staff_id)
+    .execute(db)
+    .await?;
+    sqlx::query("INSERT INTO staff_sessions (token_hash, staff_id, csrf_token) VALUES ($1, $2, $3)")
+        .bind(hash(&token))
+        .bind(staff_id)
+        .bind(&csrf)
+        .execute(db)
+        .await?;
+    Ok((token, csrf))
+}
+
+/// The live session of `token` (refreshing its idle time), or `None` when it is unknown,
+/// expired or its member disabled.
+pub async fn load(db: &PgPool, token: &str) -> Result<Option<Session>, sqlx::Error> {
+    let row = sqlx::query(&format!(
+        "UPDATE staff_sessions s SET last_seen_at = now() FROM staff st \
+         WHERE s.token_hash = $1 AND st.id = s.staff_id AND st.disabled_at IS NULL \
+           AND s.last_seen_at > now() - interval '{IDLE_MINUTES} minutes' \
+           AND s.created_at > now() - interval '{ABSOLUTE_HOURS} hours' \
+         RETURNING s.staff_id, s.csrf_token, st.role, st.email_sealed"
+    ))
+    .bind(hash(token))
+    .fetch_optional(db)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let role: String = row.try_get("role")?;
+    let Ok(role) = role.parse::<Role>() else { return Ok(None) };
+    Ok(Some(Session {
+        staff_id: row.try_get("staff_id")?,
+        role,
+        email_sealed: row.try_get("email_sealed")?,
+        csrf_token: row.try_get("csrf_token")?,
+    }))
+}
+
+/// Ends the session of `token` (sign-out).
+pub async fn end(db: &PgPool, token: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM staff_sessions WHERE token_hash = $1").bind(hash(token)).execute(db).await?;
+    Ok(())
+}
+
+/// The session token from the request's cookies.
+pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, value)| *name == COOKIE_NAME && value.len() == 43)
+        .map(|(_, value)| value.to_string())
+}
+
+/// Whether the cookie must be `Secure`: served over https (as the proxy says) or configured so.
+pub fn secure(headers: &HeaderMap, always: bool) -> bool {
+    always
+        || headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|p| p.eq_ignore_ascii_case("https"))
+}
+
+pub fn set_cookie(token: &str, secure: bool) -> (HeaderName, HeaderValue) {
+    let max_age = ABSOLUTE_HOURS * 3600;
+    cookie(&format!("{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"), secure)
+}
+
+pub fn clear_cookie(secure: bool) -> (HeaderName, HeaderValue) {
+    cookie(&format!("{COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"), secure)
+}
+
+fn cookie(value: &str, secure: bool) -> (HeaderName, HeaderValue) {
+    let value = if secure { format!("{value}; Secure") } else { value.to_string() };
+    (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_32_bytes_base64url_and_read_back_from_the_cookie() {
+        let token = random_token();
+        assert_eq!(token.len(), 43);
+        let mut headers = HeaderMap::new();
+        headers.insert(COOKIE, HeaderValue::from_str(&format!("a=1; {COOKIE_NAME}={token}")).expect("header"));
+        assert_eq!(token_from_headers(&headers), Some(token.clone()));
+        let (_, value) = set_cookie(&token, true);
+        let value = value.to_str().expect("ascii");
+        for part in ["HttpOnly", "SameSite=Strict", "Path=/", "Secure"] {
+            assert!(value.contains(part), "{value}");
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! `/api/support/...`: look-up, one attempt, its history download, its live changes, the
+//! audited reveal of one field and the erasure of a person.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::{FixedOffset, NaiveTime, TimeZone, Utc};
+use events::pii::{Opened, PiiKind};
+use events::{RecordedEvent, StreamId};
+use futures::Stream;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::query::{self, Key, PAGE_SIZE};
+use super::summary::{summarize, with_due_step};
+use super::{detail, erase, masking};
+use crate::http::error::ApiError;
+use crate::staff::audit;
+use crate::staff::auth::{AdminStaff, SupportStaff};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/support/attempts", get(search))
+        .route("/api/support/attempts/{id}", get(open))
+        .route("/api/support/attempts/{id}/history", get(history))
+        .route("/api/support/attempts/{id}/stream", get(stream))
+        .route("/api/support/attempts/{id}/reveal", post(reveal))
+        .route("/api/support/erase", post(erase_person))
+}
+
+/// São Paulo has had no daylight saving time since 2019.
+fn sao_paulo() -> FixedOffset {
+    FixedOffset::west_opt(3 * 3600).expect("valid offset")
+}
+
+/// The attempt `id` with its flow and history; 404 for anything else.
+async fn load(state: &AppState, id: &str) -> Result<(StreamId, Vec<RecordedEvent>), ApiError> {
+    let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
+    if state.flows.get(stream.category()).is_none() {
+        return Err(ApiError::NotFound);
+    }
+    let history = state.store.read_stream(&stream).await?;
+    if history.is_empty() {
+        return Err(ApiError::NotFound);
+    }
+    Ok((stream, history))
+}
+
+async fn search(
+    State(state): State<AppState>,
+    SupportStaff(staff): SupportStaff,
+    params: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|_| ApiError::Invalid("Não entendemos a busca.".into()))?;
+    let (key, filters) = query::parse(&params)?;
+    let (streams, looked_up) = match &key {
+        Key::Phone(p) => (state.vault.streams_for(PiiKind::Phone, p).await?, json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, p)) })),
+        Key::Document(d) => (state.vault.streams_for(PiiKind::CpfCnpj, d).await?, json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, d)) })),
+        Key::Email(e) => (state.vault.streams_for(PiiKind::Email, e).await?, json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, e)) })),
+        Key::Serial(s) => (
+            sqlx::query_scalar("SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1")
+                .bind(s)
+                .fetch_all(&state.db)
+                .await?,
+            json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
+        ),
+        Key::Id(id) => (
+            StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),
+            json!({ "kind": "id", "attempt": id }),
+        ),
+    };
+    audit::record(&state.store, Some(staff.id), audit::LOOKED_UP, looked_up).await?;
+    let streams: Vec<StreamId> = streams
+        .iter()
+        .filter_map(|s| StreamId::parse(s).ok())
+        .filter(|s| query::FLOWS.contains(&s.category()) && state.flows.get(s.category()).is_some())
+        .filter(|s| filters.flow.as_deref().is_none_or(|f| f == s.category()))
+        .collect();
+    let names: Vec<String> = streams.iter().map(|s| s.as_str().to_string()).collect();
+    let due = with_due_step(&state.db, &names).await?;
+    let now = Utc::now();
+    let day_start = |d: chrono::NaiveDate| sao_paulo().from_local_datetime(&d.and_time(NaiveTime::MIN)).single();
+    let from = filters.from.and_then(day_start);
+    let until = filters.to.and_then(|d| d.succ_opt()).and_then(day_start);
+    let mut summaries = Vec::new();
+    for stream in &streams {
+        let Some(flow) = state.flows.get(stream.category()) else { continue };
+        let history = state.store.read_stream(stream).await?;
+        let Some(summary) = summarize(flow, &history, due.iter().any(|d| d == stream.as_str()), now) else { continue };
+        if filters.outcome.as_deref().is_some_and(|o| o != summary.outcome.kind)
+            || from.is_some_and(|f| summary.started_at < f)
+            || until.is_some_and(|u| summary.started_at >= u)
+        {
+            continue;
+        }
+        summaries.push(summary);
+    }
+    summaries.sort_by(|a, b| b.started_at.cmp(&a.started_at).then_with(|| b.id.cmp(&a.id)));
+    let total = summaries.len();
+    let pages = total.div_ceil(PAGE_SIZE).max(1);
+    let page: Vec<_> = summaries.into_iter().skip((filters.page - 1) * PAGE_SIZE).take(PAGE_SIZE).collect();
+    Ok(Json(json!({
+        "query": query::echo(&key, &filters),
+        "total": total,
+        "page": filters.page,
+        "pages": pages,
+        "attempts": page,
+    })))
+}
+
+async fn open(State(state): State<AppState>, SupportStaff(staff): SupportStaff, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let (stream, history) = load(&state, &id).await?;
+    let flow = state.flows.get(stream.category()).ok_or(ApiError::NotFound)?;
+    audit::record(&state.store, Some(staff.id), audit::OPENED_ATTEMPT, json!({ "attempt": stream.as_str() })).await?;
+    let due = !with_due_step(&state.db, &[stream.as_str().to_string()]).await?.is_empty();
+    Ok(Json(detail::detail(&state.db, &state.vault, flow, &history, due, Utc::now()).await?))
+}
+
+async fn history(State(state): State<AppState>, SupportStaff(staff): SupportStaff, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (stream, history) = load(&state, &id).await?;
+    audit::record(&state.store, Some(staff.id), audit::DOWNLOADED_HISTORY, json!({ "attempt": stream.as_str() })).await?;
+    let events: Vec<Value> = history
+        .iter()
+        .map(|e| {
+            let mut item = detail::entry(e);
+            item["correlation_id"] = json!(e.metadata.correlation_id);
+            item["schema_version"] = json!(e.schema_version);
+            item
+        })
+        .collect();
+    let body = serde_json::to_vec_pretty(&json!({ "attempt": stream.as_str(), "events": events })).map_err(anyhow::Error::from)?;
+    Ok((
+        [
+            (CONTENT_TYPE, "application/json".to_string()),
+            (CONTENT_DISPOSITION, format!("attachment; filename=\"{}.json\"", stream.as_str())),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct RevealBody {
+    field: String,
+    reason: String,
+}
+
+async fn reveal(
+    State(state): State<AppState>,
+    SupportStaff(staff): SupportStaff,
+    Path(id): Path<String>,
+    body: Result<Json<RevealBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|_| ApiError::Invalid("Informe o dado e o motivo.".into()))?;
+    let reason = body.reason.trim();
+    if reason.chars().count() < 10 {
+        return Err(ApiError::Invalid("Escreva o motivo com pelo menos 10 caracteres.".into()));
+    }
+    if reason.chars().count() > 500 || body.field.len() > 64 {
+        return Err(ApiError::Invalid("O motivo é longo demais (até 500 caracteres).".into()));
+    }
+    let (stream, history) = load(&state, &id).await?;
+    let field = masking::fields(&history)
+        .into_iter()
+        .find(|f| f.name == body.field)
+        .ok_or_else(|| ApiError::Invalid("Esta tentativa não tem esse dado.".into()))?;
+    // Audited before it is opened: no reveal without its trace.
+    audit::record(
+        &state.store,
+        Some(staff.id),
+        audit::REVEALED,
+        json!({ "attempt": stream.as_str(), "field": field.name, "reason": reason }),
+    )
+    .await?;
+    let value = match state.vault.open(&field.sealed).await? {
+        Opened::Clear(value) => value,
+        Opened::Erased => masking::ERASED_TEXT.to_string(),
+    };
+    Ok(Json(json!({ "field": field.name, "value": value })))
+}
+
+/// Server-sent `changed` events with `{version}` whenever the attempt moves past the version
+/// it had when the page connected (or past `Last-Event-ID` on a reconnection): the page has
+/// just read the attempt, so nothing is sent for the state it already shows. Wakes on NOTIFY;
+/// re-reads every second in case a notification was lost.
+async fn stream(
+    State(state): State<AppState>,
+    SupportStaff(_staff): SupportStaff,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let receiver = state.notifier.subscribe();
+    let (stream_id, history) = load(&state, &id).await?;
+    let current = history.last().map(|e| e.version).unwrap_or(0);
+    let last_seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|v| (0..=current).contains(v))
+        .unwrap_or(current);
+    let initial = (state, stream_id, receiver, last_seen);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
+        let mut first = true;
+        loop {
+            // The first pass only reports changes a reconnection missed.
+            if !first {
+                let wait = async {
+                    loop {
+                        match receiver.recv().await {
+                            Ok(changed) if changed == stream_id.as_str() => return,
+                            Ok(_) => continue,
+                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
+                            Err(tokio::sync::broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+                        }
+                    }
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
+            }
+            let version = match state.store.stream_version(&stream_id).await {
+                Ok(version) => version,
+                Err(error) => {
+                    tracing::warn!(%error, "attempt version read failed");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+            };
+            first = false;
+            if seen >= version {
+                continue;
+            }
+            let event = Event::default()
+                .event("changed")
+                .id(version.to_string())
+                .data(json!({ "version": version }).to_string());
+            return Some((Ok(event), (state, stream_id, receiver, version)));
+        }
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+#[derive(Deserialize)]
+struct EraseBody {
+    phone: Option<String>,
+    document: Option<String>,
+    email: Option<String>,
+    attempt: Option<String>,
+    #[serde(default)]
+    confirm: bool,
+}
+
+async fn erase_person(
+    State(state): State<AppState>,
+    AdminStaff(staff): AdminStaff,
+    body: Result<Json<EraseBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|_| ApiError::Invalid("Informe quem apagar e confirme.".into()))?;
+    if !body.confirm {
+        return Err(ApiError::Invalid("Confirme a exclusão dos dados da pessoa.".into()));
+    }
+    let too_long = [&body.phone, &body.document, &body.email, &body.attempt].iter().any(|v| v.as_ref().is_some_and(|v| v.len() > 200));
+    if too_long {
+        return Err(ApiError::Invalid("A busca é longa demais.".into()));
+    }
+    let (start, what) = if let Some(phone) = &body.phone {
+        let phone = query::normalize_phone(phone).ok_or_else(|| ApiError::Invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.".into()))?;
+        (erase::subject_of(&state.vault, PiiKind::Phone, &phone).await?, json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, &phone)) }))
+    } else if let Some(document) = &body.document {
+        (erase::subject_of(&state.vault, PiiKind::CpfCnpj, document).await?, json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, document)) }))
+    } else if let Some(email) = &body.email {
+        (erase::subject_of(&state.vault, PiiKind::Email, email).await?, json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, email)) }))
+    } else if let Some(attempt) = &body.attempt {
+        let (stream, _) = load(&state, attempt).await?;
+        (erase::subjects_of_attempt(&state.db, stream.as_str()).await?, json!({ "kind": "attempt", "attempt": stream.as_str() }))
+    } else {
+        return Err(ApiError::Invalid("Informe o telefone, CPF/CNPJ, e-mail ou a tentativa da pessoa.".into()));
+    };
+    let erased = erase::erase_person(&state.db, &state.vault, start).await?;
+    let mut payload = what;
+    payload["subjects"] = json!(erased.subjects);
+    payload["attempts"] = json!(erased.attempts);
+    payload["secrets"] = json!(erased.secrets);
+    audit::record(&state.store, Some(staff.id), audit::ERASED, payload).await?;
+    Ok(Json(json!(erased)))
+}

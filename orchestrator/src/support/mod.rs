@@ -1,0 +1,10 @@
+//! The support console's API (docs/support.md): look-ups of a person's attempts, one attempt
+//! step by step with what the visitor saw, masked personal data and audited reveals, and the
+//! erasure of a person. Every route needs a staff session with the support or admin role.
+
+pub mod api;
+pub mod detail;
+pub mod erase;
+pub mod masking;
+pub mod query;
+pub mod summary;

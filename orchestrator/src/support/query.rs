@@ -1,0 +1,154 @@
+//! The look-up's query string: one search key (a phone in any common form, a CPF/CNPJ, an
+//! e-mail, a serial or an attempt id) and the filters, checked with Portuguese messages.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+use serde_json::{json, Value};
+
+use crate::http::error::ApiError;
+
+/// What the look-up searches by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    /// `55` + DDD + number.
+    Phone(String),
+    Document(String),
+    Email(String),
+    Serial(String),
+    Id(String),
+}
+
+pub const OUTCOMES: [&str; 5] = ["completed", "refused", "in_flight", "abandoned", "gave_up"];
+pub const FLOWS: [&str; 3] = ["activation", "download", "cloud"];
+pub const PAGE_SIZE: usize = 20;
+const MAX_LEN: usize = 200;
+
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    pub flow: Option<String>,
+    pub outcome: Option<String>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    pub page: usize,
+}
+
+fn invalid(message: &str) -> ApiError {
+    ApiError::Invalid(message.to_string())
+}
+
+/// A phone in any common form → `55` + its national digits (DDD + number):
+/// `(11) 91000-0001`, `11910000001`, `+55 11 91000-0001`, `011910000001`.
+pub fn normalize_phone(typed: &str) -> Option<String> {
+    let mut digits: String = typed.chars().filter(char::is_ascii_digit).collect();
+    if typed.chars().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    if digits.len() >= 12 && digits.starts_with("55") {
+        digits.drain(..2);
+    } else if digits.len() >= 11 && digits.starts_with('0') {
+        digits = digits.trim_start_matches('0').to_string();
+    }
+    if !(digits.len() == 10 || digits.len() == 11) || digits.starts_with('0') {
+        return None;
+    }
+    Some(format!("55{digits}"))
+}
+
+/// The search key and filters of `GET /api/support/attempts`.
+pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiError> {
+    if params.values().any(|v| v.chars().count() > MAX_LEN) {
+        return Err(invalid("A busca é longa demais."));
+    }
+    let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let key = if let Some(phone) = get("phone") {
+        Key::Phone(normalize_phone(phone).ok_or_else(|| {
+            invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.")
+        })?)
+    } else if let Some(document) = get("document") {
+        let document: String = document
+            .chars()
+            .filter(|c| !matches!(c, '.' | '-' | '/' | ' '))
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        if !(document.len() == 11 || document.len() == 14) || !document.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(invalid("CPF ou CNPJ inválido. Digite os 11 ou 14 caracteres."));
+        }
+        Key::Document(document)
+    } else if let Some(email) = get("email") {
+        if !crate::staff::accounts::valid_email(email) {
+            return Err(invalid("E-mail inválido. Confira o endereço digitado."));
+        }
+        Key::Email(email.to_lowercase())
+    } else if let Some(serial) = get("serial") {
+        Key::Serial(serial.to_string())
+    } else if let Some(id) = get("id") {
+        Key::Id(id.to_string())
+    } else {
+        return Err(invalid("Informe um telefone, CPF/CNPJ, e-mail, serial ou ID de tentativa."));
+    };
+    let flow = get("flow").map(str::to_string);
+    if flow.as_deref().is_some_and(|f| !FLOWS.contains(&f)) {
+        return Err(invalid("Fluxo desconhecido."));
+    }
+    let outcome = get("outcome").map(str::to_string);
+    if outcome.as_deref().is_some_and(|o| !OUTCOMES.contains(&o)) {
+        return Err(invalid("Resultado desconhecido."));
+    }
+    let date = |name: &str| -> Result<Option<NaiveDate>, ApiError> {
+        get(name)
+            .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| invalid("Data inválida. Use o formato AAAA-MM-DD.")))
+            .transpose()
+    };
+    let (from, to) = (date("from")?, date("to")?);
+    let page = match get("page") {
+        None => 1,
+        Some(p) => p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid("Página inválida."))?,
+    };
+    Ok((key, Filters { flow, outcome, from, to, page }))
+}
+
+/// The query as the answer echoes it: the normalized key, never more than what was typed.
+pub fn echo(key: &Key, filters: &Filters) -> Value {
+    let (name, value) = match key {
+        Key::Phone(p) => ("phone", p.trim_start_matches("55").to_string()),
+        Key::Document(d) => ("document", d.clone()),
+        Key::Email(e) => ("email", e.clone()),
+        Key::Serial(s) => ("serial", s.clone()),
+        Key::Id(i) => ("id", i.clone()),
+    };
+    json!({
+        name: value,
+        "flow": filters.flow,
+        "outcome": filters.outcome,
+        "from": filters.from.map(|d| d.to_string()),
+        "to": filters.to.map(|d| d.to_string()),
+        "page": filters.page,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phones_in_every_common_form_normalize_alike() {
+        for typed in ["(11) 91000-0001", "11910000001", "+55 11 91000-0001", "0 11 91000-0001", "011910000001", "5511910000001"] {
+            assert_eq!(normalize_phone(typed).as_deref(), Some("5511910000001"), "{typed}");
+        }
+        for bad in ["1234", "abc", "119100000011234", "0000000000"] {
+            assert_eq!(normalize_phone(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn bad_filters_are_refused_in_portuguese() {
+        let params = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>();
+        assert!(parse(&params(&[("phone", "11910000001"), ("from", "ontem")])).is_err());
+        assert!(parse(&params(&[("phone", "11910000001"), ("outcome", "x")])).is_err());
+        assert!(parse(&params(&[])).is_err());
+        let (key, filters) = parse(&params(&[("phone", "(11) 91000-0001"), ("page", "2")])).expect("parses");
+        assert_eq!(key, Key::Phone("5511910000001".into()));
+        assert_eq!(filters.page, 2);
+    }
+}

@@ -1,0 +1,345 @@
+//! The support console's API (docs/support.md) against the real app and PostgreSQL: role
+//! boundaries, CSRF, the sign-in limit, session expiry, the look-up of a visitor's phone,
+//! the audited reveal and the erasure of a person.
+
+mod common;
+
+use common::{spawn_app, TestApp};
+use events::pii::{Keys, Vault};
+use orchestrator::staff::accounts::Accounts;
+use orchestrator::staff::Role;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+const PASSWORD: &str = "senha-de-teste-longa";
+
+struct Signed {
+    cookie: String,
+    csrf: String,
+}
+
+async fn add_staff(db: &PgPool, email: &str, role: Role) {
+    let vault = Vault::new(db.clone(), Keys::insecure_dev());
+    Accounts { db, vault: &vault }.add(email, role, PASSWORD).await.expect("staff added");
+}
+
+fn origin(app: &TestApp) -> String {
+    format!("http://{}", app.addr)
+}
+
+async fn sign_in_with(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/staff/session"))
+        .header("origin", origin(app))
+        .json(&json!({ "email": email, "password": password }))
+        .send()
+        .await
+        .expect("sign-in")
+}
+
+async fn sign_in(app: &TestApp, email: &str) -> Signed {
+    let response = sign_in_with(app, email, PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let set_cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).expect("cookie").to_string();
+    for part in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(set_cookie.contains(part), "{set_cookie}");
+    }
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(body["email"], email);
+    Signed { cookie: set_cookie.split(';').next().expect("pair").to_string(), csrf: body["csrf_token"].as_str().expect("csrf").to_string() }
+}
+
+async fn get(app: &TestApp, signed: Option<&Signed>, path: &str) -> (StatusCode, Value) {
+    let mut request = app.client.get(app.url(path));
+    if let Some(signed) = signed {
+        request = request.header("cookie", &signed.cookie);
+    }
+    let response = request.send().await.expect("get");
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn post(app: &TestApp, signed: &Signed, path: &str, body: Value, csrf: bool) -> (StatusCode, Value) {
+    let mut request = app.client.post(app.url(path)).header("cookie", &signed.cookie).header("origin", origin(app)).json(&body);
+    if csrf {
+        request = request.header("x-csrf-token", &signed.csrf);
+    }
+    let response = request.send().await.expect("post");
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// A visitor starts a download and submits `phone`: an attempt in flight linked to it.
+async fn visitor_with_phone(app: &TestApp, phone: &str) -> String {
+    let response = app
+        .client
+        .post(app.url("/api/attempts"))
+        .json(&json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
+        .send()
+        .await
+        .expect("start");
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).and_then(|v| v.split(';').next()).expect("cookie").to_string();
+    let body: Value = response.json().await.expect("json");
+    let id = body["id"].as_str().expect("id").to_string();
+    let response = app
+        .client
+        .post(app.url(&format!("/api/attempts/{id}/commands")))
+        .header("cookie", cookie)
+        .header("idempotency-key", uuid::Uuid::new_v4().to_string())
+        .json(&json!({ "type": "submit_phone", "phone": phone }))
+        .send()
+        .await
+        .expect("command");
+    assert_eq!(response.status(), StatusCode::OK);
+    id
+}
+
+async fn staff_events(db: &PgPool, event_type: &str) -> Vec<Value> {
+    sqlx::query_scalar("SELECT payload FROM events WHERE category = 'staff' AND event_type = $1 ORDER BY position")
+        .bind(event_type)
+        .fetch_all(db)
+        .await
+        .expect("staff events")
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn without_a_session_every_staff_route_answers_401(db: PgPool) {
+    let app = spawn_app(db).await;
+    for path in ["/api/staff/session", "/api/support/attempts?phone=11910000001", "/api/support/attempts/download-00000000-0000-0000-0000-000000000000"] {
+        let (status, body) = get(&app, None, path).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(body["message"], "Sua sessão terminou. Entre de novo.");
+    }
+    let forged = Signed { cookie: "exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
+    assert_eq!(get(&app, Some(&forged), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_analyst_is_refused_every_support_route(db: PgPool) {
+    add_staff(&db, "ana.analista@exa.com.br", Role::Analyst).await;
+    let app = spawn_app(db).await;
+    let signed = sign_in(&app, "ana.analista@exa.com.br").await;
+    let (status, body) = get(&app, Some(&signed), "/api/staff/session").await;
+    assert_eq!((status, body["role"].as_str()), (StatusCode::OK, Some("analyst")));
+    for path in ["/api/support/attempts?phone=11910000001", "/api/support/attempts/download-00000000-0000-0000-0000-000000000000"] {
+        let (status, body) = get(&app, Some(&signed), path).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(body["message"], "Você não tem permissão para esta ação.");
+    }
+    let (status, _) = post(&app, &signed, "/api/support/erase", json!({ "phone": "11910000001", "confirm": true }), true).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_look_up_finds_a_visitors_attempt_by_phone_in_any_form_and_is_audited(db: PgPool) {
+    add_staff(&db, "bia@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 91234-5678").await;
+    let signed = sign_in(&app, "bia@exa.com.br").await;
+    for typed in ["(11) 91234-5678", "11912345678", "+55 11 91234-5678"] {
+        let query = url_encode(typed);
+        let (status, body) = get(&app, Some(&signed), &format!("/api/support/attempts?phone={query}")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["total"], 1, "{body}");
+        let summary = &body["attempts"][0];
+        assert_eq!(summary["id"], id.as_str());
+        assert_eq!(summary["flow"], "download");
+        assert_eq!(summary["outcome"]["kind"], "in_flight", "{summary}");
+    }
+    let (status, body) = get(&app, Some(&signed), "/api/support/attempts?phone=11912345678&outcome=completed").await;
+    assert_eq!((status, body["total"].as_u64()), (StatusCode::OK, Some(0)));
+    let (status, body) = get(&app, Some(&signed), "/api/support/attempts?phone=1234").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body["message"].as_str().expect("message").starts_with("Telefone inválido"));
+    let (status, _) = get(&app, Some(&signed), "/api/support/attempts?phone=11912345678&from=ontem").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = get(&app, Some(&signed), "/api/support/attempts/not-an-id").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // The look-ups are audited with the keyed hash, never the number.
+    let looked = staff_events(&db, "staff.looked_up").await;
+    assert_eq!(looked.len(), 4, "three forms and the filtered one");
+    let all = serde_json::to_string(&looked).expect("json");
+    assert!(!all.contains("91234") && !all.contains("5678"), "{all}");
+    assert_eq!(looked[0]["hash"].as_str().map(str::len), Some(64));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_detail_masks_personal_data_and_a_reveal_needs_csrf_and_is_audited(db: PgPool) {
+    add_staff(&db, "carla@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 91234-5678").await;
+    let signed = sign_in(&app, "carla@exa.com.br").await;
+    let (status, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    let text = detail.to_string();
+    assert!(!text.contains("$pii") && !text.contains("912345678"), "{text}");
+    assert_eq!(detail["fields"][0]["name"], "phone");
+    assert_eq!(detail["fields"][0]["masked"], "(11) *****-5678");
+    let timeline = detail["timeline"].as_array().expect("timeline");
+    assert_eq!(timeline.len(), 2);
+    assert_eq!(timeline[0]["actor"], "visitor");
+    assert!(timeline[1]["seen"]["panel"].is_string(), "{detail}");
+
+    let reveal = format!("/api/support/attempts/{id}/reveal");
+    let reason = "Cliente ao telefone pediu confirmação";
+    let (status, body) = post(&app, &signed, &reveal, json!({ "field": "phone", "reason": reason }), false).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    // The right token from another origin is refused too.
+    let response = app
+        .client
+        .post(app.url(&reveal))
+        .header("cookie", &signed.cookie)
+        .header("x-csrf-token", &signed.csrf)
+        .header("origin", "https://evil.example")
+        .json(&json!({ "field": "phone", "reason": reason }))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(staff_events(&db, "staff.revealed").await.is_empty());
+    let (status, _) = post(&app, &signed, &reveal, json!({ "field": "phone", "reason": "curto" }), true).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let (status, body) = post(&app, &signed, &reveal, json!({ "field": "phone", "reason": reason }), true).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({ "field": "phone", "value": "5511912345678" }));
+    let revealed = staff_events(&db, "staff.revealed").await;
+    assert_eq!(revealed, vec![json!({ "attempt": id, "field": "phone", "reason": reason })]);
+    let (_, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
+    let trail = detail["staff_trail"].as_array().expect("trail");
+    let entry = trail.iter().find(|e| e["action"] == "revealed").expect("reveal in the trail");
+    assert_eq!((entry["email"].as_str(), entry["reason"].as_str()), (Some("carla@exa.com.br"), Some(reason)));
+
+    let response = app.client.get(app.url(&format!("/api/support/attempts/{id}/history"))).header("cookie", &signed.cookie).send().await.expect("history");
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()["content-disposition"].to_str().expect("ascii").starts_with("attachment"));
+    assert!(!response.text().await.expect("text").contains("$pii"));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn five_failed_sign_ins_lock_the_email_out_without_saying_whether_it_exists(db: PgPool) {
+    add_staff(&db, "davi@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    for _ in 0..5 {
+        let response = sign_in_with(&app, "davi@exa.com.br", "senha-errada-demais").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        let body: Value = response.json().await.expect("json");
+        assert_eq!(body["message"], "E-mail ou senha incorretos.");
+    }
+    let response = sign_in_with(&app, "davi@exa.com.br", PASSWORD).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let locked: Value = response.json().await.expect("json");
+    // An e-mail nobody has gets the same answers.
+    for _ in 0..5 {
+        assert_eq!(sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await.status(), StatusCode::UNAUTHORIZED);
+    }
+    let response = sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(response.json::<Value>().await.expect("json"), locked);
+    assert!(!staff_events(&db, "staff.sign_in_refused").await.is_empty());
+
+    // Fifteen minutes later the e-mail may try again.
+    sqlx::query("UPDATE staff_sign_in_failures SET failed_at = failed_at - interval '16 minutes'").execute(&db).await.expect("age");
+    assert_eq!(sign_in_with(&app, "davi@exa.com.br", PASSWORD).await.status(), StatusCode::OK);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_session_ends_when_idle_too_long_after_eight_hours_or_at_sign_out(db: PgPool) {
+    add_staff(&db, "eva@exa.com.br", Role::Admin).await;
+    let app = spawn_app(db.clone()).await;
+    let signed = sign_in(&app, "eva@exa.com.br").await;
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::OK);
+    sqlx::query("UPDATE staff_sessions SET last_seen_at = now() - interval '31 minutes'").execute(&db).await.expect("idle");
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
+
+    let signed = sign_in(&app, "eva@exa.com.br").await;
+    sqlx::query("UPDATE staff_sessions SET created_at = now() - interval '8 hours 1 minute'").execute(&db).await.expect("old");
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
+
+    let signed = sign_in(&app, "eva@exa.com.br").await;
+    let bare = app.client.delete(app.url("/api/staff/session")).header("cookie", &signed.cookie).send().await.expect("delete");
+    assert_eq!(bare.status(), StatusCode::FORBIDDEN, "sign-out needs the CSRF token");
+    let response = app
+        .client
+        .delete(app.url("/api/staff/session"))
+        .header("cookie", &signed.cookie)
+        .header("x-csrf-token", &signed.csrf)
+        .header("origin", origin(&app))
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(response.status(), StatusCode::NO_CONTENT);
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn erasing_a_person_leaves_a_readable_timeline_and_no_token(db: PgPool) {
+    add_staff(&db, "fabio@exa.com.br", Role::Admin).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 93333-4444").await;
+    sqlx::query("INSERT INTO attempt_secrets (stream_id, name, value, expires_at) VALUES ($1, 'id_token', 'tok', now() + interval '1 hour')")
+        .bind(&id)
+        .execute(&db)
+        .await
+        .expect("secret");
+    let signed = sign_in(&app, "fabio@exa.com.br").await;
+    let (status, _) = post(&app, &signed, "/api/support/erase", json!({ "attempt": id }), true).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "confirmation required");
+    let (status, body) = post(&app, &signed, "/api/support/erase", json!({ "attempt": id, "confirm": true }), true).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({ "subjects": 1, "attempts": 1, "secrets": 1 }));
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1").bind(&id).fetch_one(&db).await.expect("count");
+    assert_eq!(left, 0);
+
+    let (status, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    assert_eq!(detail["fields"][0]["masked"], "dado apagado (LGPD)");
+    assert_eq!(detail["timeline"].as_array().map(Vec::len), Some(2));
+    let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11933334444").await;
+    assert_eq!(found["total"], 0);
+    assert_eq!(staff_events(&db, "staff.erased").await.len(), 1);
+}
+
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: PgPool) {
+    add_staff(&db, "gil@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-6666").await;
+    let signed = sign_in(&app, "gil@exa.com.br").await;
+    let mut response = app
+        .client
+        .get(app.url(&format!("/api/support/attempts/{id}/stream")))
+        .header("cookie", &signed.cookie)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(response.status(), StatusCode::OK);
+    // Nothing for the state the page has just read.
+    let quiet = tokio::time::timeout(std::time::Duration::from_millis(1500), response.chunk()).await;
+    assert!(quiet.is_err(), "unexpected {quiet:?}");
+    let store = events::EventStore::new(db.clone());
+    let event = events::NewEvent {
+        event_type: "step.started".into(),
+        schema_version: 1,
+        payload: json!({ "step": "send_code", "claim": 2 }),
+        metadata: events::Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "runner-test".into(), client: None },
+    };
+    store.append(&events::StreamId::parse(&id).expect("id"), events::ExpectedVersion::Any, vec![event]).await.expect("append");
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), response.chunk()).await.expect("in time").expect("read").expect("chunk");
+    let text = String::from_utf8_lossy(&chunk).to_string();
+    assert!(text.contains("event: changed") && text.contains("\"version\":3"), "{text}");
+    let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;
+    assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
+}

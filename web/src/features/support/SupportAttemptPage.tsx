@@ -1,0 +1,369 @@
+// `/suporte/tentativas/:id`: the attempt's summary, its timeline with what the visitor saw after
+// each event, its personal data masked (revealed one field at a time, with a reason), the staff
+// trail, and, for an admin, the LGPD erasure of the person behind it. An attempt in flight
+// follows the server's `changed` events and reads itself again.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { usePageMeta } from '../../components/Seo';
+import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
+import { EraseDialog } from './components/EraseDialog';
+import { DateTime, FlowName } from './components/Flow';
+import { OutcomeBadge } from './components/OutcomeBadge';
+import { RevealDialog } from './components/RevealDialog';
+import { Timeline, type TimelineMode } from './components/Timeline';
+import { fieldsOf, formatDateTime, formatDuration, trailEntryOf, type MaskedField } from './format';
+import { RequireStaff, useApiFailure, useStaff } from './session';
+
+type Loaded = { kind: 'loading' } | { kind: 'failed'; status: number; message: string } | { kind: 'ready'; detail: Detail };
+
+/** The detail, read again on demand; a late answer never overwrites a newer one. */
+function useDetail(id: string) {
+  const failure = useApiFailure();
+  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const sequence = useRef(0);
+
+  const load = useCallback(
+    (signal?: AbortSignal) => {
+      const mine = ++sequence.current;
+      getAttemptDetail(id, signal)
+        .then((detail) => {
+          if (mine === sequence.current) setLoaded({ kind: 'ready', detail });
+        })
+        .catch((error: unknown) => {
+          if (mine !== sequence.current) return;
+          const message = failure(error);
+          if (!message) return;
+          const status = (error as { status?: number }).status ?? 0;
+          // A failed refresh keeps what is on screen; only a failed first read replaces it.
+          setLoaded((current) => (current.kind === 'ready' && status !== 404 ? current : { kind: 'failed', status, message }));
+        });
+    },
+    [id, failure],
+  );
+
+  useEffect(() => {
+    setLoaded({ kind: 'loading' });
+    const controller = new AbortController();
+    load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  return { loaded, reload: load };
+}
+
+/** While the attempt is in flight, each `changed` event reads the detail again. */
+function useLiveUpdates(id: string, live: boolean, reload: () => void) {
+  const reloadRef = useRef(reload);
+  reloadRef.current = reload;
+  useEffect(() => {
+    if (!live || typeof EventSource === 'undefined') return;
+    const source = new EventSource(streamUrl(id));
+    source.addEventListener('changed', () => reloadRef.current());
+    // A server that sends the change as an unnamed message is followed all the same.
+    source.onmessage = () => reloadRef.current();
+    return () => source.close();
+  }, [id, live]);
+}
+
+function Summary({ detail }: { detail: Detail }) {
+  const view = detail.view ?? {};
+  const panel = typeof view.panel === 'string' ? view.panel : null;
+  const viewMessage = [view.message, view.error].find((v) => typeof v === 'string' && v) as string | undefined;
+  return (
+    <section className="sp-card sp-summary" aria-labelledby="sp-summary-title">
+      <h2 id="sp-summary-title" className="sp-visually-hidden">
+        Resumo
+      </h2>
+      <dl className="sp-pairs sp-pairs--grid">
+        <div>
+          <dt>Fluxo</dt>
+          <dd>
+            <FlowName flow={detail.flow} variant={detail.variant} />
+          </dd>
+        </div>
+        <div>
+          <dt>Resultado</dt>
+          <dd>
+            <OutcomeBadge outcome={detail.outcome} />
+          </dd>
+        </div>
+        <div>
+          <dt>Início</dt>
+          <dd>
+            <DateTime iso={detail.started_at}>{formatDateTime(detail.started_at)}</DateTime>
+          </dd>
+        </div>
+        <div>
+          <dt>Última atualização</dt>
+          <dd>
+            <DateTime iso={detail.updated_at}>{formatDateTime(detail.updated_at)}</DateTime>
+          </dd>
+        </div>
+        <div>
+          <dt>Última etapa</dt>
+          <dd>{detail.last_step ? <code>{detail.last_step}</code> : '—'}</dd>
+        </div>
+        <div>
+          <dt>Duração</dt>
+          <dd>{formatDuration(detail.duration_ms)}</dd>
+        </div>
+        <div>
+          <dt>Chamadas repetidas</dt>
+          <dd>{detail.retries}</dd>
+        </div>
+        <div>
+          <dt>Tela do visitante agora</dt>
+          <dd>
+            {panel ? <code>{panel}</code> : '—'}
+            {viewMessage && <span className="sp-summary__message"> “{viewMessage}”</span>}
+          </dd>
+        </div>
+        <div className="sp-pairs__wide">
+          <dt>ID</dt>
+          <dd>
+            <code className="sp-id">{detail.id}</code>
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Fields({
+  fields,
+  revealed,
+  onReveal,
+}: {
+  fields: MaskedField[];
+  revealed: Record<string, string>;
+  onReveal: (field: MaskedField) => void;
+}) {
+  return (
+    <section className="sp-card" aria-labelledby="sp-fields-title">
+      <h2 id="sp-fields-title" className="sp-subtitle">
+        Dados pessoais
+      </h2>
+      {fields.length === 0 ? (
+        <p className="sp-muted">Esta tentativa não guarda dados pessoais.</p>
+      ) : (
+        <ul className="sp-fields">
+          {fields.map((field) => {
+            const clear = revealed[field.name];
+            return (
+              <li key={field.name} className="sp-fields__item">
+                <span className="sp-fields__label">{field.label}</span>
+                <span className="sp-fields__value" id={`sp-field-${field.name}`} tabIndex={clear ? -1 : undefined}>
+                  {clear ?? field.masked}
+                  {clear && <span className="sp-tag">revelado</span>}
+                </span>
+                {!clear && !field.erased && (
+                  <button type="button" className="sp-button sp-button--small sp-button--secondary" onClick={() => onReveal(field)}>
+                    Revelar<span className="sp-visually-hidden"> {field.label}</span>
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function StaffTrail({ trail }: { trail: unknown[] }) {
+  const entries = trail.map(trailEntryOf);
+  return (
+    <section className="sp-card" aria-labelledby="sp-trail-title">
+      <h2 id="sp-trail-title" className="sp-subtitle">
+        Acessos da equipe
+      </h2>
+      {entries.length === 0 ? (
+        <p className="sp-muted">Nenhum acesso registrado.</p>
+      ) : (
+        <ol className="sp-trail">
+          {entries.map((entry, index) => (
+            <li key={index} className="sp-trail__item">
+              <span className="sp-trail__when">{entry.at ? <DateTime iso={entry.at}>{formatDateTime(entry.at)}</DateTime> : '—'}</span>
+              <span>
+                <strong>{entry.who}</strong> {entry.what}
+              </span>
+              {entry.reason && <span className="sp-trail__reason">Motivo: “{entry.reason}”</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Attempt({ id }: { id: string }) {
+  const { session, expired } = useStaff();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const mode: TimelineMode = params.get('vista') === 'completa' ? 'full' : 'compact';
+  const { loaded, reload } = useDetail(id);
+  const detail = loaded.kind === 'ready' ? loaded.detail : null;
+  const live = detail?.outcome.kind === 'in_flight';
+  useLiveUpdates(id, live, reload);
+  const [revealing, setRevealing] = useState<MaskedField | null>(null);
+  const [revealed, setRevealed] = useState<Record<string, string>>({});
+  const [erasing, setErasing] = useState(false);
+  const [erased, setErased] = useState<EraseReply | null>(null);
+  const [focusField, setFocusField] = useState<string | null>(null);
+  const lookup = (location.state as { lookup?: string } | null)?.lookup ?? '';
+  const events = detail?.timeline.length ?? 0;
+
+  // A revealed value takes the focus from the dialog (its "Revelar" button is gone).
+  useEffect(() => {
+    if (focusField) document.getElementById(`sp-field-${focusField}`)?.focus();
+  }, [focusField]);
+
+  const setMode = (next: TimelineMode) => {
+    const nextParams = new URLSearchParams(params);
+    if (next === 'full') nextParams.set('vista', 'completa');
+    else nextParams.delete('vista');
+    setParams(nextParams, { replace: true, state: location.state });
+  };
+
+  const back = (
+    <p className="sp-back">
+      <Link to={`/suporte${lookup}`}>← Voltar à busca</Link>
+    </p>
+  );
+
+  if (loaded.kind === 'loading') {
+    return (
+      <div className="sp-page">
+        {back}
+        <h1 className="sp-title">Tentativa</h1>
+        <p className="sp-loading" role="status">
+          Carregando a tentativa…
+        </p>
+      </div>
+    );
+  }
+  if (loaded.kind === 'failed' || !detail) {
+    return (
+      <div className="sp-page">
+        {back}
+        <h1 className="sp-title">{loaded.kind === 'failed' && loaded.status === 404 ? 'Tentativa não encontrada' : 'Tentativa'}</h1>
+        <div className="sp-alert sp-alert--error" role="alert">
+          <p>{loaded.kind === 'failed' ? loaded.message : ''}</p>
+        </div>
+      </div>
+    );
+  }
+
+  const fields = fieldsOf(detail.fields);
+
+  return (
+    <div className="sp-page">
+      {back}
+      <div className="sp-attempt__head">
+        <h1 className="sp-title">
+          Tentativa de {detail.started_at ? formatDateTime(detail.started_at) : detail.id}
+        </h1>
+        <div className="sp-attempt__actions">
+          <a className="sp-button sp-button--secondary" href={historyUrl(detail.id)} download={`${detail.id}.json`}>
+            Baixar histórico (JSON)
+          </a>
+        </div>
+      </div>
+      {live && (
+        <p className="sp-live" role="status">
+          <span className="sp-live__dot" aria-hidden="true" /> Em andamento: esta página se atualiza sozinha quando a
+          tentativa avança.
+        </p>
+      )}
+      {erased && (
+        <div className="sp-alert sp-alert--success" role="status">
+          <p>
+            Dados apagados: {erased.subjects} {erased.subjects === 1 ? 'pessoa ou identificador' : 'pessoas ou identificadores'},{' '}
+            {erased.attempts} {erased.attempts === 1 ? 'tentativa' : 'tentativas'} e {erased.secrets}{' '}
+            {erased.secrets === 1 ? 'token' : 'tokens'}.
+          </p>
+        </div>
+      )}
+      <Summary detail={detail} />
+      <Fields fields={fields} revealed={revealed} onReveal={setRevealing} />
+
+      <section className="sp-card" aria-labelledby="sp-timeline-title">
+        <div className="sp-timeline__head">
+          <h2 id="sp-timeline-title" className="sp-subtitle">
+            Linha do tempo <span className="sp-muted sp-step__count">· {events === 1 ? '1 evento' : `${events} eventos`}</span>
+          </h2>
+          <div className="sp-toggle" role="group" aria-label="Modo de exibição">
+            <button type="button" className="sp-toggle__option" aria-pressed={mode === 'compact'} onClick={() => setMode('compact')}>
+              Compacto
+            </button>
+            <button type="button" className="sp-toggle__option" aria-pressed={mode === 'full'} onClick={() => setMode('full')}>
+              Completo
+            </button>
+          </div>
+        </div>
+        <p className="sp-muted sp-legend">
+          Horários de Brasília. Quem: <span className="sp-actor sp-actor--visitor">visitante</span>{' '}
+          <span className="sp-actor sp-actor--runner">executor</span> (chamadas aos serviços parceiros){' '}
+          <span className="sp-actor sp-actor--staff">equipe</span>
+        </p>
+        <Timeline entries={detail.timeline} mode={mode} />
+      </section>
+
+      <StaffTrail trail={detail.staff_trail ?? []} />
+
+      {session.role === 'admin' && (
+        <section className="sp-card sp-danger-zone" aria-labelledby="sp-lgpd-title">
+          <h2 id="sp-lgpd-title" className="sp-subtitle">
+            LGPD
+          </h2>
+          <p className="sp-muted">
+            Pedido de eliminação de dados (art. 18 da LGPD): apaga os dados da pessoa que usou o telefone desta tentativa.
+          </p>
+          <button type="button" className="sp-button sp-button--danger" onClick={() => setErasing(true)}>
+            Apagar dados da pessoa (LGPD)
+          </button>
+        </section>
+      )}
+
+      {revealing && (
+        <RevealDialog
+          attemptId={detail.id}
+          field={revealing}
+          onClose={() => setRevealing(null)}
+          onUnauthorized={expired}
+          onRevealed={(name, value) => {
+            setRevealed((current) => ({ ...current, [name]: value }));
+            setRevealing(null);
+            setFocusField(name);
+            // The reveal is in the staff trail now.
+            reload();
+          }}
+        />
+      )}
+      {erasing && (
+        <EraseDialog
+          attemptId={detail.id}
+          onClose={() => setErasing(false)}
+          onUnauthorized={expired}
+          onErased={(reply) => {
+            setErasing(false);
+            setErased(reply);
+            setRevealed({});
+            reload();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+export default function SupportAttemptPage() {
+  usePageMeta({ title: 'Tentativa · Suporte', description: 'Console de suporte da EXA.', noindex: true });
+  const { id = '' } = useParams();
+  return (
+    <RequireStaff>
+      <Attempt key={id} id={id} />
+    </RequireStaff>
+  );
+}

@@ -1,0 +1,117 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ABANDONED, FakeApi, IN_FLIGHT, REFUSED, renderAt, SUPPORT } from './testing';
+
+let api: FakeApi;
+const page = (attempts: unknown[], extra: Record<string, unknown> = {}) => ({
+  status: 200,
+  body: { query: { phone: '(11) *****-0001' }, total: attempts.length, page: 1, pages: 1, attempts, ...extra },
+});
+
+beforeEach(() => {
+  api = new FakeApi()
+    .on('GET /api/staff/session', { status: 200, body: SUPPORT })
+    .on('GET /api/support/attempts', page([REFUSED, ABANDONED, IN_FLIGHT]));
+  api.install();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('/suporte look-up', () => {
+  it('reads the query from the URL and renders one row per attempt with its badge', async () => {
+    renderAt('/suporte?phone=11910000001');
+    const table = await screen.findByRole('table');
+    expect(api.calls('GET /api/support/attempts').map((c) => c.url)).toEqual(['/api/support/attempts?phone=11910000001']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+
+    const [refused, abandoned, inFlight] = rows;
+    expect(within(refused).getByText('Ativação EXA Segurança')).toBeTruthy();
+    expect(within(refused).getByText('Bradesco Seguros')).toBeTruthy();
+    expect(within(refused).getByText('14/03/2025, 10:22:05')).toBeTruthy();
+    expect(within(refused).getByText('Recusada').getAttribute('data-outcome')).toBe('refused');
+    expect(within(refused).getByText(/Código expirado\. Solicite um novo código\./)).toBeTruthy();
+    expect(within(refused).getByText('3 min 12 s')).toBeTruthy();
+    expect(within(refused).getByRole('link', { name: /^Ver tentativa/ }).getAttribute('href')).toBe(
+      `/suporte/tentativas/${REFUSED.id}`,
+    );
+
+    expect(within(abandoned).getByText('Download do antivírus')).toBeTruthy();
+    expect(within(abandoned).getByText('Abandonada em send_code após 12 min')).toBeTruthy();
+    expect(within(inFlight).getByText('Em andamento')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: /3 tentativas/ })).toBeTruthy();
+    // The phone layout's cards carry the same attempts (CSS shows one or the other).
+    expect(screen.getAllByRole('heading', { level: 3 })).toHaveLength(3);
+  });
+
+  it('accepts a phone in any common form and keeps the query and filters in the URL', async () => {
+    renderAt('/suporte');
+    const box = await screen.findByLabelText('Telefone');
+    fireEvent.change(box, { target: { value: '+55 (11) 91000-0001' } });
+    fireEvent.change(screen.getByLabelText('Resultado'), { target: { value: 'refused' } });
+    fireEvent.change(screen.getByLabelText('De'), { target: { value: '2025-03-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/suporte?phone=11910000001&outcome=refused&from=2025-03-01'),
+    );
+    await screen.findByRole('table');
+    expect(api.calls('GET /api/support/attempts')[0].url).toBe(
+      '/api/support/attempts?phone=11910000001&outcome=refused&from=2025-03-01',
+    );
+  });
+
+  it('searches by another kind', async () => {
+    renderAt('/suporte');
+    fireEvent.change(await screen.findByLabelText('Buscar por'), { target: { value: 'document' } });
+    fireEvent.change(screen.getByLabelText('CPF/CNPJ'), { target: { value: '529.982.247-25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
+    await screen.findByRole('table');
+    expect(api.calls('GET /api/support/attempts')[0].url).toBe('/api/support/attempts?document=52998224725');
+  });
+
+  it('refuses a malformed phone before asking the server', async () => {
+    renderAt('/suporte');
+    fireEvent.change(await screen.findByLabelText('Telefone'), { target: { value: '1234' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Telefone inválido/);
+    expect(api.calls('GET /api/support/attempts')).toHaveLength(0);
+  });
+
+  it('says so when nothing matches', async () => {
+    api.on('GET /api/support/attempts', page([]));
+    renderAt('/suporte?phone=11910000009');
+    expect(await screen.findByRole('heading', { name: 'Nenhuma tentativa encontrada' })).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it("shows the server's Portuguese message on a refusal", async () => {
+    api.on('GET /api/support/attempts', { status: 422, body: { message: 'Telefone inválido.' } });
+    renderAt('/suporte?phone=999');
+    expect((await screen.findByRole('alert')).textContent).toBe('Telefone inválido.');
+  });
+
+  it('pages with links that keep the query', async () => {
+    api.on('GET /api/support/attempts', page([REFUSED], { total: 41, page: 2, pages: 3 }));
+    renderAt('/suporte?phone=11910000001&flow=activation&page=2');
+    const pager = await screen.findByRole('navigation', { name: 'Páginas de resultados' });
+    expect(within(pager).getByText('Página 2 de 3')).toBeTruthy();
+    expect(within(pager).getByRole('link', { name: 'Anterior' }).getAttribute('href')).toBe(
+      '/suporte?phone=11910000001&flow=activation',
+    );
+    expect(within(pager).getByRole('link', { name: 'Próxima' }).getAttribute('href')).toBe(
+      '/suporte?phone=11910000001&flow=activation&page=3',
+    );
+    expect(api.calls('GET /api/support/attempts')[0].url).toBe(
+      '/api/support/attempts?phone=11910000001&flow=activation&page=2',
+    );
+  });
+
+  it('goes to sign-in when the session expired meanwhile', async () => {
+    api.on('GET /api/support/attempts', { status: 401, body: { message: 'Sessão expirada.' } });
+    renderAt('/suporte?phone=11910000001');
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe(
+        `/suporte/entrar?volta=${encodeURIComponent('/suporte?phone=11910000001')}`,
+      ),
+    );
+  });
+});

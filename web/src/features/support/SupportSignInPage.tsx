@@ -1,0 +1,130 @@
+// `/suporte/entrar`: e-mail and password → POST /api/staff/session, then back to the page the
+// agent came from (`?volta=`) or the look-up.
+
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { usePageMeta } from '../../components/Seo';
+import { getStaffSession, signIn, SupportApiError } from './api';
+import { SupportShell } from './components/SupportShell';
+import { safeReturnPath } from './session';
+
+export default function SupportSignInPage() {
+  usePageMeta({
+    title: 'Entrar no console de suporte',
+    description: 'Acesso restrito à equipe de suporte da EXA.',
+    noindex: true,
+  });
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const target = safeReturnPath(params.get('volta'));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState<{ email: boolean; password: boolean }>({ email: false, password: false });
+  const [busy, setBusy] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  // Already signed in (another tab, a bookmark): straight on.
+  useEffect(() => {
+    const controller = new AbortController();
+    getStaffSession(controller.signal)
+      .then(() => navigate(target, { replace: true }))
+      .catch(() => {});
+    return () => controller.abort();
+  }, [navigate, target]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const lacking = { email: !email.trim(), password: !password };
+    setMissing(lacking);
+    if (lacking.email || lacking.password) {
+      (lacking.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email.trim(), password);
+      navigate(target, { replace: true });
+    } catch (failure) {
+      setBusy(false);
+      setPassword('');
+      setError(
+        failure instanceof SupportApiError ? failure.message : 'Não foi possível entrar agora. Tente de novo em instantes.',
+      );
+      // The message is announced by role="alert"; the password is typed again.
+      passwordRef.current?.focus();
+    }
+  };
+
+  return (
+    <SupportShell session={null}>
+      <div className="sp-signin">
+        <section className="sp-card sp-signin__card" aria-labelledby="sp-signin-title">
+          <h1 id="sp-signin-title" className="sp-title">
+            Entrar no console de suporte
+          </h1>
+          <p className="sp-muted">Acesso restrito à equipe da EXA. Tudo o que você faz aqui fica registrado.</p>
+          {error && (
+            <div className="sp-alert sp-alert--error" role="alert">
+              <p>{error}</p>
+            </div>
+          )}
+          <form onSubmit={submit} noValidate className="sp-form">
+            <div className="sp-field">
+              <label htmlFor="sp-email" className="sp-label">
+                E-mail
+              </label>
+              <input
+                ref={emailRef}
+                id="sp-email"
+                className="sp-input"
+                type="email"
+                name="email"
+                autoComplete="username"
+                inputMode="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                aria-invalid={missing.email || undefined}
+                aria-describedby={missing.email ? 'sp-email-error' : undefined}
+                required
+              />
+              {missing.email && (
+                <p id="sp-email-error" className="sp-field__error">
+                  Digite seu e-mail.
+                </p>
+              )}
+            </div>
+            <div className="sp-field">
+              <label htmlFor="sp-password" className="sp-label">
+                Senha
+              </label>
+              <input
+                ref={passwordRef}
+                id="sp-password"
+                className="sp-input"
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                aria-invalid={missing.password || undefined}
+                aria-describedby={missing.password ? 'sp-password-error' : undefined}
+                required
+              />
+              {missing.password && (
+                <p id="sp-password-error" className="sp-field__error">
+                  Digite sua senha.
+                </p>
+              )}
+            </div>
+            <button type="submit" className="sp-button sp-button--primary sp-button--block" disabled={busy}>
+              {busy ? 'Entrando…' : 'Entrar'}
+            </button>
+          </form>
+        </section>
+      </div>
+    </SupportShell>
+  );
+}

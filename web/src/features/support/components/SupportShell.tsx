@@ -1,0 +1,62 @@
+import '../support.css';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { signOut, type StaffSession } from '../api';
+import { roleLabel } from '../format';
+
+interface Props {
+  /** null on the sign-in page and while the session is being read. */
+  session: StaffSession | null;
+  children: ReactNode;
+}
+
+/** The console's frame: skip link, a header with who is signed in and "Sair", the content. */
+export function SupportShell({ session, children }: Props) {
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+
+  const leave = async () => {
+    setLeaving(true);
+    try {
+      await signOut();
+    } catch {
+      // Signed out or not, the agent leaves: the server forgets an idle session by itself.
+    }
+    navigate('/suporte/entrar', { replace: true });
+  };
+
+  return (
+    <div className="sp-app">
+      <a href="#conteudo" className="skip-link">
+        Pular para o conteúdo
+      </a>
+      <header className="sp-header">
+        <div className="sp-header__bar">
+          <Link to="/suporte" className="sp-header__brand">
+            <span className="sp-header__logo" aria-hidden="true">
+              EXA
+            </span>
+            <span>Console de suporte</span>
+          </Link>
+          {session && (
+            <div className="sp-header__staff">
+              <p className="sp-header__who">
+                <span className="sp-visually-hidden">Conectado como </span>
+                <span className="sp-header__email">{session.email}</span>
+                <span className="sp-role" data-role={session.role}>
+                  {roleLabel(session.role)}
+                </span>
+              </p>
+              <button type="button" className="sp-button sp-button--ghost" onClick={leave} disabled={leaving}>
+                Sair
+              </button>
+            </div>
+          )}
+        </div>
+      </header>
+      <main id="conteudo" tabIndex={-1} className="sp-main">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ANALYST, FakeApi, renderAt, SUPPORT } from './testing';
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = new FakeApi();
+  api.install();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the staff session on every console page', () => {
+  it('sends a visitor without a session to sign-in', async () => {
+    api.on('GET /api/staff/session', { status: 401, body: { message: 'Entre para continuar.' } });
+    renderAt('/suporte');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Entrar no console de suporte' })).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/suporte/entrar');
+  });
+
+  it('remembers the attempt page it came from in ?volta=', async () => {
+    api.on('GET /api/staff/session', { status: 401, body: { message: 'Entre para continuar.' } });
+    renderAt('/suporte/tentativas/activation-abc?vista=completa');
+    await screen.findByRole('heading', { level: 1, name: 'Entrar no console de suporte' });
+    expect(screen.getByTestId('location').textContent).toBe(
+      `/suporte/entrar?volta=${encodeURIComponent('/suporte/tentativas/activation-abc?vista=completa')}`,
+    );
+    expect(api.calls('GET /api/support/attempts/activation-abc')).toHaveLength(0);
+  });
+
+  it('shows who is signed in, and "Sair" sends DELETE with the CSRF token', async () => {
+    api.on('GET /api/staff/session', { status: 200, body: SUPPORT }).on('DELETE /api/staff/session', { status: 204 });
+    renderAt('/suporte');
+    await waitFor(() => expect(screen.getByRole('banner').textContent).toContain('bia@exa.com.br'));
+    expect(screen.getByRole('banner').textContent).toContain('Suporte');
+    api.on('GET /api/staff/session', { status: 401, body: { message: 'Entre para continuar.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sair' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/suporte/entrar'));
+    const [del] = api.calls('DELETE /api/staff/session');
+    expect(del.headers.get('X-CSRF-Token')).toBe(SUPPORT.csrf_token);
+  });
+
+  it('tells an analyst the console is for support and looks nothing up', async () => {
+    api.on('GET /api/staff/session', { status: 200, body: ANALYST });
+    renderAt('/suporte?phone=11910000001');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Este console é do suporte' })).toBeTruthy();
+    expect(screen.getByText(/funis de conversão para analistas chegam em breve/)).toBeTruthy();
+    expect(api.calls('GET /api/support/attempts')).toHaveLength(0);
+  });
+
+  it('offers to try again when the server cannot be reached', async () => {
+    let fail = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        if (fail) throw new TypeError('Failed to fetch');
+        return new Response(JSON.stringify(SUPPORT), { status: 200 });
+      }),
+    );
+    renderAt('/suporte/tentativas/x');
+    expect((await screen.findByRole('alert')).textContent).toContain('Não foi possível falar com o servidor');
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Tentar de novo' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Tentar de novo' })).toBeNull());
+  });
+});
