@@ -45,11 +45,13 @@ const SPA_ROUTES: &[&str] = &[
     "/seguranca/ativarbrisanet",
     "/seguranca/ativaragility",
     "/seguranca/tim",
+    "/suporte",
+    "/suporte/entrar",
 ];
 
 /// Routes with one parameter segment after the prefix (`/av-desktop/download/{os}`); the app
 /// itself redirects an unknown `os`.
-const SPA_PARAM_ROUTES: &[&str] = &["/av-desktop/download/"];
+const SPA_PARAM_ROUTES: &[&str] = &["/av-desktop/download/", "/suporte/tentativas/"];
 
 /// Whether the client app has a screen for `path` (a trailing slash is ignored, as the
 /// client's router does).
