@@ -1,9 +1,10 @@
 // The page against a fake attempt API: fetch answers commands, a fake EventSource pushes the
-// runner's later events. What is checked is what a visitor sees and what the server is sent.
+// runner's later events. What is checked is what a visitor sees and what the server is server.sent.
 
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useNavigate } from 'react-router';
 import type { NavigateFunction } from 'react-router';
+import { ev, FakeEventSource, fakeAttemptServer } from '../../lib/attempts/fakeAttemptServer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ActivationPage, { AGILITY_PLAN_KEY } from './ActivationPage';
 import {
@@ -19,60 +20,12 @@ import {
 const ID = 'activation-00000000-0000-4000-8000-000000000001';
 const LOADER = 'Aguarde, estamos processando';
 
-interface WireEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-class FakeEventSource {
-  static last: FakeEventSource | null = null;
-  onmessage: ((message: { data: string }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeEventSource.last = this;
-  }
-  close() {}
-}
-
-let version = 0;
-let sent: Record<string, unknown>[] = [];
-let replyTo: (command: Record<string, unknown>) => WireEvent[] | { status: number; body: unknown };
-
-function wire(events: WireEvent[]) {
-  return events.map((e) => ({ ...e, version: ++version, at: new Date().toISOString() }));
-}
-
-function push(...events: WireEvent[]) {
-  act(() => {
-    FakeEventSource.last?.onmessage?.({ data: JSON.stringify({ id: ID, version, events: wire(events), view: {} }) });
-  });
-}
-
-const ev = (type: string, data: Record<string, unknown> = {}): WireEvent => ({ type, data });
+const server = fakeAttemptServer('activation', ID);
+const { push } = server;
 
 beforeEach(() => {
-  version = 0;
-  sent = [];
-  FakeEventSource.last = null;
-  replyTo = () => [];
+  server.install();
   window.localStorage.clear();
-  vi.stubGlobal('EventSource', FakeEventSource);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const json = (status: number, body: unknown) =>
-        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-      if (url.startsWith('/api/attempts') && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
-        const command = (url === '/api/attempts' ? body.command : body) as Record<string, unknown>;
-        sent.push(command);
-        const answer = replyTo(command);
-        if (!Array.isArray(answer)) return json(answer.status, answer.body);
-        return json(url === '/api/attempts' ? 201 : 200, { id: ID, flow: 'activation', version, events: wire(answer), view: {} });
-      }
-      if (url === `/api/attempts/${ID}`) return json(200, { id: ID, flow: 'activation', version, events: [], view: {} });
-      return json(404, { message: 'não encontrado' });
-    }),
-  );
 });
 
 afterEach(() => {
@@ -104,7 +57,7 @@ const loader = () => screen.queryByRole('status', { name: LOADER });
 
 describe('activation page', () => {
   it('starts the attempt, sends phone and licence, takes the code and leaves for /seguranca', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
       if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
       if (command.type === 'submit_code') return [ev('code.submitted')];
@@ -114,12 +67,12 @@ describe('activation page', () => {
     expect(loader()).toBeTruthy();
     await screen.findByRole('heading', { name: DEFAULT_HEADING });
     await waitFor(() => expect(loader()).toBeNull());
-    expect(sent).toEqual([{ type: 'start', variant: 'standard', licenca: null, code: null, return_url: null }]);
+    expect(server.sent).toEqual([{ type: 'start', variant: 'standard', licenca: null, code: null, return_url: null }]);
 
     fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
     fireEvent.change(screen.getByLabelText('Código de licença'), { target: { value: 'LIC-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
-    await waitFor(() => expect(sent[1]).toEqual({ type: 'submit_phone', phone: '(11) 91234-5678', licence: 'LIC-1' }));
+    await waitFor(() => expect(server.sent[1]).toEqual({ type: 'submit_phone', phone: '(11) 91234-5678', licence: 'LIC-1' }));
     await waitFor(() => expect(FakeEventSource.last?.url).toBe(`/api/attempts/${ID}/stream`));
     expect(loader()).toBeTruthy();
 
@@ -134,29 +87,29 @@ describe('activation page', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Li e concordo com os Termos de uso e Privacidade' }));
     expect(activate.disabled).toBe(false);
     fireEvent.click(activate);
-    await waitFor(() => expect(sent[2]).toEqual({ type: 'submit_code', pincode: '123456', terms_accepted: true }));
+    await waitFor(() => expect(server.sent[2]).toEqual({ type: 'submit_code', pincode: '123456', terms_accepted: true }));
 
     push(ev('code.validated'), ev('subscription.created'));
     expect(screen.getByText(REDIRECT_TEXT)).toBeTruthy();
-    await waitFor(() => expect(sent[3]).toEqual({ type: 'record_store_redirect', platform: 'desktop' }));
+    await waitFor(() => expect(server.sent[3]).toEqual({ type: 'record_store_redirect', platform: 'desktop' }));
     await waitFor(() => expect(screen.getByText('página de segurança')).toBeTruthy(), { timeout: 5000 });
   }, 15_000);
 
   it('shows the local check in the banner without calling the server, and the banner closes', async () => {
-    replyTo = () => [ev('attempt.started', { variant: 'standard' })];
+    server.replyTo = () => [ev('attempt.started', { variant: 'standard' })];
     renderPage('/seguranca/ativar');
     await waitFor(() => expect(loader()).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
     const banner = screen.getByRole('alert');
     expect(banner.textContent).toBe(INVALID_PHONE);
     expect(screen.getByLabelText('Número do celular').getAttribute('aria-invalid')).toBe('true');
-    expect(sent).toHaveLength(1);
+    expect(server.sent).toHaveLength(1);
     fireEvent.click(within(banner).getByRole('button', { name: 'Fechar aviso de erro' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it("shows the server's refusal on its field", async () => {
-    replyTo = (command) =>
+    server.replyTo = (command) =>
       command.type === 'start'
         ? [ev('attempt.started', { variant: 'standard' })]
         : { status: 422, body: { message: 'Licença recusada.', field: 'licence' } };
@@ -171,20 +124,20 @@ describe('activation page', () => {
   });
 
   it("locks the licence the link brings, and a new query string starts a new attempt", async () => {
-    replyTo = (command) => [
+    server.replyTo = (command) => [
       ev('attempt.started', { variant: 'partner_portal', licence: command.licenca, licence_locked: true }),
     ];
     renderPage('/seguranca/ativarsumicity?licenca=SUMI-1');
     const licence = (await screen.findByDisplayValue('SUMI-1')) as HTMLInputElement;
     expect(licence.disabled).toBe(true);
-    expect(sent).toEqual([{ type: 'start', variant: 'partner_portal', licenca: 'SUMI-1', code: null, return_url: null }]);
+    expect(server.sent).toEqual([{ type: 'start', variant: 'partner_portal', licenca: 'SUMI-1', code: null, return_url: null }]);
     await act(async () => navigate('/seguranca/ativarsumicity?licenca=SUMI-2'));
     await screen.findByDisplayValue('SUMI-2');
-    expect(sent.map((command) => command.licenca)).toEqual(['SUMI-1', 'SUMI-2']);
+    expect(server.sent.map((command) => command.licenca)).toEqual(['SUMI-1', 'SUMI-2']);
   });
 
   it('keeps the telecom plan and lists the products the plan grants', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'telecom' })];
       if (command.type === 'submit_email') return [ev('email.submitted', { phone_display: '(11) *****-5678' })];
       return [];
@@ -194,7 +147,7 @@ describe('activation page', () => {
     fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'ana@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
-    await waitFor(() => expect(sent[1]).toEqual({ type: 'submit_email', phone: '(11) 91234-5678', email: 'ana@example.com' }));
+    await waitFor(() => expect(server.sent[1]).toEqual({ type: 'submit_email', phone: '(11) 91234-5678', email: 'ana@example.com' }));
     await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
     push(ev('partner.logged_in'), ev('partner.plan_found', { plan_id: 'plan-7' }));
     await waitFor(() => expect(window.localStorage.getItem(AGILITY_PLAN_KEY)).toBe('plan-7'));
@@ -208,13 +161,13 @@ describe('activation page', () => {
     expect(cloud.getAttribute('href')).toBe('/cloud');
     expect(cloud.getAttribute('target')).toBe('_blank');
     fireEvent.click(cloud);
-    await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'choose_product', product: 'cloud', platform: 'desktop' }));
+    await waitFor(() => expect(server.sent.at(-1)).toEqual({ type: 'choose_product', product: 'cloud', platform: 'desktop' }));
   });
 });
 
 describe('the template around the panels', () => {
   it('says why each field is asked, shows the partner logo file and a slim footer opening in new tabs', async () => {
-    replyTo = () => [ev('attempt.started', { variant: 'partner_portal', licence: 'SUMI-1', licence_locked: true })];
+    server.replyTo = () => [ev('attempt.started', { variant: 'partner_portal', licence: 'SUMI-1', licence_locked: true })];
     renderPage('/seguranca/ativarsumicity?licenca=SUMI-1');
     await waitFor(() => expect(loader()).toBeNull());
     const phone = screen.getByLabelText('Número do celular');
@@ -234,7 +187,7 @@ describe('the template around the panels', () => {
   });
 
   it('first says the activation is done, then the redirect text', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
       if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
       return [];
@@ -252,7 +205,7 @@ describe('the template around the panels', () => {
   });
 
   it('lists each product with its icon and one line', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'telecom' })];
       if (command.type === 'submit_email') return [ev('email.submitted', { phone_display: '(11) *****-5678' })];
       return [];
@@ -274,7 +227,7 @@ describe('the template around the panels', () => {
   });
 
   it('"Alterar número" on the code step starts a new attempt at the phone field', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
       if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
       return [];
@@ -289,6 +242,6 @@ describe('the template around the panels', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Alterar número' }));
     await screen.findByRole('heading', { name: DEFAULT_HEADING });
     expect((screen.getByLabelText('Número do celular') as HTMLInputElement).value).toBe('');
-    await waitFor(() => expect(sent.filter((command) => command.type === 'start')).toHaveLength(2));
+    await waitFor(() => expect(server.sent.filter((command) => command.type === 'start')).toHaveLength(2));
   });
 });

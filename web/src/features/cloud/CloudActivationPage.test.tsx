@@ -3,6 +3,7 @@
 
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { ev, FakeEventSource, fakeAttemptServer } from '../../lib/attempts/fakeAttemptServer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import CloudActivationPage from './CloudActivationPage';
 import { CLOUD_FAQ, FAQ_VISIBLE } from './faq';
@@ -10,61 +11,14 @@ import { MESSAGES } from './rules';
 
 const ID = 'cloud-00000000-0000-4000-8000-000000000001';
 
-interface WireEvent {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-class FakeEventSource {
-  static last: FakeEventSource | null = null;
-  onmessage: ((message: { data: string }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeEventSource.last = this;
-  }
-  close() {}
-}
-
-let version = 0;
-let sent: Record<string, unknown>[] = [];
-let replyTo: (command: Record<string, unknown>) => WireEvent[] | { status: number; body: unknown };
-
-function wire(events: WireEvent[]) {
-  return events.map((e) => ({ ...e, version: ++version, at: new Date().toISOString() }));
-}
-
-function push(...events: WireEvent[]) {
-  act(() => {
-    FakeEventSource.last?.onmessage?.({ data: JSON.stringify({ id: ID, version, events: wire(events), view: {} }) });
-  });
-}
-
-const ev = (type: string, data: Record<string, unknown> = {}): WireEvent => ({ type, data });
+const server = fakeAttemptServer('cloud', ID);
+const { push } = server;
 const submitted = ev('details.submitted', { phone: null, phone_masked: '(11) *****-5678', serial: 'PSN-0001' });
 
 beforeEach(() => {
-  version = 0;
-  sent = [];
-  replyTo = () => [];
-  vi.stubGlobal('EventSource', FakeEventSource);
+  server.install();
   // jsdom has no scrolling; SiteShell scrolls to the top on arrival.
   vi.stubGlobal('scrollTo', () => {});
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const json = (status: number, body: unknown) =>
-        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-      if (url.startsWith('/api/attempts') && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
-        const command = (url === '/api/attempts' ? body.command : body) as Record<string, unknown>;
-        sent.push(command);
-        const answer = replyTo(command);
-        if (!Array.isArray(answer)) return json(answer.status, answer.body);
-        return json(url === '/api/attempts' ? 201 : 200, { id: ID, flow: 'cloud', version, events: wire(answer), view: {} });
-      }
-      if (url === `/api/attempts/${ID}`) return json(200, { id: ID, flow: 'cloud', version, events: [], view: {} });
-      return json(404, { message: 'não encontrado' });
-    }),
-  );
 });
 
 afterEach(() => {
@@ -108,16 +62,16 @@ describe('/cloud/positivo', () => {
     const banner = screen.getByRole('alert');
     expect(banner.textContent).toBe(MESSAGES.phoneRequired);
     expect(banner.className).toContain('flow-error--red');
-    expect(sent).toEqual([]);
+    expect(server.sent).toEqual([]);
     fireEvent.click(within(banner).getByRole('button', { name: 'Fechar aviso de erro' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('goes from form 1 to the code form, and from a valid code to the success modal and /cliente/hero', async () => {
-    replyTo = (command) => (command.type === 'start' ? [submitted] : [ev('code.submitted', { pincode: '123456' })]);
+    server.replyTo = (command) => (command.type === 'start' ? [submitted] : [ev('code.submitted', { pincode: '123456' })]);
     renderPage();
     await fillForm1('(11) 91234-5678');
-    await waitFor(() => expect(sent).toEqual([{ type: 'start', phone: '(11) 91234-5678', serial: 'PSN-0001' }]));
+    await waitFor(() => expect(server.sent).toEqual([{ type: 'start', phone: '(11) 91234-5678', serial: 'PSN-0001' }]));
     await waitFor(() => expect(screen.getByRole('status', { name: 'Processando sua ativação' })).toBeTruthy());
     await waitFor(() => expect(FakeEventSource.last?.url).toBe(`/api/attempts/${ID}/stream`));
     push(ev('phone.checked'), ev('code.sent', { transaction_id: 'tx' }));
@@ -125,7 +79,7 @@ describe('/cloud/positivo', () => {
     expect(screen.queryByRole('status', { name: 'Processando sua ativação' })).toBeNull();
     fireEvent.change(screen.getByLabelText('Código recebido'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ativar' }));
-    await waitFor(() => expect(sent[1]).toEqual({ type: 'submit_code', code: '123456' }));
+    await waitFor(() => expect(server.sent[1]).toEqual({ type: 'submit_code', code: '123456' }));
     push(ev('code.validated'), ev('serial.registered'));
     push(ev('custom_token.obtained'), ev('account.signed_in'), ev('cloud.activated'));
     expect(screen.getByRole('dialog', { name: 'Número de série ativado!' })).toBeTruthy();
@@ -133,14 +87,14 @@ describe('/cloud/positivo', () => {
   }, 15_000);
 
   it("shows the server's refusal of the code and stops the loader", async () => {
-    replyTo = (command) =>
+    server.replyTo = (command) =>
       command.type === 'start' ? [submitted, ev('phone.checked'), ev('code.sent', { transaction_id: 'tx' })] : [ev('code.submitted')];
     renderPage();
     await fillForm1();
     await screen.findByLabelText('Código recebido');
     fireEvent.change(screen.getByLabelText('Código recebido'), { target: { value: '000000' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ativar' }));
-    await waitFor(() => expect(sent).toHaveLength(2));
+    await waitFor(() => expect(server.sent).toHaveLength(2));
     await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
     push(ev('code.rejected', { message: 'Código inválido ou expirado.' }));
     expect(screen.getByRole('alert').textContent).toBe('Código inválido ou expirado.');
@@ -148,7 +102,7 @@ describe('/cloud/positivo', () => {
   });
 
   it('hides the resend link after a successful resend while the countdown runs, and goes back to form 1', async () => {
-    replyTo = (command) => {
+    server.replyTo = (command) => {
       if (command.type === 'start') return [submitted, ev('phone.checked'), ev('code.sent', { transaction_id: 'tx' })];
       if (command.type === 'resend') return [ev('code.resend_requested'), ev('code.resent', { transaction_id: 'tx2' })];
       return [ev('details.reopened')];
@@ -161,7 +115,7 @@ describe('/cloud/positivo', () => {
     await screen.findByText('Reenviando em 9 segundos...', undefined, { timeout: 1500 });
     fireEvent.click(screen.getByRole('button', { name: 'Voltar' }));
     await screen.findByRole('button', { name: 'Continuar' });
-    expect(sent.map((c) => c.type)).toEqual(['start', 'resend', 'back']);
+    expect(server.sent.map((c) => c.type)).toEqual(['start', 'resend', 'back']);
     // The form keeps what was typed.
     expect((screen.getByLabelText('Número de série') as HTMLInputElement).value).toBe('PSN-0001');
   });
