@@ -3,7 +3,7 @@
 mod common;
 
 use common::event;
-use events::pii::{Keys, Opened, PiiKind, Sealed, Vault};
+use events::pii::{KeyRef, Keys, Opened, PiiKind, Sealed, Vault};
 use events::{EventStore, ExpectedVersion, StoreError, StreamId};
 use serde_json::json;
 use sqlx::PgPool;
@@ -204,7 +204,7 @@ async fn tampered_or_moved_ciphertexts_do_not_open(pool: PgPool) {
 
     // Round trip through Sealed parsing.
     let parsed = Sealed::from_value(&sealed).unwrap();
-    assert_eq!((parsed.subject, parsed.kind), (a, PiiKind::Phone));
+    assert_eq!((parsed.key, parsed.kind), (KeyRef::Subject(a), PiiKind::Phone));
     assert_eq!(
         vault.open(&sealed).await.unwrap(),
         Opened::Clear("11911112222".into())
@@ -261,4 +261,31 @@ async fn links_list_every_stream_of_a_person(pool: PgPool) {
         .await
         .unwrap()
         .is_empty());
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn linked_fields_name_a_different_id_in_each_stream_and_nothing_after_erasure(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let person = vault.subject_for(PiiKind::Phone, PHONE).await.unwrap();
+    let (x, y) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
+    let (in_x, in_y) = (vault.link_stream(person, &x).await.unwrap(), vault.link_stream(person, &y).await.unwrap());
+    assert_eq!(vault.link_stream(person, &x).await.unwrap(), in_x, "one link per stream");
+    let sealed_x = vault.seal_linked(in_x, PiiKind::Phone, "11987654321").await.unwrap();
+    let sealed_y = vault.seal_linked(in_y, PiiKind::Phone, "11987654321").await.unwrap();
+
+    // The two attempts' fields share no identifier, and neither names the person.
+    let (ref_x, ref_y) = (sealed_x.to_value()["$pii"]["link"].clone(), sealed_y.to_value()["$pii"]["link"].clone());
+    assert_ne!(ref_x, ref_y);
+    for sealed in [&sealed_x, &sealed_y] {
+        assert!(!sealed.to_value().to_string().contains(&person.to_string()));
+    }
+    assert_eq!(vault.open(&sealed_x.to_value()).await.unwrap(), Opened::Clear("11987654321".into()));
+    let mut payload = json!({"a": sealed_x.to_value(), "b": [sealed_y.to_value()]});
+    vault.reveal_payload(&mut payload).await.unwrap();
+    assert_eq!(payload, json!({"a": "11987654321", "b": ["11987654321"]}));
+
+    assert!(vault.forget(person).await.unwrap());
+    assert_eq!(vault.open(&sealed_y.to_value()).await.unwrap(), Opened::Erased);
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_stream_links").fetch_one(&pool).await.unwrap();
+    assert_eq!(left, 0, "the links, and with them the only tie between the two ids, are gone");
 }

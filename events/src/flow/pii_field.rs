@@ -38,6 +38,16 @@ impl PiiField {
         self.0.get(CLEAR_MARKER)?.get("value")?.as_str()
     }
 
+    /// What a view shows of the field: the clear text while it is a marker (a pure fold
+    /// before storage) or after the owner's read opened it, `null` while sealed or erased.
+    pub fn shown(&self) -> Value {
+        match (&self.0, self.clear_text()) {
+            (Value::String(opened), _) => Value::String(opened.clone()),
+            (_, Some(clear)) => Value::String(clear.to_string()),
+            _ => Value::Null,
+        }
+    }
+
     pub fn kind(&self) -> Option<PiiKind> {
         let kind = match self.0.get(CLEAR_MARKER) {
             Some(marker) => marker.get("kind")?.as_str()?.to_string(),

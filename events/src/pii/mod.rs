@@ -7,6 +7,7 @@
 //! [`Vault::forget`] deletes the key: every sealed field of that person, in the whole
 //! history, then reads as erased (crypto-shredding) while the events themselves remain.
 
+pub mod bulk;
 mod crypto;
 mod keys;
 mod sealed;
@@ -20,8 +21,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 
 pub use keys::Keys;
-pub use sealed::{Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
-pub use vault::Vault;
+pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
+pub use vault::{StreamLink, Vault};
 
 /// The kinds of personal data the portal handles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -30,6 +31,9 @@ pub enum PiiKind {
     Phone,
     CpfCnpj,
     Email,
+    /// A device's name as the visitor gave it to an upstream ("Notebook da Ana"): sealed
+    /// under a key of the attempt itself, never looked up.
+    DeviceName,
 }
 
 impl PiiKind {
@@ -38,7 +42,20 @@ impl PiiKind {
             PiiKind::Phone => "phone",
             PiiKind::CpfCnpj => "cpf_cnpj",
             PiiKind::Email => "email",
+            PiiKind::DeviceName => "device_name",
         }
+    }
+
+    /// Whether a value of this kind identifies a person across attempts (and so gets a keyed
+    /// look-up). Other kinds are sealed under a key of the one attempt that holds them.
+    pub fn is_looked_up(self) -> bool {
+        !matches!(self, PiiKind::DeviceName)
+    }
+
+    /// Whether the attempt's own visitor is shown the clear value (their device names are how
+    /// they choose one to disconnect); other kinds reach the browser only masked.
+    pub fn shown_to_owner(self) -> bool {
+        matches!(self, PiiKind::DeviceName)
     }
 
     /// Canonical form used for look-ups, so `(11) 98765-4321` and `11987654321` are
@@ -53,6 +70,7 @@ impl PiiKind {
                 .map(|c| c.to_ascii_uppercase())
                 .collect(),
             PiiKind::Email => value.trim().to_lowercase(),
+            PiiKind::DeviceName => value.trim().to_string(),
         }
     }
 }
@@ -70,6 +88,7 @@ impl FromStr for PiiKind {
             "phone" => Ok(PiiKind::Phone),
             "cpf_cnpj" => Ok(PiiKind::CpfCnpj),
             "email" => Ok(PiiKind::Email),
+            "device_name" => Ok(PiiKind::DeviceName),
             other => Err(StoreError::Crypto(format!(
                 "unknown personal-data kind {other:?}"
             ))),
@@ -97,7 +116,7 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip() {
-        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email] {
+        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
             assert_eq!(
                 serde_json::to_value(k).unwrap(),

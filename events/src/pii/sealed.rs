@@ -1,5 +1,7 @@
 //! The JSON form of an encrypted payload field:
-//! `{"$pii": {"subject": "<uuid>", "kind": "phone", "nonce": "<b64>", "ct": "<b64>"}}`.
+//! `{"$pii": {"link": "<uuid>", "kind": "phone", "nonce": "<b64>", "ct": "<b64>"}}` in an
+//! attempt's events, `{"$pii": {"subject": "<uuid>", ...}}` outside them (staff e-mails) and
+//! in events written before links had ids.
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
@@ -15,12 +17,23 @@ pub const SEALED_MARKER: &str = "$pii";
 /// Key of the object that replaces a field whose subject was forgotten.
 pub const ERASED_MARKER: &str = "$erased";
 
+/// Whose key opens a sealed field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyRef {
+    /// The person's key, named by their subject id.
+    Subject(Uuid),
+    /// The person's link to one attempt stream (`pii_stream_links.link_id`): a different id
+    /// in every stream, deleted with the person's key, so an erased person's attempts share
+    /// no identifier that could tie them together again.
+    Link(Uuid),
+}
+
 /// An encrypted personal-data value, to put in an event payload instead of the clear
 /// value. Serializes to the `{"$pii": {...}}` shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "SealedJson", try_from = "SealedJson")]
 pub struct Sealed {
-    pub subject: Uuid,
+    pub key: KeyRef,
     pub kind: PiiKind,
     pub(crate) nonce: Vec<u8>,
     pub(crate) ct: Vec<u8>,
@@ -83,7 +96,10 @@ struct SealedJson {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SealedBody {
-    subject: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    subject: Option<Uuid>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link: Option<Uuid>,
     kind: PiiKind,
     nonce: String,
     ct: String,
@@ -93,7 +109,14 @@ impl From<Sealed> for SealedJson {
     fn from(s: Sealed) -> Self {
         SealedJson {
             pii: SealedBody {
-                subject: s.subject,
+                subject: match s.key {
+                    KeyRef::Subject(id) => Some(id),
+                    KeyRef::Link(_) => None,
+                },
+                link: match s.key {
+                    KeyRef::Link(id) => Some(id),
+                    KeyRef::Subject(_) => None,
+                },
                 kind: s.kind,
                 nonce: B64.encode(&s.nonce),
                 ct: B64.encode(&s.ct),
@@ -105,8 +128,13 @@ impl From<Sealed> for SealedJson {
 impl TryFrom<SealedJson> for Sealed {
     type Error = String;
     fn try_from(j: SealedJson) -> Result<Self, String> {
+        let key = match (j.pii.subject, j.pii.link) {
+            (Some(subject), None) => KeyRef::Subject(subject),
+            (None, Some(link)) => KeyRef::Link(link),
+            _ => return Err("a sealed field names exactly one subject or link".into()),
+        };
         Ok(Sealed {
-            subject: j.pii.subject,
+            key,
             kind: j.pii.kind,
             nonce: B64
                 .decode(&j.pii.nonce)
@@ -123,7 +151,7 @@ mod tests {
     #[test]
     fn json_shape_round_trips() {
         let s = Sealed {
-            subject: Uuid::nil(),
+            key: KeyRef::Subject(Uuid::nil()),
             kind: PiiKind::CpfCnpj,
             nonce: vec![1, 2, 3],
             ct: vec![4, 5],
@@ -135,6 +163,17 @@ mod tests {
         );
         assert!(Sealed::is_sealed(&v));
         assert_eq!(Sealed::from_value(&v).unwrap(), s);
+    }
+
+    #[test]
+    fn a_linked_field_names_its_link_and_no_subject() {
+        let link = Uuid::from_u128(7);
+        let s = Sealed { key: KeyRef::Link(link), kind: PiiKind::Phone, nonce: vec![1], ct: vec![2] };
+        let v = s.to_value();
+        assert_eq!(v, json!({"$pii": {"link": link, "kind": "phone", "nonce": "AQ==", "ct": "Ag=="}}));
+        assert_eq!(Sealed::from_value(&v).unwrap(), s);
+        let both = json!({"$pii": {"link": link, "subject": link, "kind": "phone", "nonce": "AQ==", "ct": "Ag=="}});
+        assert!(Sealed::from_value(&both).is_err());
     }
 
     #[test]

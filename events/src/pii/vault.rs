@@ -8,7 +8,7 @@ use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::crypto::{self, field_aad, lookup_hmac};
-use super::{Keys, Opened, PiiKind, Sealed};
+use super::{KeyRef, Keys, Opened, PiiKind, Sealed};
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
 
@@ -91,51 +91,64 @@ impl Vault {
         )
     }
 
-    /// Encrypts `clear` under the subject's key. Put `sealed.to_value()` in the payload.
+    /// Encrypts `clear` under the subject's key, naming the subject (for fields outside
+    /// attempt streams). Put `sealed.to_value()` in the payload.
     pub async fn seal(
         &self,
         subject: Uuid,
         kind: PiiKind,
         clear: &str,
     ) -> Result<Sealed, StoreError> {
-        let key = self
-            .data_keys(&[subject])
+        self.seal_as(KeyRef::Subject(subject), subject, kind, clear).await
+    }
+
+    /// Encrypts `clear` under the subject's key, naming only the subject's link to one
+    /// stream (from [`Vault::link_stream`]): what attempt events carry.
+    pub async fn seal_linked(&self, link: StreamLink, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
+        self.seal_as(KeyRef::Link(link.link_id), link.subject, kind, clear).await
+    }
+
+    async fn seal_as(&self, key_ref: KeyRef, subject: Uuid, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
+        let (_, key) = self
+            .data_keys(&[KeyRef::Subject(subject)])
             .await?
-            .remove(&subject)
+            .remove(&KeyRef::Subject(subject))
             .ok_or(StoreError::UnknownSubject(subject))?;
         let (nonce, ct) = crypto::encrypt(&key, &field_aad(subject, kind), clear.as_bytes())?;
-        Ok(Sealed {
-            subject,
-            kind,
-            nonce: nonce.to_vec(),
-            ct,
-        })
+        Ok(Sealed { key: key_ref, kind, nonce: nonce.to_vec(), ct })
     }
 
     /// Opens one sealed field (`{"$pii": ...}`): its clear text, or `Erased` when the
     /// subject was forgotten.
     pub async fn open(&self, sealed: &Value) -> Result<Opened, StoreError> {
         let sealed = Sealed::from_value(sealed)?;
-        let keys = self.data_keys(&[sealed.subject]).await?;
+        let keys = self.data_keys(&[sealed.key]).await?;
         open_with(&keys, &sealed)
     }
 
     /// Replaces, anywhere in `payload`, each sealed field by its clear text or by
     /// `{"$erased": true}`. One key query for the whole payload.
     pub async fn reveal_payload(&self, payload: &mut Value) -> Result<(), StoreError> {
-        let mut subjects = Vec::new();
-        collect_subjects(payload, &mut subjects)?;
-        if subjects.is_empty() {
-            return Ok(());
-        }
-        subjects.sort();
-        subjects.dedup();
-        let keys = self.data_keys(&subjects).await?;
-        replace_sealed(payload, &keys)
+        self.reveal_payload_where(payload, |_| true).await
     }
 
-    /// Records that `stream` mentions `subject`, for [`Vault::streams_for`].
-    pub async fn link_stream(&self, subject: Uuid, stream: &StreamId) -> Result<(), StoreError> {
+    /// [`Vault::reveal_payload`] for the sealed fields whose kind `wanted` accepts; the
+    /// others stay sealed.
+    pub async fn reveal_payload_where(&self, payload: &mut Value, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
+        let mut refs = Vec::new();
+        collect_refs(payload, &mut refs, wanted)?;
+        if refs.is_empty() {
+            return Ok(());
+        }
+        refs.sort();
+        refs.dedup();
+        let keys = self.data_keys(&refs).await?;
+        replace_sealed(payload, &keys, wanted)
+    }
+
+    /// Records that `stream` mentions `subject`, for [`Vault::streams_for`]; the link's id
+    /// is what the stream's sealed fields name (the same id each time for one stream).
+    pub async fn link_stream(&self, subject: Uuid, stream: &StreamId) -> Result<StreamLink, StoreError> {
         let mut conn = self.pool.acquire().await?;
         self.link_stream_in_tx(&mut conn, subject, stream).await
     }
@@ -146,16 +159,43 @@ impl Vault {
         conn: &mut PgConnection,
         subject: Uuid,
         stream: &StreamId,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
+    ) -> Result<StreamLink, StoreError> {
+        // The no-op update makes an existing link return its id too.
+        let link_id: Uuid = sqlx::query_scalar(
             "INSERT INTO pii_stream_links (subject_id, stream_id) VALUES ($1, $2) \
-             ON CONFLICT DO NOTHING",
+             ON CONFLICT (subject_id, stream_id) DO UPDATE SET subject_id = EXCLUDED.subject_id \
+             RETURNING link_id",
         )
         .bind(subject)
         .bind(stream.as_str())
-        .execute(conn)
+        .fetch_one(conn)
         .await?;
-        Ok(())
+        Ok(StreamLink { subject, link_id })
+    }
+
+    /// The attempt's own subject, linked to `stream`: the key of what belongs to the attempt
+    /// rather than to a person found again by look-up (device names). Erasing anyone in the
+    /// attempt forgets it too, since it is linked to the same stream.
+    pub async fn attempt_subject(&self, stream: &StreamId) -> Result<StreamLink, StoreError> {
+        let existing: Option<(Uuid, Uuid)> = sqlx::query_as(
+            "SELECT l.subject_id, l.link_id FROM pii_stream_links l \
+             WHERE l.stream_id = $1 AND NOT EXISTS (SELECT 1 FROM pii_lookup k WHERE k.subject_id = l.subject_id) \
+             ORDER BY l.linked_at, l.link_id LIMIT 1",
+        )
+        .bind(stream.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some((subject, link_id)) = existing {
+            return Ok(StreamLink { subject, link_id });
+        }
+        let subject = Uuid::new_v4();
+        let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
+        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
+            .bind(subject)
+            .bind(wrapped)
+            .execute(&self.pool)
+            .await?;
+        self.link_stream(subject, stream).await
     }
 
     /// Streams linked to whoever has this phone / CPF-CNPJ / e-mail, oldest link first.
@@ -186,34 +226,49 @@ impl Vault {
         Ok(done.rows_affected() > 0)
     }
 
-    /// Unwrapped data keys of the subjects that still exist.
-    async fn data_keys(&self, subjects: &[Uuid]) -> Result<HashMap<Uuid, [u8; 32]>, StoreError> {
+    /// Unwrapped data keys (with their subject) of the key references that still exist.
+    async fn data_keys(&self, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
+        let subjects: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Subject(s) => Some(*s), KeyRef::Link(_) => None }).collect();
+        let links: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Link(l) => Some(*l), KeyRef::Subject(_) => None }).collect();
         let rows = sqlx::query(
-            "SELECT subject_id, wrapped_key FROM pii_subjects WHERE subject_id = ANY($1)",
+            "SELECT subject_id AS ref_id, false AS is_link, subject_id, wrapped_key FROM pii_subjects WHERE subject_id = ANY($1) \
+             UNION ALL \
+             SELECT l.link_id, true, s.subject_id, s.wrapped_key FROM pii_stream_links l \
+             JOIN pii_subjects s ON s.subject_id = l.subject_id WHERE l.link_id = ANY($2)",
         )
-        .bind(subjects)
+        .bind(&subjects)
+        .bind(&links)
         .fetch_all(&self.pool)
         .await?;
         let mut keys = HashMap::with_capacity(rows.len());
         for row in rows {
+            let id: Uuid = row.try_get("ref_id")?;
+            let is_link: bool = row.try_get("is_link")?;
             let subject: Uuid = row.try_get("subject_id")?;
             let wrapped: Vec<u8> = row.try_get("wrapped_key")?;
-            keys.insert(
-                subject,
-                crypto::unwrap_key(&self.keys.kek, subject, &wrapped)?,
-            );
+            let key_ref = if is_link { KeyRef::Link(id) } else { KeyRef::Subject(id) };
+            keys.insert(key_ref, (subject, crypto::unwrap_key(&self.keys.kek, subject, &wrapped)?));
         }
         Ok(keys)
     }
 }
 
-fn open_with(keys: &HashMap<Uuid, [u8; 32]>, sealed: &Sealed) -> Result<Opened, StoreError> {
-    let Some(key) = keys.get(&sealed.subject) else {
+/// A subject's link to one stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLink {
+    pub subject: Uuid,
+    pub link_id: Uuid,
+}
+
+type Keyring = HashMap<KeyRef, (Uuid, [u8; 32])>;
+
+fn open_with(keys: &Keyring, sealed: &Sealed) -> Result<Opened, StoreError> {
+    let Some((subject, key)) = keys.get(&sealed.key) else {
         return Ok(Opened::Erased);
     };
     let clear = crypto::decrypt(
         key,
-        &field_aad(sealed.subject, sealed.kind),
+        &field_aad(*subject, sealed.kind),
         &sealed.nonce,
         &sealed.ct,
     )?;
@@ -222,27 +277,32 @@ fn open_with(keys: &HashMap<Uuid, [u8; 32]>, sealed: &Sealed) -> Result<Opened, 
         .map_err(|_| StoreError::Crypto("sealed value is not UTF-8".into()))
 }
 
-fn collect_subjects(value: &Value, out: &mut Vec<Uuid>) -> Result<(), StoreError> {
+fn collect_refs(value: &Value, out: &mut Vec<KeyRef>, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
     if Sealed::is_sealed(value) {
-        out.push(Sealed::from_value(value)?.subject);
+        let sealed = Sealed::from_value(value)?;
+        if wanted(sealed.kind) {
+            out.push(sealed.key);
+        }
         return Ok(());
     }
     match value {
-        Value::Array(items) => items.iter().try_for_each(|v| collect_subjects(v, out)),
-        Value::Object(map) => map.values().try_for_each(|v| collect_subjects(v, out)),
+        Value::Array(items) => items.iter().try_for_each(|v| collect_refs(v, out, wanted)),
+        Value::Object(map) => map.values().try_for_each(|v| collect_refs(v, out, wanted)),
         _ => Ok(()),
     }
 }
 
-fn replace_sealed(value: &mut Value, keys: &HashMap<Uuid, [u8; 32]>) -> Result<(), StoreError> {
+fn replace_sealed(value: &mut Value, keys: &Keyring, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
     if Sealed::is_sealed(value) {
         let sealed = Sealed::from_value(value)?;
-        *value = open_with(keys, &sealed)?.into_value();
+        if wanted(sealed.kind) {
+            *value = open_with(keys, &sealed)?.into_value();
+        }
         return Ok(());
     }
     match value {
-        Value::Array(items) => items.iter_mut().try_for_each(|v| replace_sealed(v, keys)),
-        Value::Object(map) => map.values_mut().try_for_each(|v| replace_sealed(v, keys)),
+        Value::Array(items) => items.iter_mut().try_for_each(|v| replace_sealed(v, keys, wanted)),
+        Value::Object(map) => map.values_mut().try_for_each(|v| replace_sealed(v, keys, wanted)),
         _ => Ok(()),
     }
 }

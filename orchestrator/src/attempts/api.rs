@@ -11,10 +11,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures::Stream;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::service::{reply, AttemptService};
-use super::session;
+use super::service::{owner_reply, AttemptService};
+use super::{client_info, session};
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -30,12 +30,6 @@ fn service(state: &AppState) -> AttemptService<'_> {
     AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows }
 }
 
-/// Browser facts worth keeping with the events (no personal data).
-fn client_info(headers: &HeaderMap) -> Option<Value> {
-    let user_agent = headers.get("user-agent").and_then(|v| v.to_str().ok())?;
-    Some(json!({ "user_agent": user_agent.chars().take(300).collect::<String>() }))
-}
-
 #[derive(Deserialize)]
 struct StartBody {
     flow: String,
@@ -47,7 +41,7 @@ async fn start(State(state): State<AppState>, headers: HeaderMap, body: Option<J
         events::flow::MALFORMED_COMMAND,
     )))?;
     let (answer, fresh) = service(&state)
-        .start(&body.flow, body.command, session::from_headers(&headers), client_info(&headers))
+        .start(&body.flow, body.command, session::from_headers(&headers), client_info::from_headers(&headers))
         .await?;
     let mut response = (StatusCode::CREATED, Json(answer)).into_response();
     if let Some(token) = fresh {
@@ -68,7 +62,7 @@ async fn command(
     )))?;
     let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(|s| s.chars().take(100).collect());
     let answer = service(&state)
-        .command(&id, session::from_headers(&headers), key, command, client_info(&headers))
+        .command(&id, session::from_headers(&headers), key, command, client_info::from_headers(&headers))
         .await?;
     Ok(Json(answer).into_response())
 }
@@ -120,7 +114,13 @@ async fn stream(
                 return None;
             };
             let from = seen.map(|v| history.iter().take_while(|e| e.version <= v).count()).unwrap_or(0);
-            let answer = reply(flow, &stream_id, &history, from);
+            let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from).await {
+                Ok(answer) => answer,
+                Err(error) => {
+                    tracing::warn!(%error, "attempt stream could not be opened for its owner");
+                    continue;
+                }
+            };
             let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
             return Some((Ok(event), (state, stream_id, receiver, Some(version))));
         }

@@ -3,6 +3,7 @@
 //! changes. What runs steps lives in [`crate::runner`].
 
 pub mod api;
+pub mod client_info;
 pub mod notifier;
 pub mod service;
 pub mod session;

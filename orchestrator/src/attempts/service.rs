@@ -59,6 +59,22 @@ pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent
     }
 }
 
+/// The reply as the attempt's own visitor reads it: the sealed fields they are shown (their
+/// device names) opened first, every other personal field redacted as usual.
+pub async fn owner_reply(
+    vault: &events::pii::Vault,
+    flow: &dyn AttemptFlow,
+    stream: &StreamId,
+    history: &[RecordedEvent],
+    new_from: usize,
+) -> Result<AttemptReply, StoreError> {
+    let mut opened = history.to_vec();
+    for event in &mut opened {
+        vault.reveal_payload_where(&mut event.payload, |kind| kind.shown_to_owner()).await?;
+    }
+    Ok(reply(flow, stream, &opened, new_from))
+}
+
 fn rejected(rejection: Rejection) -> ApiError {
     ApiError::Rejected(rejection)
 }
@@ -110,7 +126,7 @@ impl AttemptService<'_> {
         .await
         .map_err(store_error)?;
         tx.commit().await?;
-        Ok((reply(flow, &stream, &history, 0), fresh))
+        Ok((owner_reply(self.vault, flow, &stream, &history, 0).await.map_err(store_error)?, fresh))
     }
 
     /// Handles one command of the browser that owns the attempt; a repeated idempotency key
@@ -155,6 +171,7 @@ impl AttemptService<'_> {
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(store_error(error)),
             };
+            // The stored copy keeps device names sealed; a replay of it shows them blank.
             let answer = reply(flow, &stream, &after, seen);
             if let Some(key) = &idempotency_key {
                 sqlx::query(
@@ -168,7 +185,7 @@ impl AttemptService<'_> {
                 .await?;
             }
             tx.commit().await?;
-            return Ok(answer);
+            return owner_reply(self.vault, flow, &stream, &after, seen).await.map_err(store_error);
         }
         Err(ApiError::Conflict(format!("attempt {id} kept changing")))
     }
@@ -177,7 +194,7 @@ impl AttemptService<'_> {
     pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
         let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-        Ok(reply(flow, &stream, &history, 0))
+        owner_reply(self.vault, flow, &stream, &history, 0).await.map_err(store_error)
     }
 
     /// The stream and flow of an attempt, if this browser started it.

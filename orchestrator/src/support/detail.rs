@@ -81,7 +81,7 @@ pub async fn detail(
         })
         .collect();
     let fields = masking::fields(history);
-    let erased = masking::erased_subjects(db, &fields).await?;
+    let erased = masking::erased_keys(db, &fields).await?;
     let mut answer = serde_json::to_value(&summary)?;
     answer["view"] = flow.view(history, now);
     answer["fields"] = masking::fields_json(&fields, &erased);

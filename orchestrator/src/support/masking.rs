@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use events::flow::{CLEAR_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER};
-use events::pii::{Sealed, ERASED_MARKER};
+use events::pii::{KeyRef, Sealed, ERASED_MARKER};
 use events::RecordedEvent;
 use serde_json::{json, Map, Value};
 use sqlx::PgPool;
@@ -35,7 +35,7 @@ pub fn masked(value: &Value) -> Value {
 pub struct Field {
     pub name: String,
     pub sealed: Value,
-    pub subject: Uuid,
+    pub key: KeyRef,
     pub display: String,
 }
 
@@ -55,7 +55,7 @@ fn collect(value: &Value, out: &mut Vec<Field>) {
             for (name, child) in map {
                 if Sealed::is_sealed(child) {
                     let Ok(sealed) = Sealed::from_value(child) else { continue };
-                    let field = Field { name: name.clone(), sealed: child.clone(), subject: sealed.subject, display: display_of(map, name) };
+                    let field = Field { name: name.clone(), sealed: child.clone(), key: sealed.key, display: display_of(map, name) };
                     match out.iter_mut().find(|f| f.name == *name) {
                         Some(slot) => *slot = field,
                         None => out.push(field),
@@ -80,23 +80,38 @@ fn display_of(map: &Map<String, Value>, name: &str) -> String {
         .unwrap_or_else(|| HIDDEN.to_string())
 }
 
-/// The subjects among `fields` that were forgotten (their key is gone).
-pub async fn erased_subjects(db: &PgPool, fields: &[Field]) -> Result<HashSet<Uuid>, sqlx::Error> {
-    let subjects: Vec<Uuid> = fields.iter().map(|f| f.subject).collect();
-    let alive: Vec<Uuid> = sqlx::query_scalar("SELECT subject_id FROM pii_subjects WHERE subject_id = ANY($1)")
-        .bind(&subjects)
-        .fetch_all(db)
-        .await?;
-    Ok(subjects.into_iter().filter(|s| !alive.contains(s)).collect())
+/// The key references among `fields` that were forgotten (the person's key is gone, and
+/// their stream links with it).
+pub async fn erased_keys(db: &PgPool, fields: &[Field]) -> Result<HashSet<KeyRef>, sqlx::Error> {
+    let ids: Vec<Uuid> = fields
+        .iter()
+        .map(|f| match f.key {
+            KeyRef::Subject(id) | KeyRef::Link(id) => id,
+        })
+        .collect();
+    let alive: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT subject_id FROM pii_subjects WHERE subject_id = ANY($1) \
+         UNION ALL SELECT link_id FROM pii_stream_links WHERE link_id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(db)
+    .await?;
+    Ok(fields
+        .iter()
+        .map(|f| f.key)
+        .filter(|k| match k {
+            KeyRef::Subject(id) | KeyRef::Link(id) => !alive.contains(id),
+        })
+        .collect())
 }
 
 /// The `fields` of the detail: `[{name, masked, erased}]`.
-pub fn fields_json(fields: &[Field], erased: &HashSet<Uuid>) -> Value {
+pub fn fields_json(fields: &[Field], erased: &HashSet<KeyRef>) -> Value {
     Value::Array(
         fields
             .iter()
             .map(|f| {
-                let gone = erased.contains(&f.subject);
+                let gone = erased.contains(&f.key);
                 json!({ "name": f.name, "masked": if gone { ERASED_TEXT.to_string() } else { f.display.clone() }, "erased": gone })
             })
             .collect(),

@@ -12,9 +12,13 @@ pub async fn seal_markers(vault: &Vault, stream: &StreamId, payload: &mut Value)
     let mut found = Vec::new();
     collect_markers(payload, &mut Vec::new(), &mut found)?;
     for (path, kind, clear) in found {
-        let subject = vault.subject_for(kind, &clear).await?;
-        vault.link_stream(subject, stream).await?;
-        let sealed = vault.seal(subject, kind, &kind.normalize(&clear)).await?.to_value();
+        let link = if kind.is_looked_up() {
+            let subject = vault.subject_for(kind, &clear).await?;
+            vault.link_stream(subject, stream).await?
+        } else {
+            vault.attempt_subject(stream).await?
+        };
+        let sealed = vault.seal_linked(link, kind, &kind.normalize(&clear)).await?.to_value();
         if let Some(slot) = pointer_mut(payload, &path) {
             *slot = sealed;
         }

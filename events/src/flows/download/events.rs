@@ -25,12 +25,13 @@ pub struct Partner {
 }
 
 /// A device holding one of the user's licences (`GET /v1/user/devices`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Device {
     /// This attempt's reference to the device (`device-1`, ...); the upstream's id, which may
     /// embed the phone, stays in the attempt's secrets.
     pub id: String,
-    pub device_name: String,
+    /// Sealed like the phone: a name people give their computers often carries their own.
+    pub device_name: PiiField,
     #[serde(default)]
     pub os_type: String,
     #[serde(default)]

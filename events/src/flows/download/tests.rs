@@ -37,7 +37,7 @@ fn partner(id: &str, subscription: Option<&str>) -> Partner {
 fn device(id: &str) -> Device {
     Device {
         id: id.into(),
-        device_name: format!("PC {id}"),
+        device_name: PiiField::clear(PiiKind::DeviceName, &format!("PC {id}")),
         os_type: "windows".into(),
         os_version: "11".into(),
         country: "BR".into(),

@@ -15,6 +15,21 @@ pub fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
         .iter()
         .map(|p| json!({ "id": p.id, "name": p.name, "logotype": p.logotype }))
         .collect();
+    let devices: Vec<Value> = state
+        .devices
+        .iter()
+        .map(|d| {
+            json!({
+                "id": d.id,
+                "device_name": d.device_name.shown(),
+                "os_type": d.os_type,
+                "os_version": d.os_version,
+                "country": d.country,
+                "first_login": d.first_login,
+                "last_login": d.last_login,
+            })
+        })
+        .collect();
     json!({
         "panel": state.panel.name(),
         "step": state.panel.indicator(),
@@ -24,7 +39,7 @@ pub fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
         "resend_in": resend_in,
         "code_error": state.code_rejected.then_some(INVALID_CODE),
         "partners": partners,
-        "devices": state.devices,
+        "devices": devices,
         "licences": format!("{n}/{n}", n = state.devices.len()),
         "snackbar": state.snackbar.as_ref().map(|s| json!({ "id": s.id, "message": s.message })),
         "downloads": state.downloads,

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use events::flow::PlannedStep;
+use events::flow::{PiiField, PlannedStep};
+use events::pii::PiiKind;
 use events::flows::download::{DesktopPhone, Device, DownloadEvent, DownloadFlow, DownloadState, Partner, Pending, COUNTRY_PREFIX};
 use secrecy::{ExposeSecret, SecretString};
 
@@ -251,7 +252,7 @@ fn devices_for_events(upstream: Vec<UpstreamDevice>) -> (Vec<Device>, BTreeMap<S
             ids.insert(reference.clone(), d.id);
             Device {
                 id: reference,
-                device_name: d.device_name,
+                device_name: PiiField::clear(PiiKind::DeviceName, &d.device_name),
                 os_type: d.os_type,
                 os_version: d.os_version,
                 country: d.country,
@@ -315,6 +316,7 @@ mod tests {
         }]);
         assert_eq!(devices[0].id, "device-1");
         assert_eq!(devices[0].first_login, Some(10));
+        assert_eq!(devices[0].device_name.kind(), Some(PiiKind::DeviceName), "sealed on append");
         assert_eq!(ids.get("device-1").map(String::as_str), Some("dev-11910000003-1"));
     }
 

@@ -1,0 +1,171 @@
+//! Sealing many attempts' personal data in memory, for bulk loads (`replay seed`): the same
+//! keys, key wrapping, look-up hashes, stream links and field encryption as [`super::Vault`]
+//! and the orchestrator's append path, returning the rows to COPY into `pii_subjects`,
+//! `pii_lookup` and `pii_stream_links` instead of making round trips per field.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::crypto::{self, field_aad, lookup_hmac};
+use super::{KeyRef, Keys, PiiKind, Sealed};
+use crate::error::StoreError;
+use crate::flow::CLEAR_MARKER;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectRow {
+    pub subject_id: Uuid,
+    pub wrapped_key: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupRow {
+    pub kind: PiiKind,
+    pub hmac: Vec<u8>,
+    pub subject_id: Uuid,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRow {
+    pub subject_id: Uuid,
+    pub stream_id: String,
+    pub link_id: Uuid,
+    pub linked_at: DateTime<Utc>,
+}
+
+/// The rows a batch of sealing created, to write before (or with) its events.
+#[derive(Debug, Default)]
+pub struct BulkRows {
+    pub subjects: Vec<SubjectRow>,
+    pub lookups: Vec<LookupRow>,
+    pub links: Vec<LinkRow>,
+}
+
+pub struct BulkSealer {
+    keys: Keys,
+    /// Everyone seen so far, by look-up hash: their subject and data key.
+    people: HashMap<(PiiKind, Vec<u8>), (Uuid, [u8; 32])>,
+    /// The current stream: its id, its links by subject and its own subject (device names).
+    stream: String,
+    links: HashMap<Uuid, Uuid>,
+    own: Option<(Uuid, [u8; 32])>,
+    rows: BulkRows,
+}
+
+impl BulkSealer {
+    pub fn new(keys: Keys) -> Self {
+        Self { keys, people: HashMap::new(), stream: String::new(), links: HashMap::new(), own: None, rows: BulkRows::default() }
+    }
+
+    /// Starts sealing the events of another stream.
+    pub fn begin_stream(&mut self, stream: &str) {
+        self.stream = stream.to_string();
+        self.links.clear();
+        self.own = None;
+    }
+
+    /// How many people (looked-up subjects) were seen.
+    pub fn people(&self) -> usize {
+        self.people.len()
+    }
+
+    /// Replaces every `{"$pii_clear": ...}` marker in `payload` by its sealed value, as the
+    /// orchestrator's append path does, recording new subjects, look-ups and links.
+    pub fn seal_markers(&mut self, payload: &mut Value, at: DateTime<Utc>) -> Result<(), StoreError> {
+        if let Some(marker) = payload.as_object().and_then(|map| map.get(CLEAR_MARKER)) {
+            let kind: PiiKind = marker
+                .get("kind")
+                .and_then(Value::as_str)
+                .ok_or_else(|| StoreError::Crypto("personal-data marker without a kind".into()))?
+                .parse()?;
+            let clear = marker
+                .get("value")
+                .and_then(Value::as_str)
+                .ok_or_else(|| StoreError::Crypto("personal-data marker without a value".into()))?
+                .to_string();
+            *payload = self.seal(kind, &clear, at)?.to_value();
+            return Ok(());
+        }
+        match payload {
+            Value::Object(map) => map.values_mut().try_for_each(|v| self.seal_markers(v, at)),
+            Value::Array(items) => items.iter_mut().try_for_each(|v| self.seal_markers(v, at)),
+            _ => Ok(()),
+        }
+    }
+
+    fn seal(&mut self, kind: PiiKind, clear: &str, at: DateTime<Utc>) -> Result<Sealed, StoreError> {
+        let normalized = kind.normalize(clear);
+        let (subject, key) = if kind.is_looked_up() {
+            let mac = lookup_hmac(&self.keys.hmac, kind, &normalized);
+            match self.people.get(&(kind, mac.clone())) {
+                Some(known) => *known,
+                None => {
+                    let person = self.new_subject()?;
+                    self.rows.lookups.push(LookupRow { kind, hmac: mac.clone(), subject_id: person.0 });
+                    self.people.insert((kind, mac), person);
+                    person
+                }
+            }
+        } else {
+            match self.own {
+                Some(own) => own,
+                None => {
+                    let own = self.new_subject()?;
+                    self.own = Some(own);
+                    own
+                }
+            }
+        };
+        let link_id = match self.links.get(&subject) {
+            Some(link) => *link,
+            None => {
+                let link = Uuid::new_v4();
+                self.links.insert(subject, link);
+                self.rows.links.push(LinkRow { subject_id: subject, stream_id: self.stream.clone(), link_id: link, linked_at: at });
+                link
+            }
+        };
+        let (nonce, ct) = crypto::encrypt(&key, &field_aad(subject, kind), normalized.as_bytes())?;
+        Ok(Sealed { key: KeyRef::Link(link_id), kind, nonce: nonce.to_vec(), ct })
+    }
+
+    fn new_subject(&mut self) -> Result<(Uuid, [u8; 32]), StoreError> {
+        let subject = Uuid::new_v4();
+        let key = crypto::random_key();
+        let wrapped_key = crypto::wrap_key(&self.keys.kek, subject, &key)?;
+        self.rows.subjects.push(SubjectRow { subject_id: subject, wrapped_key });
+        Ok((subject, key))
+    }
+
+    /// The rows created since the last call.
+    pub fn take_rows(&mut self) -> BulkRows {
+        std::mem::take(&mut self.rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_person_across_streams_gets_one_subject_and_a_link_per_stream() {
+        let mut sealer = BulkSealer::new(Keys::insecure_dev());
+        let at = Utc::now();
+        let marker = || json!({ "phone": { "$pii_clear": { "kind": "phone", "value": "(11) 91000-0001" } } });
+        let mut sealed = Vec::new();
+        for stream in ["download-a", "cloud-b"] {
+            sealer.begin_stream(stream);
+            let mut payload = marker();
+            sealer.seal_markers(&mut payload, at).expect("seals");
+            assert!(Sealed::is_sealed(&payload["phone"]));
+            sealed.push(payload["phone"]["$pii"]["link"].clone());
+        }
+        assert_ne!(sealed[0], sealed[1]);
+        let rows = sealer.take_rows();
+        assert_eq!((rows.subjects.len(), rows.lookups.len(), rows.links.len()), (1, 1, 2));
+        assert_eq!(rows.lookups[0].hmac, lookup_hmac(&Keys::insecure_dev().hmac, PiiKind::Phone, "11910000001"));
+    }
+}
