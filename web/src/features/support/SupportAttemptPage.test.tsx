@@ -33,12 +33,13 @@ describe('/suporte/tentativas/:id', () => {
     expect(within(rejected).getByText('code.rejected')).toBeTruthy();
     expect(within(rejected).getByText('HTTP 403')).toBeTruthy();
     expect(within(rejected).getByText('code_validation')).toBeTruthy();
+    expect(within(rejected).getByText(/Digitar o código/)).toBeTruthy();
     expect(within(rejected).getByText('“Código expirado. Solicite um novo código.”')).toBeTruthy();
     expect(within(events[0] as HTMLElement).getByText('visitante')).toBeTruthy();
 
-    // Grouped by step: send_code and validate_code have their headings.
-    expect(within(section).getByRole('heading', { level: 3, name: /Etapa send_code/ })).toBeTruthy();
-    expect(within(section).getByRole('heading', { level: 3, name: /Etapa validate_code/ })).toBeTruthy();
+    // Grouped by step: send_code and validate_code have their headings, in Portuguese with the machine name.
+    expect(within(section).getByRole('heading', { level: 3, name: /Etapa Enviar o código por SMS send_code/ })).toBeTruthy();
+    expect(within(section).getByRole('heading', { level: 3, name: /Etapa Validar o código validate_code/ })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Baixar histórico (JSON)' }).getAttribute('href')).toBe(`${PATH}/history`);
     expect(screen.getByRole('region', { name: 'Acessos da equipe' }).textContent).toContain('bia@exa.com.br abriu a tentativa');
   });

@@ -3,6 +3,7 @@
 // trail, and, for an admin, the LGPD erasure of the person behind it. An attempt in flight
 // follows the server's `changed` events and reads itself again.
 
+import { PanelName, StepName } from './components/Names';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
@@ -102,7 +103,7 @@ function Summary({ detail }: { detail: Detail }) {
         </div>
         <div>
           <dt>Última etapa</dt>
-          <dd>{detail.last_step ? <code>{detail.last_step}</code> : '—'}</dd>
+          <dd>{detail.last_step ? <StepName name={detail.last_step} /> : '—'}</dd>
         </div>
         <div>
           <dt>Duração</dt>
@@ -115,7 +116,7 @@ function Summary({ detail }: { detail: Detail }) {
         <div>
           <dt>Tela do visitante agora</dt>
           <dd>
-            {panel ? <code>{panel}</code> : '—'}
+            {panel ? <PanelName name={panel} /> : '—'}
             {viewMessage && <span className="sp-summary__message"> “{viewMessage}”</span>}
           </dd>
         </div>

@@ -36,7 +36,7 @@ describe('/suporte look-up', () => {
     );
 
     expect(within(abandoned).getByText('Download do antivírus')).toBeTruthy();
-    expect(within(abandoned).getByText('Abandonada em send_code após 12 min')).toBeTruthy();
+    expect(within(abandoned).getByText('Abandonada em “Enviar o código por SMS” após 12 min')).toBeTruthy();
     expect(within(inFlight).getByText('Em andamento')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: /3 tentativas/ })).toBeTruthy();
     // The phone layout's cards carry the same attempts (CSS shows one or the other).

@@ -2,6 +2,7 @@
 // The URL's search parameters are the API's own (`?phone=11910000001&outcome=refused&page=2`),
 // so back, refresh and a pasted link show the same look-up.
 
+import { StepName } from './components/Names';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
@@ -254,7 +255,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
                 <td>
                   <DateTime iso={attempt.started_at}>{formatDateTime(attempt.started_at)}</DateTime>
                 </td>
-                <td>{attempt.last_step ? <code>{attempt.last_step}</code> : '—'}</td>
+                <td>{attempt.last_step ? <StepName name={attempt.last_step} /> : '—'}</td>
                 <td>
                   <OutcomeBadge outcome={attempt.outcome} />
                 </td>
@@ -284,7 +285,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
               </div>
               <div>
                 <dt>Última etapa</dt>
-                <dd>{attempt.last_step ? <code>{attempt.last_step}</code> : '—'}</dd>
+                <dd>{attempt.last_step ? <StepName name={attempt.last_step} /> : '—'}</dd>
               </div>
               <div>
                 <dt>Duração</dt>

@@ -38,8 +38,10 @@ describe('formats', () => {
     [3_900_000, '1 h 5 min'],
   ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
   it('words every outcome', () => {
-    expect(outcomeLabel({ kind: 'abandoned', step: 'send_code', minutes: 12 })).toBe('Abandonada em send_code após 12 min');
+    expect(outcomeLabel({ kind: 'abandoned', step: 'send_code', minutes: 12 })).toBe('Abandonada em “Enviar o código por SMS” após 12 min');
     expect(outcomeLabel({ kind: 'gave_up' })).toBe('Desistiu após tentativas');
+    expect(outcomeLabel({ kind: 'gave_up', step: 'authorize' })).toBe('Desistiu após tentativas em “Autorizar a ativação”');
+    expect(outcomeLabel({ kind: 'abandoned', step: 'a_step_with_no_label' })).toBe('Abandonada em “a_step_with_no_label”');
     expect(outcomeLabel({ kind: 'completed' })).toBe('Concluída');
   });
 });

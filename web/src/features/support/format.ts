@@ -2,6 +2,7 @@
 // flows, variants, actors, outcomes and fields, and the look-up box's parsing.
 
 import type { Outcome, OutcomeKind, SearchKey, StaffRole } from './api';
+import { stepLabel } from './labels';
 
 const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
@@ -92,7 +93,10 @@ export const OUTCOME_OPTIONS: { value: OutcomeKind; label: string }[] = [
   { value: 'gave_up', label: 'Desistiu após tentativas' },
 ];
 
-/** The badge's text: "Abandonada em send_code após 12 min", "Desistiu após tentativas em authorize". */
+/**
+ * The badge's text: "Abandonada em “Enviar o código por SMS” após 12 min",
+ * "Desistiu após tentativas em “Autorizar a ativação”".
+ */
 export function outcomeLabel(outcome: Outcome): string {
   switch (outcome.kind) {
     case 'completed':
@@ -102,12 +106,12 @@ export function outcomeLabel(outcome: Outcome): string {
     case 'in_flight':
       return 'Em andamento';
     case 'abandoned': {
-      const at = outcome.step ? ` em ${outcome.step}` : '';
+      const at = outcome.step ? ` em “${stepLabel(outcome.step)}”` : '';
       const after = typeof outcome.minutes === 'number' ? ` após ${outcome.minutes} min` : '';
       return `Abandonada${at}${after}`;
     }
     case 'gave_up':
-      return outcome.step ? `Desistiu após tentativas em ${outcome.step}` : 'Desistiu após tentativas';
+      return outcome.step ? `Desistiu após tentativas em “${stepLabel(outcome.step)}”` : 'Desistiu após tentativas';
     default:
       return String((outcome as { kind: unknown }).kind);
   }

@@ -1,3 +1,4 @@
+import { PanelName, StepName } from './Names';
 import type { Seen, TimelineEntry } from '../api';
 import { actorLabel, formatDateTime, formatTime } from '../format';
 
@@ -46,7 +47,7 @@ function SeenBox({ seen, changed, mode }: { seen: Seen | null | undefined; chang
         O que o visitante viu{!changed && <span className="sp-seen__same"> (sem mudança)</span>}
       </p>
       <p className="sp-seen__text">
-        {seen?.panel ? <code className="sp-seen__panel">{seen.panel}</code> : <span className="sp-muted">sem tela</span>}
+        {seen?.panel ? <PanelName name={seen.panel} /> : <span className="sp-muted">sem tela</span>}
         {seen?.message ? (
           <span className="sp-seen__message">“{seen.message}”</span>
         ) : (
@@ -100,7 +101,7 @@ export function Timeline({ entries, mode }: { entries: TimelineEntry[]; mode: Ti
         group.step ? (
           <li key={`step-${group.entries[0].version}`} className="sp-step">
             <h3 className="sp-step__title">
-              Etapa <code>{group.step}</code>
+              Etapa <StepName name={group.step} />
               <span className="sp-muted sp-step__count">
                 {' '}
                 · {group.entries.length === 1 ? '1 evento' : `${group.entries.length} eventos`}
