@@ -10,8 +10,8 @@ SANDBOX_PORT="${SANDBOX_PORT:-8090}"
 ensure_tools
 ensure_postgres
 build_web
-say "building the orchestrator"
-cargo build --locked -p orchestrator -p sandbox -p replay
+say "building the orchestrator (release: what visitors are served)"
+cargo build --locked --release -p orchestrator -p sandbox -p replay
 
 SANDBOX_PID=""
 cleanup() {
@@ -21,10 +21,10 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 say "starting the sandbox upstreams on 127.0.0.1:$SANDBOX_PORT"
-SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" ./target/debug/sandbox &
+SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" ./target/release/sandbox &
 SANDBOX_PID=$!
 wait_for "http://127.0.0.1:$SANDBOX_PORT/sms" 30 || die "the sandbox did not start"
 
 say "portal: http://127.0.0.1:$PORT  (health: http://127.0.0.1:$PORT/healthz, SMS inbox: http://127.0.0.1:$SANDBOX_PORT/sms)"
 BIND_ADDR="127.0.0.1:$PORT" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
-  ./target/debug/orchestrator serve
+  ./target/release/orchestrator serve
