@@ -10,6 +10,7 @@
 mod error;
 pub mod flow;
 pub mod flows;
+pub mod funnel;
 pub mod pii;
 mod store;
 mod stream_id;
