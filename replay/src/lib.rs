@@ -1,4 +1,7 @@
-//! The analysts' CLI: streams and replays the event log, and seeds synthetic histories.
+//! The analysts' CLI: streams and replays the event log into funnels, and seeds synthetic
+//! histories.
 
+pub mod funnel;
+pub mod funnel_report;
 pub mod seed;
 pub mod tail;

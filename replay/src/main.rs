@@ -1,6 +1,8 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use replay::funnel::{replay as replay_funnel, Breakdown, FunnelQuery};
+use replay::funnel_report::{render, Format};
 use replay::seed::{seed, SeedOptions};
 use replay::tail::{parse_checkpoint, tail, TailOptions};
 
@@ -29,6 +31,32 @@ enum Command {
         #[arg(long)]
         limit: Option<usize>,
     },
+    /// A flow's funnel replayed from the whole log: per step, who entered, converted and
+    /// dropped, the top refusals and the time to convert.
+    Funnel {
+        /// activation, download or cloud.
+        #[arg(long)]
+        flow: String,
+        /// An activation variant (standard, insurance, partner_portal, broadband, telecom,
+        /// carrier); without it, the steps all variants share.
+        #[arg(long)]
+        variant: Option<String>,
+        /// First day (São Paulo), YYYY-MM-DD; 30 days before --to by default.
+        #[arg(long)]
+        from: Option<chrono::NaiveDate>,
+        /// Last day (São Paulo), YYYY-MM-DD; today by default.
+        #[arg(long)]
+        to: Option<chrono::NaiveDate>,
+        /// Conversion window in days: a step later than this after the first does not count.
+        #[arg(long, default_value_t = 14)]
+        window: i64,
+        #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
+        order: OrderArg,
+        #[arg(long, value_enum)]
+        breakdown: Option<BreakdownArg>,
+        #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+        format: FormatArg,
+    },
     /// Write a synthetic history (benchmarks, demos): attempts of the three flows, made by
     /// the flows' own rules, personal data sealed as the portal seals it.
     Seed {
@@ -56,9 +84,53 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OrderArg {
+    Sequential,
+    Strict,
+    Any,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BreakdownArg {
+    Variant,
+    Partner,
+    Brand,
+    Os,
+    Platform,
+    Day,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Table,
+    Csv,
+    Json,
+}
+
+/// Bad input: a clear message and exit code 2, as clap does for its own errors.
+fn usage_error(message: impl std::fmt::Display) -> ! {
+    eprintln!("erro: {message}");
+    std::process::exit(2)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // Bad funnel questions are refused before anything connects.
+    if let Command::Funnel { flow, variant, window, from, to, .. } = &cli.command {
+        if let Err(error) = events::funnel::funnel(flow, variant.as_deref()) {
+            usage_error(error);
+        }
+        if *window < 1 {
+            usage_error("--window precisa ser de pelo menos 1 dia");
+        }
+        if let (Some(from), Some(to)) = (from, to) {
+            if to < from {
+                usage_error("--to não pode ser antes de --from");
+            }
+        }
+    }
     let url = cli.database_url.context("DATABASE_URL is not set (or pass --database-url)")?;
     let pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(2)
@@ -71,6 +143,50 @@ async fn main() -> anyhow::Result<()> {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             tail(&store, TailOptions { after, follow, limit, batch: 500 }, &mut out).await?;
+        }
+        Command::Funnel { flow, variant, from, to, window, order, breakdown, format } => {
+            let funnel = events::funnel::funnel(&flow, variant.as_deref()).unwrap_or_else(|e| usage_error(e));
+            if window < 1 {
+                usage_error("--window precisa ser de pelo menos 1 dia");
+            }
+            let today = chrono::Utc::now().with_timezone(&replay::funnel::sao_paulo()).date_naive();
+            let to = to.unwrap_or(today);
+            let from = from.unwrap_or(to - chrono::Duration::days(30));
+            if to < from {
+                usage_error("--to não pode ser antes de --from");
+            }
+            let query = FunnelQuery {
+                funnel,
+                from,
+                to,
+                window: chrono::Duration::days(window),
+                order: match order {
+                    OrderArg::Sequential => events::funnel::Order::Sequential,
+                    OrderArg::Strict => events::funnel::Order::Strict,
+                    OrderArg::Any => events::funnel::Order::Any,
+                },
+                breakdown: breakdown.map(|b| match b {
+                    BreakdownArg::Variant => Breakdown::Variant,
+                    BreakdownArg::Partner => Breakdown::Partner,
+                    BreakdownArg::Brand => Breakdown::Brand,
+                    BreakdownArg::Os => Breakdown::Os,
+                    BreakdownArg::Platform => Breakdown::Platform,
+                    BreakdownArg::Day => Breakdown::Day,
+                }),
+            };
+            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
+            let progress = ProgressBar::with_draw_target(Some(total.max(0) as u64), ProgressDrawTarget::stderr());
+            progress.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} eventos ({per_sec}, falta {eta})").context("progress template")?,
+            );
+            let result = replay_funnel(&store, &query, 5_000, |read| progress.set_position(read)).await?;
+            progress.finish_and_clear();
+            let format = match format {
+                FormatArg::Table => Format::Table,
+                FormatArg::Csv => Format::Csv,
+                FormatArg::Json => Format::Json,
+            };
+            print!("{}", render(&query.funnel, &result, format));
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
             let keys = match (pii_kek_hex, pii_hmac_hex) {

@@ -69,8 +69,9 @@ pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &P
     while report.attempts < options.attempts {
         let n = (options.attempts - report.attempts).min(options.batch as u64);
         let mut batch = Batch::default();
-        for _ in 0..n {
-            let at = end - Duration::seconds(rng.gen_range(0..span_secs));
+        for i in report.attempts..report.attempts + n {
+            // Attempts start in time order (as a real log is written), a few seconds apart.
+            let at = end - Duration::seconds(span_secs) + Duration::milliseconds((i128::from(span_secs) * 1000 * i128::from(i) / i128::from(options.attempts)) as i64);
             let who = scripts::visitor(rng.gen_range(0..people));
             let attempt = scripts::attempt(&mut rng, at, &who)?;
             let stream = StreamId::from_parts(attempt.flow, uuid::Builder::from_random_bytes(rng.gen()).into_uuid())?;

@@ -1,0 +1,93 @@
+//! `replay funnel` over a seeded history, checked against the same funnel computed a second,
+//! independent way: plain SQL over `events`.
+
+use chrono::{Duration, NaiveDate};
+use events::funnel::{funnel, Order};
+use events::pii::Keys;
+use events::EventStore;
+use indicatif::ProgressBar;
+use replay::funnel::{replay, Breakdown, FunnelQuery};
+use replay::seed::{seed, SeedOptions};
+use sqlx::PgPool;
+
+fn all_dates(flow: &str, variant: Option<&str>, breakdown: Option<Breakdown>) -> FunnelQuery {
+    FunnelQuery {
+        funnel: funnel(flow, variant).expect("known funnel"),
+        from: NaiveDate::from_ymd_opt(2000, 1, 1).expect("date"),
+        to: NaiveDate::from_ymd_opt(2100, 1, 1).expect("date"),
+        window: Duration::days(14),
+        order: Order::Sequential,
+        breakdown,
+    }
+}
+
+/// Attempts that reached step `i`: each step's first event after the previous one's, within
+/// the window of the first, the steps' event types taken from the definition.
+async fn entered_by_sql(pool: &PgPool, flow: &str, steps: &[&[&str]], i: usize) -> i64 {
+    let mut sql = String::from(
+        "WITH f AS (SELECT stream_id, event_type, min(version) AS v, min(recorded_at) AS at FROM events \
+         WHERE category = $1 GROUP BY stream_id, event_type) SELECT count(*) FROM f s0",
+    );
+    for (j, types) in steps.iter().enumerate().take(i + 1).skip(1) {
+        let list: Vec<String> = types.iter().map(|t| format!("'{t}'")).collect();
+        sql.push_str(&format!(
+            " JOIN f s{j} ON s{j}.stream_id = s0.stream_id AND s{j}.event_type IN ({}) AND s{j}.v > s{p}.v \
+             AND s{j}.at - s0.at <= interval '14 days'",
+            list.join(","),
+            p = j - 1
+        ));
+    }
+    let first: Vec<String> = steps[0].iter().map(|t| format!("'{t}'")).collect();
+    sql.push_str(&format!(" WHERE s0.event_type IN ({})", first.join(",")));
+    sqlx::query_scalar(&sql).bind(flow).fetch_one(pool).await.expect("sql funnel")
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_replay_and_plain_sql_agree_step_by_step(pool: PgPool) {
+    let options = SeedOptions { attempts: 600, days: 20, seed: 9, force: false, batch: 100 };
+    seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
+    let store = EventStore::new(pool.clone());
+    for (flow, variant) in [("cloud", None), ("download", None), ("activation", Some("carrier")), ("activation", Some("standard"))] {
+        let query = all_dates(flow, variant, None);
+        let result = replay(&store, &query, 97, |_| {}).await.expect("replays");
+        let rows = result.tallies.get("todas").expect("one group").rows(&query.funnel, 3);
+        if variant.is_none() {
+            let steps: Vec<&[&str]> = query.funnel.steps.iter().map(|s| s.events).collect();
+            for (i, row) in rows.iter().enumerate() {
+                assert_eq!(row.entered as i64, entered_by_sql(&pool, flow, &steps, i).await, "{flow} step {}", row.key);
+            }
+        }
+        let started: i64 = sqlx::query_scalar(
+            "SELECT count(DISTINCT stream_id) FROM events WHERE category = $1 AND version = 1 AND ($2::text IS NULL OR payload->>'variant' = $2)",
+        )
+        .bind(flow)
+        .bind(variant)
+        .fetch_one(&pool)
+        .await
+        .expect("count");
+        assert_eq!(rows[0].entered as i64, started, "{flow} {variant:?}: every attempt enters");
+        assert!(rows.last().is_some_and(|r| r.entered > 0), "{flow} {variant:?}: some attempts finish");
+        assert!(rows.iter().any(|r| !r.refusals.is_empty()), "{flow} {variant:?}: refusals are counted with their message");
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_breakdown_splits_the_same_attempts(pool: PgPool) {
+    let options = SeedOptions { attempts: 300, days: 5, seed: 3, force: false, batch: 100 };
+    seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
+    let store = EventStore::new(pool.clone());
+    let whole = replay(&store, &all_dates("activation", None, None), 500, |_| {}).await.expect("whole");
+    let split = replay(&store, &all_dates("activation", None, Some(Breakdown::Variant)), 500, |_| {}).await.expect("split");
+    assert!(split.tallies.len() >= 5, "{:?}", split.tallies.keys().collect::<Vec<_>>());
+    let funnel = funnel("activation", None).expect("known");
+    let whole_rows = whole.tallies["todas"].rows(&funnel, 3);
+    for (i, row) in whole_rows.iter().enumerate() {
+        let sum: u64 = split.tallies.values().map(|t| t.rows(&funnel, 3)[i].entered).sum();
+        assert_eq!(sum, row.entered, "step {}", row.key);
+    }
+    // No day in the range: nobody.
+    let mut none = all_dates("activation", None, None);
+    none.from = NaiveDate::from_ymd_opt(2001, 1, 1).expect("date");
+    none.to = none.from;
+    assert!(replay(&store, &none, 500, |_| {}).await.expect("empty").tallies.is_empty());
+}
