@@ -91,3 +91,21 @@ async fn a_breakdown_splits_the_same_attempts(pool: PgPool) {
     none.to = none.from;
     assert!(replay(&store, &none, 500, |_| {}).await.expect("empty").tallies.is_empty());
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn after_people_are_erased_the_funnel_still_counts_their_steps(pool: PgPool) {
+    let options = SeedOptions { attempts: 250, days: 5, seed: 11, force: false, batch: 100 };
+    seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
+    let store = EventStore::new(pool.clone());
+    let query = all_dates("download", None, Some(Breakdown::Platform));
+    let before = replay(&store, &query, 300, |_| {}).await.expect("before");
+    let vault = events::pii::Vault::new(pool.clone(), Keys::insecure_dev());
+    let people: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT subject_id FROM pii_subjects").fetch_all(&pool).await.expect("people");
+    for person in &people {
+        vault.forget(*person).await.expect("forgotten");
+    }
+    let after = replay(&store, &query, 300, |_| {}).await.expect("after");
+    assert_eq!(before.tallies, after.tallies, "erasure removes keys, never steps");
+    let text = replay::funnel_report::render(&query.funnel, &after, replay::funnel_report::Format::Json);
+    assert!(!text.contains("$pii") && !text.contains("cliente"), "no personal data in the report");
+}
