@@ -15,6 +15,6 @@ fn every_step_of_the_three_flows_has_a_portuguese_label() {
         .map(|s| s.name())
         .chain(DownloadStep::ALL.iter().map(|s| s.name()))
         .chain(CloudStep::ALL.iter().map(|s| s.name()));
-    let missing: Vec<&str> = names.filter(|n| !labels["steps"][n].as_str().is_some_and(|l| !l.is_empty())).collect();
+    let missing: Vec<&str> = names.filter(|n| labels["steps"][n].as_str().is_none_or(|l| l.is_empty())).collect();
     assert!(missing.is_empty(), "steps without a label: {missing:?}");
 }

@@ -141,7 +141,7 @@ impl<'a> Replay<'a> {
                 track.key = partner;
             }
         }
-        if self.result.events_read % 10_000 == 0 {
+        if self.result.events_read.is_multiple_of(10_000) {
             self.evict(false);
         }
     }

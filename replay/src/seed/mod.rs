@@ -137,7 +137,7 @@ impl Batch {
         }
         let first = attempt.events.first().map(|e| e.at).unwrap_or_else(Utc::now);
         let session: [u8; 32] = rng.gen();
-        csv_row(&mut self.attempts, &[stream.as_str(), attempt.flow, &format!("\\x{}", hex::encode(&session)), &first.to_rfc3339()]);
+        csv_row(&mut self.attempts, &[stream.as_str(), attempt.flow, &format!("\\x{}", hex::encode(session)), &first.to_rfc3339()]);
         Ok(())
     }
 
