@@ -79,18 +79,71 @@ fn fold_for(flow: &str) -> Box<dyn Fold> {
     }
 }
 
+/// The facts of an attempt a funnel is broken down by (never personal data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    pub variant: String,
+    pub brand: String,
+    pub partner: String,
+    pub os: String,
+    pub platform: String,
+    /// São Paulo date of the first event.
+    pub day: NaiveDate,
+}
+
+impl Facts {
+    fn of_first(first: &RecordedEvent, day: NaiveDate) -> Self {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("—").to_string();
+        let client = first.metadata.client.as_ref();
+        Self {
+            variant: text(first.payload.get("variant")),
+            brand: text(first.payload.get("brand")),
+            partner: "—".into(),
+            os: text(client.and_then(|c| c.get("os"))),
+            platform: text(client.and_then(|c| c.get("platform"))),
+            day,
+        }
+    }
+
+    fn key(&self, breakdown: Option<Breakdown>) -> String {
+        match breakdown {
+            None => "todas".into(),
+            Some(Breakdown::Variant) => self.variant.clone(),
+            Some(Breakdown::Brand) => self.brand.clone(),
+            Some(Breakdown::Partner) => self.partner.clone(),
+            Some(Breakdown::Os) => self.os.clone(),
+            Some(Breakdown::Platform) => self.platform.clone(),
+            Some(Breakdown::Day) => self.day.to_string(),
+        }
+    }
+}
+
+/// An attempt the replay is done with: how far it got and why it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    pub attempt: String,
+    pub started: DateTime<Utc>,
+    pub facts: Facts,
+    /// Milliseconds from the first step to each step reached.
+    pub reached: Vec<i64>,
+    /// The message a refused visitor read (`{link}` as "aqui").
+    pub refusal: Option<String>,
+}
+
 /// What is kept of one attempt while it can still move.
 struct Track {
     started: DateTime<Utc>,
     progress: Progress,
     fold: Box<dyn Fold>,
-    key: String,
+    facts: Facts,
     /// The attempt is of the asked variant and started in the asked dates.
     counted: bool,
 }
 
 pub struct Replay<'a> {
     query: &'a FunnelQuery,
+    /// Called with every attempt handed to the tally (the export's rows).
+    on_finished: Option<Box<dyn FnMut(&Finished) + 'a>>,
     open: HashMap<String, Track>,
     result: FunnelResult,
     /// The latest event time read: the log's clock.
@@ -101,10 +154,17 @@ impl<'a> Replay<'a> {
     pub fn new(query: &'a FunnelQuery) -> Self {
         Self {
             query,
+            on_finished: None,
             open: HashMap::new(),
             result: FunnelResult { tallies: BTreeMap::new(), events_read: 0 },
             clock: DateTime::<Utc>::MIN_UTC,
         }
+    }
+
+    /// Also hands every finished attempt to `sink`.
+    pub fn with_sink(mut self, sink: impl FnMut(&Finished) + 'a) -> Self {
+        self.on_finished = Some(Box::new(sink));
+        self
     }
 
     /// One event of the log, in the log's order.
@@ -127,7 +187,7 @@ impl<'a> Replay<'a> {
                 started: event.recorded_at,
                 progress: Progress::new(&query.funnel, query.order, query.window.num_milliseconds()),
                 fold: fold_for(query.funnel.flow),
-                key: breakdown_key(query.breakdown, event, day),
+                facts: Facts::of_first(event, day),
                 counted: in_dates && of_variant,
             }
         });
@@ -136,10 +196,8 @@ impl<'a> Replay<'a> {
         }
         track.fold.apply(event);
         track.progress.observe(&query.funnel, &event.event_type, (event.recorded_at - track.started).num_milliseconds());
-        if query.breakdown == Some(Breakdown::Partner) {
-            if let Some(partner) = partner_of(event) {
-                track.key = partner;
-            }
+        if let Some(partner) = partner_of(event) {
+            track.facts.partner = partner;
         }
         if self.result.events_read.is_multiple_of(10_000) {
             self.evict(false);
@@ -151,14 +209,17 @@ impl<'a> Replay<'a> {
         let horizon = self.clock - self.query.window - Duration::days(1);
         let done: Vec<String> = self.open.iter().filter(|(_, t)| all || t.started < horizon).map(|(id, _)| id.clone()).collect();
         for id in done {
-            if let Some(track) = self.open.remove(&id) {
-                if track.counted {
-                    let outcome = track.fold.outcome();
-                    let tally = self.result.tallies.entry(track.key).or_insert_with(|| Tally::new(&self.query.funnel));
-                    // The web shows `{link}` as a link labelled "aqui"; so does the report.
-                    let message = outcome.message().map(|m| m.replace("{link}", "aqui"));
-                    tally.add(&track.progress.reached(), message.as_deref());
-                }
+            let Some(track) = self.open.remove(&id) else { continue };
+            if !track.counted {
+                continue;
+            }
+            // The web shows `{link}` as a link labelled "aqui"; so does the report.
+            let refusal = track.fold.outcome().message().map(|m| m.replace("{link}", "aqui"));
+            let finished = Finished { attempt: id, started: track.started, facts: track.facts, reached: track.progress.reached(), refusal };
+            let tally = self.result.tallies.entry(finished.facts.key(self.query.breakdown)).or_insert_with(|| Tally::new(&self.query.funnel));
+            tally.add(&finished.reached, finished.refusal.as_deref());
+            if let Some(sink) = self.on_finished.as_mut() {
+                sink(&finished);
             }
         }
     }
@@ -171,20 +232,6 @@ impl<'a> Replay<'a> {
     /// Attempts kept in memory now.
     pub fn open_attempts(&self) -> usize {
         self.open.len()
-    }
-}
-
-fn breakdown_key(breakdown: Option<Breakdown>, first: &RecordedEvent, day: NaiveDate) -> String {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("—").to_string();
-    let client = first.metadata.client.as_ref();
-    match breakdown {
-        None => "todas".into(),
-        Some(Breakdown::Variant) => text(first.payload.get("variant")),
-        Some(Breakdown::Brand) => text(first.payload.get("brand")),
-        Some(Breakdown::Partner) => "—".into(),
-        Some(Breakdown::Os) => text(client.and_then(|c| c.get("os"))),
-        Some(Breakdown::Platform) => text(client.and_then(|c| c.get("platform"))),
-        Some(Breakdown::Day) => day.to_string(),
     }
 }
 
@@ -201,8 +248,12 @@ fn partner_of(event: &RecordedEvent) -> Option<String> {
 }
 
 /// Replays the whole log, `page` events at a time; `progress` gets the events read so far.
-pub async fn replay(store: &EventStore, query: &FunnelQuery, page: i64, mut progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
-    let mut replay = Replay::new(query);
+pub async fn replay(store: &EventStore, query: &FunnelQuery, page: i64, progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+    replay_with(store, Replay::new(query), page, progress).await
+}
+
+/// [`replay`] with a replay set up by the caller (a sink for finished attempts, say).
+pub async fn replay_with(store: &EventStore, mut replay: Replay<'_>, page: i64, mut progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
     let mut checkpoint = Checkpoint::START;
     loop {
         let batch = store.read_all_after(checkpoint, page).await?;

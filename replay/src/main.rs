@@ -1,3 +1,5 @@
+use std::io::Write as _;
+
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -57,6 +59,24 @@ enum Command {
         #[arg(long, value_enum, default_value_t = FormatArg::Table)]
         format: FormatArg,
     },
+    /// The funnel facts as CSV on stdout: one row per attempt and step reached (no personal
+    /// data), for DuckDB, ClickHouse or pandas.
+    Export {
+        #[arg(long)]
+        flow: String,
+        #[arg(long)]
+        variant: Option<String>,
+        /// First day (São Paulo), YYYY-MM-DD; 2000-01-01 by default.
+        #[arg(long)]
+        from: Option<chrono::NaiveDate>,
+        /// Last day (São Paulo), YYYY-MM-DD; today by default.
+        #[arg(long)]
+        to: Option<chrono::NaiveDate>,
+        #[arg(long, default_value_t = 14)]
+        window: i64,
+        #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
+        order: OrderArg,
+    },
     /// Write a synthetic history (benchmarks, demos): attempts of the three flows, made by
     /// the flows' own rules, personal data sealed as the portal seals it.
     Seed {
@@ -91,6 +111,16 @@ enum OrderArg {
     Any,
 }
 
+impl From<OrderArg> for events::funnel::Order {
+    fn from(order: OrderArg) -> Self {
+        match order {
+            OrderArg::Sequential => Self::Sequential,
+            OrderArg::Strict => Self::Strict,
+            OrderArg::Any => Self::Any,
+        }
+    }
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum BreakdownArg {
     Variant,
@@ -118,7 +148,9 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // Bad funnel questions are refused before anything connects.
-    if let Command::Funnel { flow, variant, window, from, to, .. } = &cli.command {
+    if let Command::Funnel { flow, variant, window, from, to, .. } | Command::Export { flow, variant, window, from, to, .. } =
+        &cli.command
+    {
         if let Err(error) = events::funnel::funnel(flow, variant.as_deref()) {
             usage_error(error);
         }
@@ -160,11 +192,7 @@ async fn main() -> anyhow::Result<()> {
                 from,
                 to,
                 window: chrono::Duration::days(window),
-                order: match order {
-                    OrderArg::Sequential => events::funnel::Order::Sequential,
-                    OrderArg::Strict => events::funnel::Order::Strict,
-                    OrderArg::Any => events::funnel::Order::Any,
-                },
+                order: order.into(),
                 breakdown: breakdown.map(|b| match b {
                     BreakdownArg::Variant => Breakdown::Variant,
                     BreakdownArg::Partner => Breakdown::Partner,
@@ -187,6 +215,38 @@ async fn main() -> anyhow::Result<()> {
                 FormatArg::Json => Format::Json,
             };
             print!("{}", render(&query.funnel, &result, format));
+        }
+        Command::Export { flow, variant, from, to, window, order } => {
+            let funnel = events::funnel::funnel(&flow, variant.as_deref()).unwrap_or_else(|e| usage_error(e));
+            let today = chrono::Utc::now().with_timezone(&replay::funnel::sao_paulo()).date_naive();
+            let query = FunnelQuery {
+                funnel,
+                from: from.unwrap_or(chrono::NaiveDate::from_ymd_opt(2000, 1, 1).context("date")?),
+                to: to.unwrap_or(today),
+                window: chrono::Duration::days(window),
+                order: order.into(),
+                breakdown: None,
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            writeln!(out, "{}", replay::export::HEADER)?;
+            let mut failed: Option<std::io::Error> = None;
+            let sink = |finished: &replay::funnel::Finished| {
+                if failed.is_none() {
+                    if let Err(error) = replay::export::write_rows(&mut out, &query.funnel, finished) {
+                        failed = Some(error);
+                    }
+                }
+            };
+            let replay = replay::funnel::Replay::new(&query).with_sink(sink);
+            replay::funnel::replay_with(&store, replay, 5_000, |_| {}).await?;
+            match failed {
+                // `replay export | head`: the reader had enough.
+                Some(error) if error.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                Some(error) => return Err(error).context("writing the export"),
+                None => {}
+            }
+            out.flush()?;
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
             let keys = match (pii_kek_hex, pii_hmac_hex) {

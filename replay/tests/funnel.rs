@@ -109,3 +109,23 @@ async fn after_people_are_erased_the_funnel_still_counts_their_steps(pool: PgPoo
     let text = replay::funnel_report::render(&query.funnel, &after, replay::funnel_report::Format::Json);
     assert!(!text.contains("$pii") && !text.contains("cliente"), "no personal data in the report");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_export_has_a_row_per_attempt_and_step_reached_and_no_personal_data(pool: PgPool) {
+    let options = SeedOptions { attempts: 200, days: 5, seed: 4, force: false, batch: 100 };
+    seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
+    let store = EventStore::new(pool.clone());
+    let query = all_dates("activation", None, None);
+    let mut out = Vec::new();
+    let sink = |finished: &replay::funnel::Finished| {
+        replay::export::write_rows(&mut out, &query.funnel, finished).expect("writes");
+    };
+    let result = replay::funnel::replay_with(&store, replay::funnel::Replay::new(&query).with_sink(sink), 300, |_| {})
+        .await
+        .expect("replays");
+    let text = String::from_utf8(out).expect("utf-8");
+    let entered: u64 = result.tallies["todas"].rows(&query.funnel, 3).iter().map(|r| r.entered).sum();
+    assert_eq!(text.lines().count() as u64, entered);
+    assert!(text.lines().all(|l| l.starts_with("activation-")));
+    assert!(!text.contains("@exemplo") && !text.contains("$pii"), "no personal data");
+}
