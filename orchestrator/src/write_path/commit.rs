@@ -27,7 +27,8 @@ pub async fn append_and_plan(
     store.append_in_tx(conn, stream, expected, new_events.clone()).await?;
     history.extend(recorded_after(stream, version, new_events));
     let next = next_step(&history);
-    schedule_in_tx(conn, stream.as_str(), category, next.as_ref()).await?;
+    let version = history.last().map(|e| e.version).unwrap_or(0);
+    schedule_in_tx(conn, stream.as_str(), category, next.as_ref(), version).await?;
     Ok(history)
 }
 
