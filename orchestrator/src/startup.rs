@@ -84,25 +84,37 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     Ok(App { state, registry_steps: steps })
 }
 
-/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true.
+/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true. A runner
+/// whose loop panics (a step's own panic is caught and counted inside it) is started again.
 pub fn spawn_runners(app: &App, workers: usize, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
-            let runner = app.registry_steps.iter().fold(
-                Runner::new(app.state.db.clone(), app.state.store.clone(), RunnerConfig::default()),
-                |runner, flow| runner.with_flow(flow.clone()),
-            );
+            let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
             let stop = stop.clone();
             tokio::spawn(async move {
-                if let Err(error) = runner.run_until(stopped(stop)).await {
-                    tracing::error!(%error, "step runner stopped with an error");
+                let config = RunnerConfig::default();
+                loop {
+                    let runner = flows
+                        .iter()
+                        .fold(Runner::new(db.clone(), store.clone(), config.clone()), |runner, flow| runner.with_flow(flow.clone()));
+                    let stopping = stopped(stop.clone());
+                    match tokio::spawn(runner.run_until(stopping)).await {
+                        Ok(Ok(())) => break,
+                        Ok(Err(error)) => tracing::error!(%error, "step runner stopped with an error; restarting"),
+                        Err(error) => tracing::error!(%error, "step runner panicked; restarting"),
+                    }
+                    if *stop.borrow() {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 }
             })
         })
         .collect()
 }
 
-/// Deletes expired attempt secrets every minute until `stop` turns true.
+/// Deletes expired attempt secrets and day-old idempotency keys every minute until `stop` turns
+/// true.
 pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let until = stopped(stop);
@@ -114,6 +126,9 @@ pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle
             }
             if let Err(error) = crate::write_path::secrets::purge_expired(&db).await {
                 tracing::warn!(%error, "purging expired secrets failed");
+            }
+            if let Err(error) = crate::attempts::service::purge_old_keys(&db).await {
+                tracing::warn!(%error, "purging old idempotency keys failed");
             }
         }
     })

@@ -13,7 +13,7 @@ use futures::Stream;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::service::{reply, AttemptService};
+use super::service::{reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
 use super::session;
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -66,11 +66,22 @@ async fn command(
     let Json(command) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
         events::flow::MALFORMED_COMMAND,
     )))?;
-    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(|s| s.chars().take(100).collect());
+    let key = idempotency_key(&headers)?;
     let answer = service(&state)
         .command(&id, session::from_headers(&headers), key, command, client_info(&headers))
         .await?;
     Ok(Json(answer).into_response())
+}
+
+/// The `Idempotency-Key` header: refused when over the limit (cutting it could make two
+/// different keys one).
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = value.to_str().map_err(|_| ApiError::Invalid(KEY_TOO_LONG.to_string()))?;
+    if key.chars().count() > MAX_KEY_CHARS || key.is_empty() {
+        return Err(ApiError::Invalid(KEY_TOO_LONG.to_string()));
+    }
+    Ok(Some(key.to_string()))
 }
 
 async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
