@@ -291,6 +291,62 @@ async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
     assert_eq!(orchestrator::attempts::service::purge_old_keys(&db).await.expect("purge"), 1);
 }
 
+/// Issue 14, defect 5: the reply folded new events with the application's clock while the
+/// database recorded them with its own; countdowns and expiries then compared the two.
+#[sqlx::test(migrations = "../migrations")]
+async fn replies_carry_the_times_the_database_recorded(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (_, confirmed) = keyed(&app, &id, &cookie, "k-time", json!({ "type": "confirm" })).await;
+
+    let recorded: Vec<chrono::DateTime<chrono::Utc>> =
+        sqlx::query_scalar("SELECT recorded_at FROM events WHERE stream_id = $1 ORDER BY version")
+            .bind(&id)
+            .fetch_all(&db)
+            .await
+            .expect("times");
+    let replied = |event: &Value| event["at"].as_str().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok()).map(|at| at.to_utc());
+    assert_eq!(replied(&body["events"][0]), Some(recorded[0]), "the start's reply");
+    assert_eq!(replied(&confirmed["events"][0]), Some(recorded[1]), "the command's reply");
+
+    // Secrets expire on the database's clock too.
+    let secrets = orchestrator::write_path::Secrets::new(db.clone(), &id);
+    secrets.put("t", "v", Duration::from_secs(60)).await.expect("put");
+    let lives: f64 = sqlx::query_scalar("SELECT extract(epoch FROM expires_at - now())::float8 FROM attempt_secrets")
+        .fetch_one(&db)
+        .await
+        .expect("expiry");
+    assert!((59.0..=60.0).contains(&lives), "{lives}");
+}
+
+/// Issue 14, defect 9: a read error before the stream's first frame was retried at once, for
+/// ever: one failing query after another, as fast as the database answered.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failing_read_does_not_spin_the_event_stream(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let rollbacks = || async {
+        sqlx::query_scalar::<_, i64>("SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()")
+            .fetch_one(&db)
+            .await
+            .expect("stats")
+    };
+    // Every read of the stream now fails.
+    sqlx::query("ALTER TABLE events RENAME TO events_away").execute(&db).await.expect("rename");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let before = rollbacks().await;
+
+    let stream = app.client.get(app.url(&format!("/api/attempts/{id}/stream"))).header("cookie", &cookie).send();
+    let _open = tokio::time::timeout(Duration::from_secs(3), stream).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let failed = rollbacks().await - before;
+
+    sqlx::query("ALTER TABLE events_away RENAME TO events").execute(&db).await.expect("rename back");
+    assert!(failed < 20, "{failed} failed reads in about four seconds");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn the_stream_pushes_the_view_when_a_step_finishes(db: PgPool) {
     let app = demo_app(db.clone()).await;

@@ -89,6 +89,9 @@ async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: He
     Ok(Json(answer).into_response())
 }
 
+/// How long the event stream waits before reading the attempt again after a failed read.
+const READ_RETRY: Duration = Duration::from_secs(1);
+
 /// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
 /// Wakes on NOTIFY; re-reads at least every second in case a notification was lost.
 async fn stream(
@@ -116,10 +119,14 @@ async fn stream(
                 };
                 let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
             }
-            let history = match state.store.read_stream(&stream_id).await {
-                Ok(history) => history,
+            let read = async { Ok::<_, ApiError>((state.store.read_stream(&stream_id).await?, crate::clock::now(&state.db).await?)) };
+            let (history, now) = match read.await {
+                Ok(read) => read,
                 Err(error) => {
                     tracing::warn!(%error, "attempt stream read failed");
+                    // Before the first frame there is no wait above: without this pause a
+                    // failing read would be retried in a tight loop.
+                    tokio::time::sleep(READ_RETRY).await;
                     continue;
                 }
             };
@@ -131,7 +138,7 @@ async fn stream(
                 return None;
             };
             let from = seen.map(|v| history.iter().take_while(|e| e.version <= v).count()).unwrap_or(0);
-            let answer = reply(flow, &stream_id, &history, from);
+            let answer = reply(flow, &stream_id, &history, from, now);
             let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
             return Some((Ok(event), (state, stream_id, receiver, Some(version))));
         }

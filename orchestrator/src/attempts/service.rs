@@ -1,7 +1,7 @@
 //! Starting attempts and handling visitors' commands: decide, seal, append, schedule, in one
 //! transaction per command, retried on a concurrent append.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use events::flow::{AttemptFlow, Rejection};
 use events::{EventStore, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde::{Deserialize, Serialize};
@@ -86,7 +86,8 @@ pub struct AttemptReply {
     pub view: Value,
 }
 
-pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize) -> AttemptReply {
+/// The attempt's reply, its view as of `now` (the database's clock, see [`crate::clock`]).
+pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize, now: DateTime<Utc>) -> AttemptReply {
     AttemptReply {
         id: stream.as_str().to_string(),
         flow: flow.category().to_string(),
@@ -96,7 +97,7 @@ pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent
             .filter(|e| flow.knows(&e.event_type, &e.payload))
             .map(ClientEvent::from_recorded)
             .collect(),
-        view: flow.view(history, Utc::now()),
+        view: flow.view(history, now),
     }
 }
 
@@ -126,7 +127,8 @@ impl AttemptService<'_> {
     ) -> Result<(AttemptReply, Option<String>), ApiError> {
         let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
         let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
-        let decided = flow.decide(&[], command, Utc::now()).map_err(rejected)?;
+        let now = crate::clock::now(self.db).await?;
+        let decided = flow.decide(&[], command, now).map_err(rejected)?;
         let (token, fresh) = match session {
             Some(token) => (token, None),
             None => {
@@ -151,7 +153,8 @@ impl AttemptService<'_> {
         .await
         .map_err(store_error)?;
         tx.commit().await?;
-        Ok((reply(flow, &stream, &history, 0), fresh))
+        let at = history.last().map_or(now, |e| e.recorded_at);
+        Ok((reply(flow, &stream, &history, 0, at), fresh))
     }
 
     /// Handles one command of the browser that owns the attempt. Under an idempotency key the
@@ -251,13 +254,15 @@ impl AttemptService<'_> {
         command: Value,
         client: ClientInfo,
     ) -> Result<AttemptReply, ApiError> {
+        // The transaction's time: the one its events are recorded with.
+        let now = crate::clock::now(&mut *tx).await?;
         for _ in 0..CONFLICT_RETRIES {
             let history = self.store.read_stream(stream).await.map_err(store_error)?;
-            let decided = flow.decide(&history, command.clone(), Utc::now()).map_err(rejected)?;
+            let decided = flow.decide(&history, command.clone(), now).map_err(rejected)?;
             if decided.is_empty() {
                 // Nothing to change (a repeat such as a second `record_store_redirect`): the
                 // command succeeded, and the answer is the attempt as it stands.
-                return Ok(reply(flow, stream, &history, history.len()));
+                return Ok(reply(flow, stream, &history, history.len(), now));
             }
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
@@ -266,7 +271,7 @@ impl AttemptService<'_> {
             let seen = history.len();
             // A conflict leaves the transaction usable (`append_events` reports it, not raises).
             match append_and_plan(tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h)).await {
-                Ok(after) => return Ok(reply(flow, stream, &after, seen)),
+                Ok(after) => return Ok(reply(flow, stream, &after, seen, now)),
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(store_error(error)),
             }
@@ -278,7 +283,7 @@ impl AttemptService<'_> {
     pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
         let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-        Ok(reply(flow, &stream, &history, 0))
+        Ok(reply(flow, &stream, &history, 0, crate::clock::now(self.db).await?))
     }
 
     /// The stream and flow of an attempt, if this browser started it.

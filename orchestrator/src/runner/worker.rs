@@ -271,7 +271,7 @@ impl Runner {
             Err(error) => return Err(Failure::internal(error).at(version)),
         }
         let mut history = events;
-        history.extend(recorded_after(&stream, version, vec![started]));
+        history.extend(recorded_after(&stream, version, vec![started], claimed.db_now));
         let version = version + 1;
 
         let new_events =
@@ -308,7 +308,8 @@ impl Runner {
         if !claim::still_held(&mut tx, claimed).await.map_err(Failure::internal)? {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
-        history.extend(recorded_after(stream, version, batch));
+        let at = crate::clock::now(&mut *tx).await.map_err(Failure::internal)?;
+        history.extend(recorded_after(stream, version, batch, at));
         let next = flow.next_step(&history).ok().flatten();
         let step = claimed.step.clone();
         schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref(), last_version(&history))
@@ -351,7 +352,7 @@ impl Runner {
         };
         let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
         let first_at = current_start(&upto, &claimed.step).map(|s| s.first_at);
-        let db_now: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("SELECT now()").fetch_one(&self.db).await?;
+        let db_now = crate::clock::now(&self.db).await?;
         let elapsed = first_at.map(|at| elapsed(at, db_now)).unwrap_or_default();
         let policy = self.config.retry;
         let retry = policy.may_retry(claimed.claims, elapsed);
