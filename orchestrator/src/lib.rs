@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 pub mod flows;
 pub mod http;
+pub mod listen;
 pub mod runner;
 pub mod shutdown;
 pub mod staff;

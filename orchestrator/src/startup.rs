@@ -149,21 +149,85 @@ pub async fn serve(
         .context("serving HTTP")
 }
 
+/// How long in-flight requests get to finish once a stop was asked for; the process then exits
+/// even if some connection is still open.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
+    check_config(&config)?;
     let db = connect(&config).await?;
+    check_transaction_ids(&db).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
     let mut background = spawn_runners(&app, config.runner_workers, stop_rx.clone());
-    background.push(spawn_secret_purge(app.state.db.clone(), stop_rx));
+    background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
     let listener = TcpListener::bind(config.bind_addr)
         .await
         .with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     tracing::info!("portal listening on http://{addr} (health: http://{addr}/healthz)");
-    serve(listener, app.state.clone(), &config.web_dist, crate::shutdown::signal()).await?;
-    let _ = stop_tx.send(true);
-    for task in background {
-        let _ = task.await;
+    // One signal stops everything at once: the listener stops accepting, event streams end,
+    // runners finish their step, the purge and notifier loops stop.
+    let stop_all = async move {
+        crate::shutdown::signal().await;
+        let _ = stop_tx.send(true);
+    };
+    let server = serve(listener, app.state.clone(), &config.web_dist, stop_all);
+    let deadline = async {
+        stopped(stop_rx.clone()).await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        served = server => served?,
+        () = deadline => tracing::warn!("connections still open {} s after the stop; exiting", SHUTDOWN_GRACE.as_secs()),
+    }
+    let finished = futures::future::join_all(background);
+    if tokio::time::timeout(SHUTDOWN_GRACE, finished).await.is_err() {
+        tracing::warn!("background tasks still running {} s after the stop; exiting", SHUTDOWN_GRACE.as_secs());
+    }
+    Ok(())
+}
+
+/// Refuses settings that cannot work: every runner and the notifier listen on a connection of
+/// their own, but each runner's steps and each request need pooled ones.
+pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
+    let needed = u32::try_from(config.runner_workers).unwrap_or(u32::MAX).saturating_add(2);
+    if config.database_max_connections < needed {
+        anyhow::bail!(
+            "DATABASE_MAX_CONNECTIONS={} is too small for RUNNER_WORKERS={}: each runner holds a pooled connection \
+             while its step runs and requests need at least two more; set DATABASE_MAX_CONNECTIONS to {} or more",
+            config.database_max_connections,
+            config.runner_workers,
+            needed
+        );
+    }
+    Ok(())
+}
+
+/// The gap-free global read (docs/event-store.md) orders events by the id of the transaction
+/// that wrote them and reads only below the oldest running one. After a logical dump and restore
+/// the cluster's transaction-id counter starts low again, below the ids the restored events
+/// carry, and the read stalls or skips events. Refuses to start then.
+pub async fn check_transaction_ids(db: &PgPool) -> anyhow::Result<()> {
+    let (highest, current): (Option<String>, String) =
+        sqlx::query_as(
+            "SELECT (SELECT tx_id::text FROM events ORDER BY tx_id DESC LIMIT 1),
+                    pg_snapshot_xmax(pg_current_snapshot())::text",
+        )
+            .fetch_one(db)
+            .await
+            .context("reading transaction ids")?;
+    let parse = |text: &str| text.parse::<u64>().context("a transaction id that is not a number");
+    if let Some(highest) = highest {
+        let (highest, current) = (parse(&highest)?, parse(&current)?);
+        if highest >= current {
+            anyhow::bail!(
+                "the events table holds transaction id {highest}, at or above this cluster's next one ({current}): the \
+                 database was restored from a logical dump into a new cluster, and the global read would stall or \
+                 skip events. Restore with a physical backup (pg_basebackup), or advance the counter past {highest} \
+                 before starting (docs/event-store.md, \"Restoring a dump\")"
+            );
+        }
     }
     Ok(())
 }

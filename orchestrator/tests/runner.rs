@@ -501,3 +501,32 @@ async fn a_slow_step_keeps_its_lease(db: PgPool) {
     assert_eq!(running.await.expect("join").expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
     assert_eq!(flow.calls.lock().expect("lock").len(), 1);
 }
+
+/// Issue 14, defect 10: each runner's LISTEN held one of the pool's connections for good, so a
+/// pool no larger than the number of runners had none left for anything else.
+#[sqlx::test(migrations = "../migrations")]
+async fn listening_runners_leave_the_pool_to_the_work(db: PgPool) {
+    let small = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(2)
+        .acquire_timeout(Duration::from_secs(2))
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .expect("pool");
+    let (stop_tx, _) = tokio::sync::broadcast::channel::<()>(1);
+    let mut handles = Vec::new();
+    for n in 0..3 {
+        let config = RunnerConfig { id: format!("listener-{n}"), poll: Duration::from_secs(5), ..RunnerConfig::default() };
+        let runner = runner(&small, Arc::new(DemoFlow::default()), config);
+        let mut stop = stop_tx.subscribe();
+        handles.push(tokio::spawn(runner.run_until(async move {
+            let _ = stop.recv().await;
+        })));
+    }
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let free = small.acquire().await;
+    let _ = stop_tx.send(());
+    for handle in handles {
+        handle.await.expect("join").expect("runner");
+    }
+    assert!(free.is_ok(), "a connection is free for the work: {:?}", free.err());
+}

@@ -103,7 +103,9 @@ async fn stream(
     let receiver = state.notifier.subscribe();
     let initial = (state, stream_id, receiver, None::<i64>);
     let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
-        loop {
+        // A stopping server ends the stream, so its graceful shutdown is not held open by it.
+        let notifier = state.notifier.clone();
+        let next = async move { loop {
             if seen.is_some() {
                 let wait = async {
                     loop {
@@ -141,6 +143,10 @@ async fn stream(
             let answer = reply(flow, &stream_id, &history, from, now);
             let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
             return Some((Ok(event), (state, stream_id, receiver, Some(version))));
+        } };
+        tokio::select! {
+            item = next => item,
+            () = notifier.stopping() => None,
         }
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))

@@ -13,7 +13,7 @@ use std::time::Duration;
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use futures::FutureExt;
 use serde_json::{json, Value};
-use sqlx::postgres::{PgListener, PgPoolOptions};
+use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 
 use super::calls::{sanitize, CallLog};
@@ -157,14 +157,7 @@ impl Runner {
     /// A listener on its own connection (not one of the pool's: a runner holds it for good).
     /// `None` while the database cannot be reached: the poll keeps the runner going.
     async fn listen(&self) -> Option<PgListener> {
-        let options = self.db.connect_options();
-        let connected = async {
-            let own = PgPoolOptions::new().max_connections(1).connect_lazy_with((*options).clone());
-            let mut listener = PgListener::connect_with(&own).await?;
-            listener.listen(schedule::CHANNEL).await?;
-            Ok::<_, sqlx::Error>(listener)
-        };
-        match connected.await {
+        match crate::listen::own_listener(&self.db, schedule::CHANNEL).await {
             Ok(listener) => Some(listener),
             Err(error) => {
                 tracing::warn!(runner = %self.config.id, %error, "cannot listen for schedule notifications");
