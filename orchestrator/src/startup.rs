@@ -86,13 +86,13 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
 
 /// Starts `workers` runners over every flow's steps; they stop when `stop` turns true. A runner
 /// whose loop panics (a step's own panic is caught and counted inside it) is started again.
-pub fn spawn_runners(app: &App, workers: usize, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+pub fn spawn_runners(app: &App, workers: usize, lease: std::time::Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
             let stop = stop.clone();
             tokio::spawn(async move {
-                let config = RunnerConfig::default();
+                let config = RunnerConfig { lease, ..RunnerConfig::default() };
                 loop {
                     let runner = flows
                         .iter()
@@ -159,7 +159,8 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     check_transaction_ids(&db).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
-    let mut background = spawn_runners(&app, config.runner_workers, stop_rx.clone());
+    let lease = std::time::Duration::from_secs(config.runner_lease_secs);
+    let mut background = spawn_runners(&app, config.runner_workers, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
     let listener = TcpListener::bind(config.bind_addr)
         .await
