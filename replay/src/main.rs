@@ -26,6 +26,10 @@ enum Command {
         /// Stop after this many events.
         #[arg(long)]
         limit: Option<usize>,
+        /// Without --follow: seconds to wait for events held back behind a transaction still
+        /// open in the cluster before stopping with an error.
+        #[arg(long, default_value_t = 10)]
+        wait_secs: u64,
     },
 }
 
@@ -40,10 +44,11 @@ async fn main() -> anyhow::Result<()> {
         .context("connecting to PostgreSQL")?;
     let store = events::EventStore::new(pool);
     match cli.command {
-        Command::Tail { after, follow, limit } => {
+        Command::Tail { after, follow, limit, wait_secs } => {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            tail(&store, TailOptions { after, follow, limit, batch: 500 }, &mut out).await?;
+            let held_back_wait = std::time::Duration::from_secs(wait_secs);
+            tail(&store, TailOptions { after, follow, limit, batch: 500, held_back_wait }, &mut out).await?;
         }
     }
     Ok(())
