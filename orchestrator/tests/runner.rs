@@ -276,7 +276,8 @@ async fn a_runner_stopped_mid_step_is_resumed_with_the_same_key(db: PgPool) {
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow { hang_first: true, ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let lease = Duration::from_millis(400);
+    // Long enough that a loaded machine still checks the lease before it expires.
+    let lease = Duration::from_millis(2000);
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
 
     // The first runner enters the call and is then stopped dead, as a crash would.
@@ -485,16 +486,17 @@ async fn a_command_keeps_the_lease_of_a_running_step(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_slow_step_keeps_its_lease(db: PgPool) {
     let store = EventStore::new(db.clone());
-    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(1500), ..DemoFlow::default() });
+    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(3000), ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let lease = Duration::from_millis(450);
+    // Renewed every 300 ms; the step takes three leases.
+    let lease = Duration::from_millis(900);
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
 
     let entered = flow.entered.notified();
     let running = tokio::spawn(async move { first.tick().await });
     entered.await;
-    for _ in 0..10 {
+    for _ in 0..20 {
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the lease is renewed while the call runs");
     }
