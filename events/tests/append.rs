@@ -218,7 +218,41 @@ async fn events_are_append_only(pool: PgPool) {
         .execute(&pool)
         .await
         .is_err());
+    // Issue 14, defect 9: TRUNCATE fires no row or UPDATE/DELETE trigger.
+    let truncated = sqlx::query("TRUNCATE events").execute(&pool).await;
+    assert!(
+        truncated.as_ref().is_err_and(|e| e.to_string().contains("append-only")),
+        "{truncated:?}"
+    );
     assert_eq!(store.read_stream(&stream).await.unwrap().len(), 1);
+}
+
+/// Issue 14, defect 9: two transactions appending to the same two streams in opposite orders
+/// deadlocked on the streams' append locks (PostgreSQL aborted one). `append_all` takes the
+/// locks in one fixed order first, so they queue.
+#[sqlx::test(migrations = "../migrations")]
+async fn transactions_writing_two_streams_in_opposite_orders_do_not_deadlock(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let (a, b) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
+    for round in 0..10 {
+        let barrier = Arc::new(Barrier::new(2));
+        let write = |first: StreamId, second: StreamId| {
+            let (store, barrier) = (store.clone(), barrier.clone());
+            async move {
+                let mut tx = store.begin().await?;
+                let batch = |s: &StreamId| (s.clone(), ExpectedVersion::Any, vec![event("Touched", json!({ "round": round }))]);
+                // Both transactions start together, each naming its streams in its own order.
+                barrier.wait().await;
+                tx.append_all(vec![batch(&first), batch(&second)]).await?;
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                tx.commit().await
+            }
+        };
+        let (one, two) = tokio::join!(write(a.clone(), b.clone()), write(b.clone(), a.clone()));
+        assert!(one.is_ok() && two.is_ok(), "round {round}: {one:?} {two:?}");
+    }
+    assert_eq!(store.read_stream(&a).await.unwrap().len(), 20);
+    assert_eq!(store.read_stream(&b).await.unwrap().len(), 20);
 }
 
 /// 16 writers race on one stream, each appending with the version it read.

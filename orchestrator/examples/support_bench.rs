@@ -166,6 +166,7 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
         bind_addr: "127.0.0.1:0".parse()?,
         web_dist: dist,
         runner_workers: 1,
+        runner_lease_secs: 45,
         keys: KeyConfig::default(),
         site: SiteSettings::default(),
         upstreams: UpstreamConfig::sandbox("http://127.0.0.1:9"),

@@ -39,6 +39,11 @@ pub struct ServeConfig {
     #[arg(long, env = "RUNNER_WORKERS", default_value_t = 4)]
     pub runner_workers: usize,
 
+    /// Seconds a runner's claim on a step lasts without renewal: how long a step of a process
+    /// that died (kill -9, a lost machine) waits before another runner resumes it.
+    #[arg(long, env = "RUNNER_LEASE_SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(3..=600))]
+    pub runner_lease_secs: u64,
+
     #[command(flatten)]
     pub keys: KeyConfig,
 

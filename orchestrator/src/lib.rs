@@ -2,9 +2,11 @@
 //! are their own crate (`orchestrator/sandbox`), which this one never links.
 
 pub mod attempts;
+pub mod clock;
 pub mod config;
 pub mod flows;
 pub mod http;
+pub mod listen;
 pub mod runner;
 pub mod shutdown;
 pub mod staff;

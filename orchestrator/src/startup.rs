@@ -84,25 +84,37 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     Ok(App { state, registry_steps: steps })
 }
 
-/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true.
-pub fn spawn_runners(app: &App, workers: usize, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true. A runner
+/// whose loop panics (a step's own panic is caught and counted inside it) is started again.
+pub fn spawn_runners(app: &App, workers: usize, lease: std::time::Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
-            let runner = app.registry_steps.iter().fold(
-                Runner::new(app.state.db.clone(), app.state.store.clone(), RunnerConfig::default()),
-                |runner, flow| runner.with_flow(flow.clone()),
-            );
+            let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
             let stop = stop.clone();
             tokio::spawn(async move {
-                if let Err(error) = runner.run_until(stopped(stop)).await {
-                    tracing::error!(%error, "step runner stopped with an error");
+                let config = RunnerConfig { lease, ..RunnerConfig::default() };
+                loop {
+                    let runner = flows
+                        .iter()
+                        .fold(Runner::new(db.clone(), store.clone(), config.clone()), |runner, flow| runner.with_flow(flow.clone()));
+                    let stopping = stopped(stop.clone());
+                    match tokio::spawn(runner.run_until(stopping)).await {
+                        Ok(Ok(())) => break,
+                        Ok(Err(error)) => tracing::error!(%error, "step runner stopped with an error; restarting"),
+                        Err(error) => tracing::error!(%error, "step runner panicked; restarting"),
+                    }
+                    if *stop.borrow() {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 }
             })
         })
         .collect()
 }
 
-/// Deletes expired attempt secrets every minute until `stop` turns true.
+/// Deletes expired attempt secrets and day-old idempotency keys every minute until `stop` turns
+/// true.
 pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let until = stopped(stop);
@@ -114,6 +126,9 @@ pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle
             }
             if let Err(error) = crate::write_path::secrets::purge_expired(&db).await {
                 tracing::warn!(%error, "purging expired secrets failed");
+            }
+            if let Err(error) = crate::attempts::service::purge_old_keys(&db).await {
+                tracing::warn!(%error, "purging old idempotency keys failed");
             }
         }
     })
@@ -134,21 +149,86 @@ pub async fn serve(
         .context("serving HTTP")
 }
 
+/// How long in-flight requests get to finish once a stop was asked for; the process then exits
+/// even if some connection is still open.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
+    check_config(&config)?;
     let db = connect(&config).await?;
+    check_transaction_ids(&db).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
-    let mut background = spawn_runners(&app, config.runner_workers, stop_rx.clone());
-    background.push(spawn_secret_purge(app.state.db.clone(), stop_rx));
+    let lease = std::time::Duration::from_secs(config.runner_lease_secs);
+    let mut background = spawn_runners(&app, config.runner_workers, lease, stop_rx.clone());
+    background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
     let listener = TcpListener::bind(config.bind_addr)
         .await
         .with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     tracing::info!("portal listening on http://{addr} (health: http://{addr}/healthz)");
-    serve(listener, app.state.clone(), &config.web_dist, crate::shutdown::signal()).await?;
-    let _ = stop_tx.send(true);
-    for task in background {
-        let _ = task.await;
+    // One signal stops everything at once: the listener stops accepting, event streams end,
+    // runners finish their step, the purge and notifier loops stop.
+    let stop_all = async move {
+        crate::shutdown::signal().await;
+        let _ = stop_tx.send(true);
+    };
+    let server = serve(listener, app.state.clone(), &config.web_dist, stop_all);
+    let deadline = async {
+        stopped(stop_rx.clone()).await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        served = server => served?,
+        () = deadline => tracing::warn!("connections still open {} s after the stop; exiting", SHUTDOWN_GRACE.as_secs()),
+    }
+    let finished = futures::future::join_all(background);
+    if tokio::time::timeout(SHUTDOWN_GRACE, finished).await.is_err() {
+        tracing::warn!("background tasks still running {} s after the stop; exiting", SHUTDOWN_GRACE.as_secs());
+    }
+    Ok(())
+}
+
+/// Refuses settings that cannot work: every runner and the notifier listen on a connection of
+/// their own, but each runner's steps and each request need pooled ones.
+pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
+    let needed = u32::try_from(config.runner_workers).unwrap_or(u32::MAX).saturating_add(2);
+    if config.database_max_connections < needed {
+        anyhow::bail!(
+            "DATABASE_MAX_CONNECTIONS={} is too small for RUNNER_WORKERS={}: each runner holds a pooled connection \
+             while its step runs and requests need at least two more; set DATABASE_MAX_CONNECTIONS to {} or more",
+            config.database_max_connections,
+            config.runner_workers,
+            needed
+        );
+    }
+    Ok(())
+}
+
+/// The gap-free global read (docs/event-store.md) orders events by the id of the transaction
+/// that wrote them and reads only below the oldest running one. After a logical dump and restore
+/// the cluster's transaction-id counter starts low again, below the ids the restored events
+/// carry, and the read stalls or skips events. Refuses to start then.
+pub async fn check_transaction_ids(db: &PgPool) -> anyhow::Result<()> {
+    let (highest, current): (Option<String>, String) =
+        sqlx::query_as(
+            "SELECT (SELECT tx_id::text FROM events ORDER BY tx_id DESC LIMIT 1),
+                    pg_snapshot_xmax(pg_current_snapshot())::text",
+        )
+            .fetch_one(db)
+            .await
+            .context("reading transaction ids")?;
+    let parse = |text: &str| text.parse::<u64>().context("a transaction id that is not a number");
+    if let Some(highest) = highest {
+        let (highest, current) = (parse(&highest)?, parse(&current)?);
+        if highest >= current {
+            anyhow::bail!(
+                "the events table holds transaction id {highest}, at or above this cluster's next one ({current}): the \
+                 database was restored from a logical dump into a new cluster, and the global read would stall or \
+                 skip events. Restore with a physical backup (pg_basebackup), or advance the counter past {highest} \
+                 before starting (docs/event-store.md, \"Restoring a dump\")"
+            );
+        }
     }
     Ok(())
 }

@@ -108,6 +108,9 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     assert_eq!(ids.iter().collect::<std::collections::HashSet<_>>().len(), 3);
 
     attempt.ok(json!({"type": "record_store_redirect", "platform": "android"})).await;
+    // Issue 14, defect 7: a command that changes nothing answered 500; it answers the view.
+    let again = attempt.ok(json!({"type": "record_store_redirect", "platform": "android"})).await;
+    assert_eq!((again["events"].clone(), again["view"]["panel"].as_str()), (json!([]), Some("redirect_store")), "{again}");
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -138,9 +141,10 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     )
     .await;
     let code = h.sms_code(MSISDN).await;
-    // A wrong code: the upstream answers 403.
+    // A wrong code (a typo): the upstream answers 400, and the visitor is asked to check the
+    // message, not sent to request a new code (issue 14).
     let view = submit_code(&attempt, &wrong(&code)).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(activation::CODE_EXPIRED)));
+    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(activation::CODE_WRONG)));
     // Four more wrong codes, then the sixth attempt is refused with 406 even when right.
     for _ in 0..4 {
         submit_code(&attempt, &wrong(&code)).await;

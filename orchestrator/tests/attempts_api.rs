@@ -231,6 +231,122 @@ async fn a_repeated_command_with_the_same_key_acts_once(db: PgPool) {
     assert_eq!(due, "notify", "the command scheduled the next step with its events");
 }
 
+/// Sends `command` under `key` as the attempt's browser.
+async fn keyed(app: &common::TestApp, id: &str, cookie: &str, key: &str, command: Value) -> (u16, Value) {
+    let response = app
+        .client
+        .post(app.url(&format!("/api/attempts/{id}/commands")))
+        .header("cookie", cookie)
+        .header("idempotency-key", key)
+        .json(&command)
+        .send()
+        .await
+        .expect("command");
+    (response.status().as_u16(), response.json::<Value>().await.expect("json"))
+}
+
+/// Issue 14, defect 6: the key was checked, then acted on: two concurrent requests with one key
+/// could both act, or the second answered 422 ("Nada a confirmar.").
+#[sqlx::test(migrations = "../migrations")]
+async fn concurrent_commands_with_one_key_act_once_and_answer_alike(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    for round in 0..5 {
+        let (_, cookie, body) = start(&app, "11910000001").await;
+        let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+        let key = format!("concurrent-{round}");
+        let answers = futures::future::join_all(
+            (0..4).map(|_| keyed(&app, &id, &cookie, &key, json!({ "type": "confirm" }))),
+        )
+        .await;
+        assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
+        assert!(answers.iter().all(|(_, body)| *body == answers[0].1), "identical answers: {answers:?}");
+        let confirmed: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM events WHERE event_type = 'demo.confirmed' AND stream_id = $1")
+                .bind(&id)
+                .fetch_one(&db)
+                .await
+                .expect("count");
+        assert_eq!(confirmed, 1, "the command acted once");
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+
+    let (status, _) = keyed(&app, &id, &cookie, "k-1", json!({ "type": "confirm" })).await;
+    assert_eq!(status, 200);
+    let (status, reused) = keyed(&app, &id, &cookie, "k-1", json!({ "type": "start", "phone": "11910000002" })).await;
+    assert_eq!((status, reused["message"].as_str()), (422, Some(orchestrator::attempts::service::KEY_REUSED)));
+
+    // Cut to 100 characters, these two keys were one.
+    let long = "x".repeat(101);
+    let (status, refused) = keyed(&app, &id, &cookie, &long, json!({ "type": "confirm" })).await;
+    assert_eq!((status, refused["message"].as_str()), (422, Some(orchestrator::attempts::service::KEY_TOO_LONG)));
+
+    // Keys older than a day are purged.
+    sqlx::query("UPDATE attempt_commands SET created_at = now() - interval '25 hours'").execute(&db).await.expect("age");
+    assert_eq!(orchestrator::attempts::service::purge_old_keys(&db).await.expect("purge"), 1);
+}
+
+/// Issue 14, defect 5: the reply folded new events with the application's clock while the
+/// database recorded them with its own; countdowns and expiries then compared the two.
+#[sqlx::test(migrations = "../migrations")]
+async fn replies_carry_the_times_the_database_recorded(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (_, confirmed) = keyed(&app, &id, &cookie, "k-time", json!({ "type": "confirm" })).await;
+
+    let recorded: Vec<chrono::DateTime<chrono::Utc>> =
+        sqlx::query_scalar("SELECT recorded_at FROM events WHERE stream_id = $1 ORDER BY version")
+            .bind(&id)
+            .fetch_all(&db)
+            .await
+            .expect("times");
+    let replied = |event: &Value| event["at"].as_str().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok()).map(|at| at.to_utc());
+    assert_eq!(replied(&body["events"][0]), Some(recorded[0]), "the start's reply");
+    assert_eq!(replied(&confirmed["events"][0]), Some(recorded[1]), "the command's reply");
+
+    // Secrets expire on the database's clock too.
+    let secrets = orchestrator::write_path::Secrets::new(db.clone(), &id);
+    secrets.put("t", "v", Duration::from_secs(60)).await.expect("put");
+    let lives: f64 = sqlx::query_scalar("SELECT extract(epoch FROM expires_at - now())::float8 FROM attempt_secrets")
+        .fetch_one(&db)
+        .await
+        .expect("expiry");
+    assert!((59.0..=60.0).contains(&lives), "{lives}");
+}
+
+/// Issue 14, defect 9: a read error before the stream's first frame was retried at once, for
+/// ever: one failing query after another, as fast as the database answered.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failing_read_does_not_spin_the_event_stream(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let rollbacks = || async {
+        sqlx::query_scalar::<_, i64>("SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()")
+            .fetch_one(&db)
+            .await
+            .expect("stats")
+    };
+    // Every read of the stream now fails.
+    sqlx::query("ALTER TABLE events RENAME TO events_away").execute(&db).await.expect("rename");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let before = rollbacks().await;
+
+    let stream = app.client.get(app.url(&format!("/api/attempts/{id}/stream"))).header("cookie", &cookie).send();
+    let _open = tokio::time::timeout(Duration::from_secs(3), stream).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let failed = rollbacks().await - before;
+
+    sqlx::query("ALTER TABLE events_away RENAME TO events").execute(&db).await.expect("rename back");
+    assert!(failed < 20, "{failed} failed reads in about four seconds");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn the_stream_pushes_the_view_when_a_step_finishes(db: PgPool) {
     let app = demo_app(db.clone()).await;

@@ -208,7 +208,7 @@ async fn a_wrong_code_is_refused_with_the_spec_message_then_the_right_one_works(
     let attempt = world.drive_to(&runner, &visitor, "code_entry").await;
     assert_eq!(attempt["view"]["code_error"], "Código inválido. Verifique o número digitado.");
     let rejected = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "code.rejected").cloned();
-    assert_eq!(rejected.map(|e| e["data"]["reason"].clone()), Some(json!("HTTP 403 INVALID_CODE")));
+    assert_eq!(rejected.map(|e| e["data"]["reason"].clone()), Some(json!("HTTP 400 INVALID_CODE")));
 
     let (status, short) = world.command(&visitor, json!({ "type": "submit_code", "code": "123" })).await;
     assert_eq!(status, 422);

@@ -1,5 +1,7 @@
 //! The step runner against a real PostgreSQL: once-only execution, due times, two runners,
-//! resume after a runner dies mid-call, retries.
+//! resume after a runner dies mid-call, retries, and the faults of issue 14: panics, outcomes
+//! the database refuses, crashes that never report, outages longer than a few seconds, and
+//! fencing (re-plans, newer schedules, running leases, renewal).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -8,7 +10,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StreamId};
-use orchestrator::runner::{schedule_in_tx, PlannedStep, Runner, RunnerConfig, StepError, StepFlow};
+use orchestrator::runner::{schedule_in_tx, CallLog, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow};
 use orchestrator::runner::worker::Tick;
 use serde_json::json;
 use sqlx::PgPool;
@@ -26,6 +28,14 @@ struct DemoFlow {
     entered: Notify,
     always_fail: bool,
     delay: Duration,
+    /// Every call panics.
+    panics: bool,
+    /// The outcome carries a `\u0000`, which PostgreSQL refuses in `jsonb`.
+    nul_outcome: bool,
+    /// Calls fail until this instant (an outage).
+    fail_until: Option<std::time::Instant>,
+    /// During each call, a visitor's command lands on the stream (appended and re-planned).
+    poke_during_call: Option<PgPool>,
 }
 
 #[async_trait]
@@ -35,7 +45,7 @@ impl StepFlow for DemoFlow {
     }
 
     fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError> {
-        if events.iter().any(|e| e.event_type == "demo.called") {
+        if events.iter().any(|e| e.event_type == "demo.called" || e.event_type == "step.gave_up") {
             return Ok(None);
         }
         let Some(started) = events.iter().find(|e| e.event_type == "demo.started") else {
@@ -52,6 +62,7 @@ impl StepFlow for DemoFlow {
         _events: &[RecordedEvent],
         _step: &PlannedStep,
         key: &str,
+        calls: &CallLog,
     ) -> Result<Vec<NewEvent>, StepError> {
         let first = {
             let mut calls = self.calls.lock().expect("lock");
@@ -65,10 +76,25 @@ impl StepFlow for DemoFlow {
             self.entered.notify_one();
             std::future::pending::<()>().await;
         }
+        self.entered.notify_one();
+        if self.panics {
+            self.in_flight.lock().expect("lock").remove(stream.as_str());
+            panic!("a bug in the step");
+        }
+        if let Some(db) = &self.poke_during_call {
+            poke(db, stream).await;
+        }
+        let timer = calls.start("demo.call");
         tokio::time::sleep(self.delay).await;
         self.in_flight.lock().expect("lock").remove(stream.as_str());
-        if self.always_fail {
+        let outage = self.fail_until.is_some_and(|until| std::time::Instant::now() < until);
+        if self.always_fail || outage {
+            timer.record(Some(503), Some("HTTP 503"));
             return Err(StepError::Transient("upstream unavailable".into()));
+        }
+        timer.record(Some(201), None);
+        if self.nul_outcome {
+            return Ok(vec![event("demo.called", json!({ "key": key, "text": "bad\u{0}byte" }))]);
         }
         Ok(vec![event("demo.called", json!({ "key": key }))])
     }
@@ -100,9 +126,37 @@ async fn start_attempt(db: &PgPool, store: &EventStore, flow: &DemoFlow, run_at:
     let events = store.read_stream(&stream).await.expect("read");
     let step = flow.next_step(&events).expect("plan");
     let mut tx = db.begin().await.expect("tx");
-    schedule_in_tx(&mut tx, stream.as_str(), "demo", step.as_ref()).await.expect("schedule");
+    schedule_in_tx(&mut tx, stream.as_str(), "demo", step.as_ref(), 1).await.expect("schedule");
     tx.commit().await.expect("commit");
     stream
+}
+
+/// A visitor's command: an event appended and the stream's plan written with it, as the
+/// command service does.
+async fn poke(db: &PgPool, stream: &StreamId) {
+    let store = EventStore::new(db.clone());
+    let events = store.read_stream(stream).await.expect("read");
+    let version = events.last().map(|e| e.version).unwrap_or(0);
+    let mut tx = db.begin().await.expect("tx");
+    store
+        .append_in_tx(&mut tx, stream, ExpectedVersion::Exact(version), vec![event("demo.poked", json!({}))])
+        .await
+        .expect("append");
+    let step = PlannedStep { name: "call".into(), due_at: Utc::now() };
+    schedule_in_tx(&mut tx, stream.as_str(), "demo", Some(&step), version + 1).await.expect("schedule");
+    tx.commit().await.expect("commit");
+}
+
+async fn claims(db: &PgPool) -> i32 {
+    sqlx::query_scalar("SELECT claims FROM due_steps").fetch_one(db).await.expect("claims")
+}
+
+async fn skip_back_off(db: &PgPool) {
+    sqlx::query("UPDATE due_steps SET due_at = now()").execute(db).await.expect("skip the back-off");
+}
+
+fn retrying(max_attempts: i32) -> RunnerConfig {
+    RunnerConfig { retry: RetryPolicy { max_attempts, ..RetryPolicy::default() }, ..RunnerConfig::default() }
 }
 
 fn runner(db: &PgPool, flow: Arc<DemoFlow>, config: RunnerConfig) -> Runner {
@@ -128,10 +182,14 @@ async fn a_due_step_runs_once_and_its_outcome_is_appended(db: PgPool) {
 
     assert_eq!(tick, Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(types(&events), ["demo.started", "step.started", "demo.called"]);
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "demo.called"]);
     let key = format!("{}:call:2", stream.as_str());
     assert_eq!(events[1].payload["idempotency_key"], key.as_str());
-    assert_eq!(events[2].payload["key"], key.as_str());
+    assert_eq!(events[3].payload["key"], key.as_str());
+    // What support's timeline shows of the call.
+    let called = &events[2].payload;
+    assert_eq!((called["endpoint"].as_str(), called["status"].as_u64(), called["retries"].as_i64()), (Some("demo.call"), Some(201), Some(0)));
+    assert!(called["latency_ms"].is_u64(), "{called}");
     assert_eq!(due_rows(&db).await, 0, "nothing left to do");
     assert_eq!(runner.tick().await.expect("tick"), Tick::Idle);
     assert_eq!(flow.calls.lock().expect("lock").len(), 1);
@@ -209,7 +267,7 @@ async fn two_runners_never_run_one_step_at_once(db: PgPool) {
     assert_eq!(actors, ["runner-a", "runner-b"], "both runners took part");
     for stream in &streams {
         let events = store.read_stream(stream).await.expect("read");
-        assert_eq!(types(&events), ["demo.started", "step.started", "demo.called"]);
+        assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "demo.called"]);
     }
 }
 
@@ -218,7 +276,8 @@ async fn a_runner_stopped_mid_step_is_resumed_with_the_same_key(db: PgPool) {
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow { hang_first: true, ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let lease = Duration::from_millis(400);
+    // Long enough that a loaded machine still checks the lease before it expires.
+    let lease = Duration::from_millis(2000);
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
 
     // The first runner enters the call and is then stopped dead, as a crash would.
@@ -237,7 +296,9 @@ async fn a_runner_stopped_mid_step_is_resumed_with_the_same_key(db: PgPool) {
     assert_eq!(calls.len(), 2, "the call was repeated once");
     assert_eq!(calls[0].1, calls[1].1, "with the same idempotency key");
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(types(&events), ["demo.started", "step.started", "demo.called"], "started is recorded once");
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.started", "step.called", "demo.called"]);
+    assert_eq!(events[1].payload["idempotency_key"], events[2].payload["idempotency_key"], "one key for both tries");
+    assert_eq!((events[1].payload["claim"].as_i64(), events[2].payload["claim"].as_i64()), (Some(1), Some(2)));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -245,18 +306,229 @@ async fn a_step_that_keeps_failing_is_retried_then_given_up(db: PgPool) {
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow { always_fail: true, ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let runner = runner(&db, flow.clone(), RunnerConfig { max_claims: 2, ..RunnerConfig::default() });
+    let runner = runner(&db, flow.clone(), retrying(2));
 
     assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
     assert_eq!(runner.tick().await.expect("tick"), Tick::Idle, "backing off");
-    sqlx::query("UPDATE due_steps SET due_at = now()").execute(&db).await.expect("skip the back-off");
+    skip_back_off(&db).await;
     assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
 
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(types(&events), ["demo.started", "step.started", "step.gave_up"]);
-    assert_eq!(events[2].payload["reason"], "transient: upstream unavailable");
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "step.started", "step.gave_up"]);
+    let failed = &events[2].payload;
+    assert_eq!((failed["status"].as_u64(), failed["kind"].as_str()), (Some(503), Some("upstream")));
+    assert!(failed["retry_in_ms"].as_u64().is_some_and(|ms| ms <= 1000), "the first retry waits at most the base: {failed}");
+    let gave_up = &events[4].payload;
+    assert_eq!(gave_up["reason"], "upstream: upstream unavailable");
+    assert_eq!((gave_up["claims"].as_i64(), gave_up["retries"].as_i64()), (Some(2), Some(1)));
     assert_eq!(due_rows(&db).await, 0);
     let calls = flow.calls.lock().expect("lock");
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0].1, calls[1].1, "retries reuse the key");
+}
+
+/// Issue 14, defect 1: a panic inside a step was not caught; the runner task died with the
+/// lease held, and the step was claimed again every lease for ever.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_panicking_step_is_caught_counted_and_given_up(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { panics: true, ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let runner = runner(&db, flow.clone(), retrying(2));
+
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    skip_back_off(&db).await;
+    assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "step.started", "step.gave_up"]);
+    assert_eq!(events[2].payload["kind"], "panic");
+    assert_eq!(events[4].payload["reason"], "panic: the step panicked: a bug in the step");
+    assert_eq!(due_rows(&db).await, 0, "the attempt ended");
+}
+
+/// Issue 14, defect 1: an outcome PostgreSQL refuses (a `\u0000` in a payload) made the runner
+/// return with the lease held, so the step was claimed and called again every lease, for ever.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_outcome_the_database_refuses_is_counted_and_given_up(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { nul_outcome: true, ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let runner = runner(&db, flow.clone(), retrying(2));
+
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    let lease: Option<DateTime<Utc>> =
+        sqlx::query_scalar("SELECT lease_until FROM due_steps").fetch_one(&db).await.expect("lease");
+    assert_eq!(lease, None, "the lease is given back, not left to expire");
+    skip_back_off(&db).await;
+    assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(events.last().map(|e| e.payload["reason"].as_str().unwrap_or_default().starts_with("internal: ")), Some(true));
+    assert_eq!(due_rows(&db).await, 0);
+}
+
+/// Issue 14, defect 1: tries that never report (the process died mid-call) were not counted,
+/// so a step that crashes its runner was called again after every lease, for ever.
+#[sqlx::test(migrations = "../migrations")]
+async fn claims_that_never_reported_spend_the_budget_without_another_call(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { hang_first: true, ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let lease = Duration::from_millis(300);
+    let config = RunnerConfig { lease, ..retrying(1) };
+    let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), ..config.clone() });
+    let entered = flow.entered.notified();
+    let crashed = tokio::spawn(async move { first.tick().await });
+    entered.await;
+    crashed.abort();
+    let _ = crashed.await;
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+
+    let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), ..config });
+    assert_eq!(second.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(flow.calls.lock().expect("lock").len(), 1, "no call past the budget");
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(events.last().map(|e| e.payload["reason"].clone()), Some(json!("unfinished: the step's earlier tries never finished")));
+}
+
+/// Issue 14, defect 2: five claims with 0.4 to 3.2 s between them turned a 6 s outage into a
+/// failed attempt. With full jitter up to a 10 s cap inside a 60 s budget, it is ridden out.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_seven_second_outage_is_ridden_out(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let outage = Duration::from_secs(7);
+    let flow = Arc::new(DemoFlow { fail_until: Some(std::time::Instant::now() + outage), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let config = RunnerConfig { poll: Duration::from_millis(50), ..RunnerConfig::default() };
+    let runner = runner(&db, flow.clone(), config);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(runner.run_until(async move {
+        let _ = stop_rx.await;
+    }));
+
+    let finished = tokio::time::timeout(Duration::from_secs(40), async {
+        loop {
+            let events = store.read_stream(&stream).await.expect("read");
+            if events.iter().any(|e| e.event_type == "demo.called" || e.event_type == "step.gave_up") {
+                return events;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the step ends within the budget");
+    let _ = stop_tx.send(());
+    running.await.expect("join").expect("runner");
+
+    assert_eq!(finished.last().map(|e| e.event_type.as_str()), Some("demo.called"), "{:?}", types(&finished));
+    let failures = finished.iter().filter(|e| e.event_type == "step.called" && e.payload["kind"] == "upstream").count();
+    assert!(failures >= 1, "the outage was met");
+    let calls = flow.calls.lock().expect("lock");
+    assert!(calls.iter().all(|(_, key)| *key == calls[0].1), "every try carried the same key");
+}
+
+/// Issue 14, defect 4: a step planned again under the same name (a visitor's command) kept the
+/// claims of its earlier plan, so re-plans were counted as retries.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_new_plan_of_the_same_step_starts_its_count_again(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { always_fail: true, ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let runner = runner(&db, flow.clone(), retrying(2));
+
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    poke(&db, &stream).await;
+    assert_eq!(claims(&db).await, 0, "the new plan is not a retry of the old one");
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    let calls = flow.calls.lock().expect("lock");
+    assert_ne!(calls[0].1, calls[1].1, "the new plan is a new call, with its own key");
+}
+
+/// Issue 14, defect 4: giving up ignored a conflicting append and deleted the schedule, even
+/// when a command had planned a newer step meanwhile.
+#[sqlx::test(migrations = "../migrations")]
+async fn giving_up_never_deletes_a_newer_plan(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { always_fail: true, poke_during_call: Some(db.clone()), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let runner = runner(&db, flow.clone(), retrying(1));
+
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Replanned { stream_id: stream.as_str().into() });
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(types(&events), ["demo.started", "step.started", "demo.poked"], "no give-up over the command");
+    assert_eq!(due_rows(&db).await, 1, "the command's plan stands");
+    let leased: Option<String> = sqlx::query_scalar("SELECT claimed_by FROM due_steps").fetch_one(&db).await.expect("row");
+    assert_eq!(leased, None, "and is free to be claimed");
+}
+
+/// Issue 14, defect 4: a command's re-plan cleared the lease of a step still running, so a
+/// second runner could start the stream's next step during the first one's call.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_command_keeps_the_lease_of_a_running_step(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(800), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), ..RunnerConfig::default() });
+    let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), ..RunnerConfig::default() });
+
+    let entered = flow.entered.notified();
+    let running = tokio::spawn(async move { first.tick().await });
+    entered.await;
+    poke(&db, &stream).await;
+    assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the running step's lease holds");
+    assert_eq!(running.await.expect("join").expect("tick"), Tick::Replanned { stream_id: stream.as_str().into() });
+    assert_eq!(*flow.overlaps.lock().expect("lock"), 0);
+    assert_eq!(second.tick().await.expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+}
+
+/// Issue 14, defect 4: the lease was never renewed, so a step slower than its lease was
+/// claimed and run a second time while the first call still ran.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_slow_step_keeps_its_lease(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(3000), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    // Renewed every 300 ms; the step takes three leases.
+    let lease = Duration::from_millis(900);
+    let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
+    let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
+
+    let entered = flow.entered.notified();
+    let running = tokio::spawn(async move { first.tick().await });
+    entered.await;
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the lease is renewed while the call runs");
+    }
+    assert_eq!(running.await.expect("join").expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(flow.calls.lock().expect("lock").len(), 1);
+}
+
+/// Issue 14, defect 10: each runner's LISTEN held one of the pool's connections for good, so a
+/// pool no larger than the number of runners had none left for anything else.
+#[sqlx::test(migrations = "../migrations")]
+async fn listening_runners_leave_the_pool_to_the_work(db: PgPool) {
+    let small = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(2)
+        .acquire_timeout(Duration::from_secs(2))
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .expect("pool");
+    let (stop_tx, _) = tokio::sync::broadcast::channel::<()>(1);
+    let mut handles = Vec::new();
+    for n in 0..3 {
+        let config = RunnerConfig { id: format!("listener-{n}"), poll: Duration::from_secs(5), ..RunnerConfig::default() };
+        let runner = runner(&small, Arc::new(DemoFlow::default()), config);
+        let mut stop = stop_tx.subscribe();
+        handles.push(tokio::spawn(runner.run_until(async move {
+            let _ = stop.recv().await;
+        })));
+    }
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let free = small.acquire().await;
+    let _ = stop_tx.send(());
+    for handle in handles {
+        handle.await.expect("join").expect("runner");
+    }
+    assert!(free.is_ok(), "a connection is free for the work: {:?}", free.err());
 }

@@ -32,6 +32,10 @@ enum Command {
         /// Stop after this many events.
         #[arg(long)]
         limit: Option<usize>,
+        /// Without --follow: seconds to wait for events held back behind a transaction still
+        /// open in the cluster before stopping with an error.
+        #[arg(long, default_value_t = 10)]
+        wait_secs: u64,
     },
     /// A flow's funnel replayed from the whole log: per step, who entered, converted and
     /// dropped, the top refusals and the time to convert.
@@ -171,10 +175,11 @@ async fn main() -> anyhow::Result<()> {
         .context("connecting to PostgreSQL")?;
     let store = events::EventStore::new(pool.clone());
     match cli.command {
-        Command::Tail { after, follow, limit } => {
+        Command::Tail { after, follow, limit, wait_secs } => {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            tail(&store, TailOptions { after, follow, limit, batch: 500 }, &mut out).await?;
+            let held_back_wait = std::time::Duration::from_secs(wait_secs);
+            tail(&store, TailOptions { after, follow, limit, batch: 500, held_back_wait }, &mut out).await?;
         }
         Command::Funnel { flow, variant, from, to, window, order, breakdown, format } => {
             let funnel = events::funnel::funnel(&flow, variant.as_deref()).unwrap_or_else(|e| usage_error(e));

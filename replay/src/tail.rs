@@ -32,6 +32,10 @@ pub struct TailOptions {
     pub follow: bool,
     pub limit: Option<usize>,
     pub batch: i64,
+    /// Without `follow`: how long to wait for events held back behind a transaction still open
+    /// somewhere in the cluster before giving up with an error (any open transaction holds the
+    /// gap-free read back, and one may stay open for hours).
+    pub held_back_wait: std::time::Duration,
 }
 
 /// Writes events to `out` until the log is exhausted (or forever with `follow`).
@@ -41,17 +45,33 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
     let mut checkpoint = options.after;
     let reached = |n: usize| options.limit.is_some_and(|limit| n >= limit);
     if !options.follow {
+        let mut held_since: Option<std::time::Instant> = None;
         loop {
             let batch = store.read_all_after(checkpoint, options.batch).await?;
             if batch.is_empty() {
                 // Committed events may still be held back behind an older transaction in
-                // progress (the gap-free rule); wait for it rather than stop short of them.
+                // progress (the gap-free rule); wait for it rather than stop short of them,
+                // but not without bound.
                 if store.has_held_back_after(checkpoint).await? {
+                    let since = *held_since.get_or_insert_with(std::time::Instant::now);
+                    if since.elapsed() >= options.held_back_wait {
+                        out.flush()?;
+                        anyhow::bail!(
+                            "events after {}:{} are held back behind a transaction open for over {} s somewhere in \
+                             the cluster (see pg_stat_activity); {written} lines printed; run again later with --after {}:{}",
+                            checkpoint.tx_id,
+                            checkpoint.position,
+                            options.held_back_wait.as_secs(),
+                            checkpoint.tx_id,
+                            checkpoint.position
+                        );
+                    }
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                     continue;
                 }
                 return Ok(written);
             }
+            held_since = None;
             for event in &batch {
                 writeln!(out, "{}", json_line(event)?)?;
                 written += 1;

@@ -13,6 +13,8 @@ fn event(n: i64) -> NewEvent {
     }
 }
 
+const WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn lines(out: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(out)
         .lines()
@@ -37,7 +39,7 @@ async fn tail_prints_every_event_after_the_checkpoint_as_json_lines(db: PgPool) 
     store.append(&b, ExpectedVersion::NoStream, vec![event(3)]).await.expect("append");
 
     let mut out = Vec::new();
-    let n = tail(&store, TailOptions { after: Checkpoint::START, follow: false, limit: None, batch: 2 }, &mut out)
+    let n = tail(&store, TailOptions { after: Checkpoint::START, follow: false, limit: None, batch: 2, held_back_wait: WAIT }, &mut out)
         .await
         .expect("tail");
 
@@ -50,7 +52,7 @@ async fn tail_prints_every_event_after_the_checkpoint_as_json_lines(db: PgPool) 
     // Resuming from the first line's checkpoint prints only what came after it.
     let resume = parse_checkpoint(all[0]["checkpoint"].as_str().expect("checkpoint")).expect("parse");
     let mut rest = Vec::new();
-    tail(&store, TailOptions { after: resume, follow: false, limit: None, batch: 10 }, &mut rest).await.expect("tail");
+    tail(&store, TailOptions { after: resume, follow: false, limit: None, batch: 10, held_back_wait: WAIT }, &mut rest).await.expect("tail");
     let ns: Vec<i64> = lines(&rest).iter().map(|l| l["payload"]["n"].as_i64().expect("n")).collect();
     assert_eq!(ns, [2, 3]);
 }
@@ -68,7 +70,7 @@ async fn follow_waits_for_an_event_appended_later(db: PgPool) {
     let mut out = Vec::new();
     let n = tokio::time::timeout(
         std::time::Duration::from_secs(10),
-        tail(&store, TailOptions { after: Checkpoint::START, follow: true, limit: Some(1), batch: 10 }, &mut out),
+        tail(&store, TailOptions { after: Checkpoint::START, follow: true, limit: Some(1), batch: 10, held_back_wait: WAIT }, &mut out),
     )
     .await
     .expect("arrives")
@@ -77,4 +79,29 @@ async fn follow_waits_for_an_event_appended_later(db: PgPool) {
 
     assert_eq!(n, 1);
     assert_eq!(lines(&out)[0]["payload"]["n"], 7);
+}
+
+/// Issue 14, defect 11: without --follow, `tail` waited without bound while any transaction in
+/// the cluster stayed open with an event of its own: it now stops with an error saying so.
+#[sqlx::test(migrations = "../migrations")]
+async fn tail_stops_waiting_for_a_transaction_left_open(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let mut open = db.begin().await.expect("tx");
+    let left_open = StreamId::new("download").expect("id");
+    store.append_in_tx(&mut open, &left_open, ExpectedVersion::NoStream, vec![event(1)]).await.expect("append");
+    let later = StreamId::new("cloud").expect("id");
+    store.append(&later, ExpectedVersion::NoStream, vec![event(2)]).await.expect("append");
+
+    let mut out = Vec::new();
+    let options = TailOptions {
+        after: Checkpoint::START,
+        follow: false,
+        limit: None,
+        batch: 10,
+        held_back_wait: std::time::Duration::from_millis(500),
+    };
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), tail(&store, options, &mut out)).await;
+    let error = ended.expect("the wait is bounded").expect_err("held back events are an error, not an empty log");
+    assert!(error.to_string().contains("held back behind a transaction open"), "{error}");
+    open.rollback().await.expect("rollback");
 }

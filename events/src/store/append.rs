@@ -49,6 +49,23 @@ impl EventStore {
         append_on(conn, stream, expected, &events, true).await
     }
 
+    /// Appends to several streams in the caller's transaction, taking every stream's append
+    /// lock first in one fixed order (ascending lock key, `lock_streams` in SQL): two
+    /// transactions that append to the same streams in opposite orders then queue instead of
+    /// deadlocking. Stops at the first error (a `Conflict` included); the caller rolls back.
+    pub async fn append_all_in_tx(
+        &self,
+        conn: &mut PgConnection,
+        batches: Vec<(StreamId, ExpectedVersion, Vec<NewEvent>)>,
+    ) -> Result<Vec<AppendOutcome>, StoreError> {
+        lock_streams(conn, batches.iter().map(|(stream, _, _)| stream)).await?;
+        let mut outcomes = Vec::with_capacity(batches.len());
+        for (stream, expected, events) in batches {
+            outcomes.push(append_on(conn, &stream, expected, &events, true).await?);
+        }
+        Ok(outcomes)
+    }
+
     /// Current version of `stream` (0 when it has no events).
     pub async fn stream_version(&self, stream: &StreamId) -> Result<i64, StoreError> {
         Ok(sqlx::query_scalar(
@@ -107,4 +124,14 @@ pub(super) async fn append_on(
         stream_version,
         positions,
     })
+}
+
+/// Takes the append locks of `streams` in the one order every multi-stream writer uses.
+pub(super) async fn lock_streams<'a>(
+    conn: &mut PgConnection,
+    streams: impl Iterator<Item = &'a StreamId>,
+) -> Result<(), StoreError> {
+    let ids: Vec<&str> = streams.map(StreamId::as_str).collect();
+    sqlx::query("SELECT lock_streams($1)").bind(&ids).execute(&mut *conn).await?;
+    Ok(())
 }

@@ -4,7 +4,7 @@ use std::ops::{Deref, DerefMut};
 
 use sqlx::{PgConnection, Postgres, Transaction};
 
-use super::append::append_on;
+use super::append::{append_on, lock_streams};
 use super::EventStore;
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
@@ -42,6 +42,21 @@ impl StoreTransaction {
         let outcome = append_on(&mut self.tx, stream, expected, &events, false).await?;
         self.appended = true;
         Ok(outcome)
+    }
+
+    /// Appends to several streams, their locks taken first in one fixed order (see
+    /// [`EventStore::append_all_in_tx`]): the way to write more than one stream in a transaction.
+    pub async fn append_all(
+        &mut self,
+        batches: Vec<(StreamId, ExpectedVersion, Vec<NewEvent>)>,
+    ) -> Result<Vec<AppendOutcome>, StoreError> {
+        lock_streams(&mut self.tx, batches.iter().map(|(stream, _, _)| stream)).await?;
+        let mut outcomes = Vec::with_capacity(batches.len());
+        for (stream, expected, events) in batches {
+            outcomes.push(append_on(&mut self.tx, &stream, expected, &events, false).await?);
+            self.appended = true;
+        }
+        Ok(outcomes)
     }
 
     /// Commits, then wakes subscribers if anything was appended.

@@ -1,5 +1,5 @@
 //! The test-facing admin API: move the clock, set and clear faults, read the calls received
-//! and the subscriptions made. Never logged or faulted itself.
+//! and the subscriptions made, reset everything. Never logged or faulted itself.
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -26,6 +26,13 @@ pub fn routes() -> Router<SandboxState> {
         .route("/calls", get(calls).delete(clear_calls))
         .route("/subscriptions", get(subscriptions))
         .route("/endpoints", get(endpoints))
+        .route("/reset", axum::routing::post(reset))
+}
+
+/// Everything back to its seeded state, so a run (a soak, a browser suite) starts clean.
+async fn reset(State(state): State<SandboxState>) -> StatusCode {
+    state.reset();
+    StatusCode::NO_CONTENT
 }
 
 /// Admin errors are for developers: `{"error": {"code", "message"}}`.

@@ -89,9 +89,17 @@ async fn intercept(
         cut: request.extensions().get::<ConnectionCut>().cloned(),
     };
 
+    // A write with a key whose contract runs: the latency is the upstream's own work, done
+    // after the key is taken (see `idempotent`).
+    let slow_work = |fault: &Fault| key.is_some() && !matches!((fault.phase, &fault.effect), (Phase::Before, Some(_)));
+    let mut work_latency = StdDuration::ZERO;
     if let Some(fault) = &fault {
         if fault.latency_ms > 0 {
-            tokio::time::sleep(StdDuration::from_millis(fault.latency_ms)).await;
+            if slow_work(fault) {
+                work_latency = StdDuration::from_millis(fault.latency_ms);
+            } else {
+                tokio::time::sleep(StdDuration::from_millis(fault.latency_ms)).await;
+            }
         }
         if let (Phase::Before, Some(effect)) = (fault.phase, &fault.effect) {
             return call.apply(fault.id, effect).await;
@@ -99,7 +107,7 @@ async fn intercept(
     }
 
     let (response, outcome) = match key {
-        Some(key) => idempotent(&state, endpoint, key, request, next).await,
+        Some(key) => idempotent(&state, endpoint, key, request, next, work_latency).await,
         None => (next.run(request).await, Outcome::Answered),
     };
 
@@ -121,13 +129,15 @@ async fn intercept(
 
 /// Runs the contract once per key: a repeat with the same body gets the stored answer
 /// ([`Outcome::Replayed`]), the same key with another body 422, a repeat while the first call
-/// still runs 409. Only 2xx answers are stored, so a refused call can be retried.
+/// still runs 409. Only 2xx answers are stored, so a refused call can be retried. `latency` is
+/// the upstream's work time, spent after the key is taken.
 async fn idempotent(
     state: &SandboxState,
     endpoint: &'static str,
     key: String,
     request: Request,
     next: Next,
+    latency: StdDuration,
 ) -> (Response, Outcome) {
     let (parts, body) = request.into_parts();
     let Ok(body) = to_bytes(body, MAX_BODY_BYTES).await else {
@@ -184,39 +194,38 @@ async fn idempotent(
         );
     }
 
-    // If the caller goes away mid-call, the slot must not stay "in flight" forever.
-    let guard = InFlightGuard {
-        state: state.clone(),
-        slot: Some(slot),
-    };
-    let response = next
-        .run(Request::from_parts(parts, Body::from(body.clone())))
-        .await;
-    let status = response.status();
-    if !status.is_success() {
-        return (response, Outcome::Answered);
-    }
-    let content_type = response.headers().get(header::CONTENT_TYPE).cloned();
-    let Ok(answer) = to_bytes(response.into_body(), MAX_BODY_BYTES).await else {
-        return (
-            local(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "BODY_TOO_LARGE",
-                "answer too large to store",
-            ),
-            Outcome::Answered,
-        );
-    };
-    guard.store(Reply::Done {
-        request: body,
-        status,
-        content_type: content_type.clone(),
-        body: answer.clone(),
+    // The work runs on its own task, as a real upstream's does: a caller that gives up (its
+    // time-out) does not stop it, and its answer is stored for the retry. Meanwhile the key is
+    // in flight, and a retry answers 409 IDEMPOTENCY_KEY_IN_USE.
+    let state = state.clone();
+    let work = tokio::spawn(async move {
+        // If the work itself fails, the slot must not stay "in flight" forever.
+        let guard = InFlightGuard { state, slot: Some(slot) };
+        if !latency.is_zero() {
+            tokio::time::sleep(latency).await;
+        }
+        let response = next.run(Request::from_parts(parts, Body::from(body.clone()))).await;
+        let status = response.status();
+        if !status.is_success() {
+            return (response, Outcome::Answered);
+        }
+        let content_type = response.headers().get(header::CONTENT_TYPE).cloned();
+        let Ok(answer) = to_bytes(response.into_body(), MAX_BODY_BYTES).await else {
+            return (
+                local(StatusCode::INTERNAL_SERVER_ERROR, "BODY_TOO_LARGE", "answer too large to store"),
+                Outcome::Answered,
+            );
+        };
+        guard.store(Reply::Done { request: body, status, content_type: content_type.clone(), body: answer.clone() });
+        (rebuild(status, content_type, answer, false), Outcome::Answered)
     });
-    (
-        rebuild(status, content_type, answer, false),
-        Outcome::Answered,
-    )
+    match work.await {
+        Ok(answered) => answered,
+        Err(_) => (
+            local(StatusCode::INTERNAL_SERVER_ERROR, "SANDBOX_PANIC", "the sandbox failed on this call"),
+            Outcome::Answered,
+        ),
+    }
 }
 
 /// An answer the sandbox gives itself rather than the contract.

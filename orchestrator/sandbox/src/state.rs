@@ -25,6 +25,8 @@ pub struct SandboxState {
 }
 
 struct Inner {
+    /// What `POST /admin/reset` seeds the world with again.
+    seed: u64,
     /// Milliseconds added to the wall clock by `POST /admin/clock`.
     clock_offset_ms: AtomicI64,
     world: Mutex<World>,
@@ -50,26 +52,22 @@ pub struct World {
 
 impl SandboxState {
     pub fn new(config: SandboxConfig) -> Self {
-        let world = World {
-            rng: StdRng::seed_from_u64(config.seed),
-            tokens: TokenBook::default(),
-            codes: CodeBook::default(),
-            inbox: Inbox::default(),
-            desktop: scenarios::desktop_accounts(),
-            subscriptions: Vec::new(),
-            hero_customers: HashMap::new(),
-            oauth_grants: HashMap::new(),
-            broadband_customers: HashMap::new(),
-        };
-        // Fault fractions roll their own stream, so setting a fault does not shift the codes.
-        let admin = AdminBook::new(StdRng::seed_from_u64(config.seed.wrapping_add(1)));
         Self {
             inner: Arc::new(Inner {
+                seed: config.seed,
                 clock_offset_ms: AtomicI64::new(0),
-                world: Mutex::new(world),
-                admin: Mutex::new(admin),
+                world: Mutex::new(World::seeded(config.seed)),
+                admin: Mutex::new(admin_book(config.seed)),
             }),
         }
+    }
+
+    /// Back to the seeded state (`POST /admin/reset`): scenarios (devices, customers), inbox,
+    /// codes, tokens, subscriptions, calls, faults, stored idempotent answers and the clock.
+    pub fn reset(&self) {
+        *lock(&self.inner.world) = World::seeded(self.inner.seed);
+        *lock(&self.inner.admin) = admin_book(self.inner.seed);
+        self.inner.clock_offset_ms.store(0, Ordering::SeqCst);
     }
 
     /// The sandbox clock: wall clock plus what tests advanced.
@@ -100,7 +98,26 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Fault fractions roll their own stream, so setting a fault does not shift the codes.
+fn admin_book(seed: u64) -> AdminBook {
+    AdminBook::new(StdRng::seed_from_u64(seed.wrapping_add(1)))
+}
+
 impl World {
+    fn seeded(seed: u64) -> Self {
+        World {
+            rng: StdRng::seed_from_u64(seed),
+            tokens: TokenBook::default(),
+            codes: CodeBook::default(),
+            inbox: Inbox::default(),
+            desktop: scenarios::desktop_accounts(),
+            subscriptions: Vec::new(),
+            hero_customers: HashMap::new(),
+            oauth_grants: HashMap::new(),
+            broadband_customers: HashMap::new(),
+        }
+    }
+
     /// A random 6-digit code.
     pub fn code(&mut self) -> String {
         format!("{:06}", self.rng.gen_range(0..1_000_000))

@@ -63,7 +63,7 @@ async fn five_wrong_codes_then_406() {
         let (status, wrong) = validate(&sandbox, &transaction_id, &other_than(&code)).await;
         assert_eq!(
             (status, code_of(&wrong)),
-            (StatusCode::FORBIDDEN, "INVALID_CODE")
+            (StatusCode::BAD_REQUEST, "INVALID_CODE")
         );
     }
     let (status, locked) = validate(&sandbox, &transaction_id, &code).await;

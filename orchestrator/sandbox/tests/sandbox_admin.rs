@@ -433,6 +433,32 @@ async fn the_same_seed_replays_the_same_ids_and_codes() {
     assert_ne!(run(43).await, first);
 }
 
+/// `POST /admin/reset` (issue 14): a run starts from the seeded state, whatever came before.
+#[tokio::test]
+async fn reset_puts_everything_back_to_the_seed() {
+    let sandbox = Sandbox::with_seed(7).await;
+    let first = sandbox.activation_code(PHONE, dev::BRAND_DEFAULT).await;
+    sandbox.fault(json!({ "endpoint": "cloud.*", "status": 503 })).await;
+    sandbox.advance(3600).await;
+    assert!(!sandbox.calls("partner-api.authentication-send").await.is_empty());
+
+    let reset = sandbox.post("/admin/reset").send().await.unwrap();
+    assert_eq!(reset.status(), StatusCode::NO_CONTENT);
+
+    assert!(sandbox.calls("partner-api.authentication-send").await.is_empty(), "calls forgotten");
+    let faults: Value = sandbox.get("/admin/faults").send().await.unwrap().json().await.unwrap();
+    assert_eq!(faults, json!([]), "faults cleared");
+    let inbox: Value = sandbox.get(&format!("/sms?to={PHONE}")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(inbox, json!([]), "inbox emptied");
+    let subscriptions: Value = sandbox.get("/admin/subscriptions").send().await.unwrap().json().await.unwrap();
+    assert_eq!(subscriptions, json!([]));
+    let clock: Value = sandbox.get("/admin/clock").send().await.unwrap().json().await.unwrap();
+    let now = chrono::DateTime::parse_from_rfc3339(clock["now"].as_str().unwrap()).unwrap();
+    assert!((now.to_utc() - chrono::Utc::now()).num_seconds().abs() < 60, "clock back to the wall clock");
+    // The seeded random stream starts again: the same transaction and code as the first run.
+    assert_eq!(sandbox.activation_code(PHONE, dev::BRAND_DEFAULT).await, first);
+}
+
 #[tokio::test]
 async fn chatbot_page_and_avatar() {
     let sandbox = Sandbox::start().await;

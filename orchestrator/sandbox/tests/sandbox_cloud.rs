@@ -100,7 +100,7 @@ async fn cloud_codes_expire_after_5_minutes_and_allow_5_wrong() {
     assert_eq!(
         (status, wrong["message"].as_str()),
         (
-            StatusCode::FORBIDDEN,
+            StatusCode::BAD_REQUEST,
             Some("Código inválido. Tentativas restantes: 4.")
         )
     );
@@ -123,7 +123,7 @@ async fn cloud_codes_expire_after_5_minutes_and_allow_5_wrong() {
             call(&sandbox, "validateCode", body(&other_than(&code)))
                 .await
                 .0,
-            StatusCode::FORBIDDEN
+            StatusCode::BAD_REQUEST
         );
     }
     let (status, locked) = call(&sandbox, "validateCode", body(&code)).await;

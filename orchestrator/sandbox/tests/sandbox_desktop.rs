@@ -38,7 +38,7 @@ async fn phone_auth_sends_a_code_to_the_inbox_and_confirms_it_once() {
     let (status, wrong) = read(confirm(other_than(&code)).await.unwrap()).await;
     assert_eq!(
         (status, wrong["error"]["message"].as_str()),
-        (StatusCode::FORBIDDEN, Some("INVALID_CODE"))
+        (StatusCode::BAD_REQUEST, Some("INVALID_CODE"))
     );
 
     let (status, confirmed) = read(confirm(code.clone()).await.unwrap()).await;

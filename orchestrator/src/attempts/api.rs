@@ -13,7 +13,7 @@ use futures::Stream;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::service::{owner_reply, AttemptService};
+use super::service::{owner_reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
 use super::{client_info, session};
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -60,17 +60,31 @@ async fn command(
     let Json(command) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
         events::flow::MALFORMED_COMMAND,
     )))?;
-    let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(|s| s.chars().take(100).collect());
+    let key = idempotency_key(&headers)?;
     let answer = service(&state)
         .command(&id, session::from_headers(&headers), key, command, client_info::from_headers(&headers))
         .await?;
     Ok(Json(answer).into_response())
 }
 
+/// The `Idempotency-Key` header: refused when over the limit (cutting it could make two
+/// different keys one).
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = value.to_str().map_err(|_| ApiError::Invalid(KEY_TOO_LONG.to_string()))?;
+    if key.chars().count() > MAX_KEY_CHARS || key.is_empty() {
+        return Err(ApiError::Invalid(KEY_TOO_LONG.to_string()));
+    }
+    Ok(Some(key.to_string()))
+}
+
 async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     let answer = service(&state).load(&id, session::from_headers(&headers)).await?;
     Ok(Json(answer).into_response())
 }
+
+/// How long the event stream waits before reading the attempt again after a failed read.
+const READ_RETRY: Duration = Duration::from_secs(1);
 
 /// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
 /// Wakes on NOTIFY; re-reads at least every second in case a notification was lost.
@@ -83,7 +97,9 @@ async fn stream(
     let receiver = state.notifier.subscribe();
     let initial = (state, stream_id, receiver, None::<i64>);
     let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
-        loop {
+        // A stopping server ends the stream, so its graceful shutdown is not held open by it.
+        let notifier = state.notifier.clone();
+        let next = async move { loop {
             if seen.is_some() {
                 let wait = async {
                     loop {
@@ -99,10 +115,14 @@ async fn stream(
                 };
                 let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
             }
-            let history = match state.store.read_stream(&stream_id).await {
-                Ok(history) => history,
+            let read = async { Ok::<_, ApiError>((state.store.read_stream(&stream_id).await?, crate::clock::now(&state.db).await?)) };
+            let (history, now) = match read.await {
+                Ok(read) => read,
                 Err(error) => {
                     tracing::warn!(%error, "attempt stream read failed");
+                    // Before the first frame there is no wait above: without this pause a
+                    // failing read would be retried in a tight loop.
+                    tokio::time::sleep(READ_RETRY).await;
                     continue;
                 }
             };
@@ -114,15 +134,20 @@ async fn stream(
                 return None;
             };
             let from = seen.map(|v| history.iter().take_while(|e| e.version <= v).count()).unwrap_or(0);
-            let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from).await {
+            let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from, now).await {
                 Ok(answer) => answer,
                 Err(error) => {
                     tracing::warn!(%error, "attempt stream could not be opened for its owner");
+                    tokio::time::sleep(READ_RETRY).await;
                     continue;
                 }
             };
             let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
             return Some((Ok(event), (state, stream_id, receiver, Some(version))));
+        } };
+        tokio::select! {
+            item = next => item,
+            () = notifier.stopping() => None,
         }
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))

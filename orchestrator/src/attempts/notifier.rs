@@ -2,7 +2,6 @@
 
 use std::time::Duration;
 
-use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 use tokio::sync::{broadcast, watch};
 
@@ -11,6 +10,9 @@ use crate::shutdown::stopped;
 #[derive(Clone)]
 pub struct Notifier {
     tx: broadcast::Sender<String>,
+    /// The server's stop flag: event streams end when it turns true, so a graceful shutdown
+    /// does not wait for browsers that keep a stream open.
+    stop: watch::Receiver<bool>,
 }
 
 impl Notifier {
@@ -19,6 +21,7 @@ impl Notifier {
     pub fn spawn(db: PgPool, stop: watch::Receiver<bool>) -> Self {
         let (tx, _) = broadcast::channel(1024);
         let sender = tx.clone();
+        let watched = stop.clone();
         tokio::spawn(async move {
             let until = stopped(stop);
             tokio::pin!(until);
@@ -37,17 +40,21 @@ impl Notifier {
                 }
             }
         });
-        Self { tx }
+        Self { tx, stop: watched }
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<String> {
         self.tx.subscribe()
     }
+
+    /// Resolves when the server is stopping.
+    pub async fn stopping(&self) {
+        stopped(self.stop.clone()).await
+    }
 }
 
 async fn listen(db: &PgPool, sender: &broadcast::Sender<String>) -> Result<(), sqlx::Error> {
-    let mut listener = PgListener::connect_with(db).await?;
-    listener.listen(events::NOTIFY_CHANNEL).await?;
+    let mut listener = crate::listen::own_listener(db, events::NOTIFY_CHANNEL).await?;
     loop {
         let notification = listener.recv().await?;
         // No receivers is fine: nobody is watching that attempt right now.

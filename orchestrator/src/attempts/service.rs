@@ -1,7 +1,7 @@
 //! Starting attempts and handling visitors' commands: decide, seal, append, schedule, in one
 //! transaction per command, retried on a concurrent append.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use events::flow::{AttemptFlow, Rejection};
 use events::{EventStore, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,40 @@ use crate::write_path::{append_and_plan, prepare, PrepareError, Secrets};
 /// How often a command is re-decided when another writer appended first.
 const CONFLICT_RETRIES: usize = 3;
 
+/// Advisory-lock class of idempotency keys ('IDEM'), apart from the event store's streams.
+const KEY_LOCK_CLASS: i32 = 0x4944_454D;
+
+/// How long a request waits for another one with the same key before answering 409.
+const KEY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The longest `Idempotency-Key` accepted; a longer one is refused, never cut.
+pub const MAX_KEY_CHARS: usize = 100;
+
+/// How long a command's answer is kept under its key.
+pub const KEY_RETENTION_HOURS: i32 = 24;
+
+/// The same key sent with another command.
+pub const KEY_REUSED: &str = "Esta chave de idempotência já foi usada com outro pedido. Gere uma nova chave para um novo pedido.";
+
+/// An empty key, or one longer than [`MAX_KEY_CHARS`].
+pub const KEY_TOO_LONG: &str = "A chave de idempotência deve ter de 1 a 100 caracteres.";
+
+/// SHA-256 of the command as sent (serde_json keeps the keys of an object sorted, so the same
+/// command always gives the same bytes).
+fn fingerprint(command: &Value) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(command.to_string().as_bytes()).to_vec()
+}
+
+/// Forgets command answers older than [`KEY_RETENTION_HOURS`]; run periodically.
+pub async fn purge_old_keys(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM attempt_commands WHERE created_at < now() - make_interval(hours => $1)")
+        .bind(KEY_RETENTION_HOURS)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected())
+}
+
 /// An event as the browser receives it: personal data redacted.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClientEvent {
@@ -31,6 +65,13 @@ impl ClientEvent {
     pub fn from_recorded(event: &RecordedEvent) -> Self {
         let mut data = event.payload.clone();
         redact(&mut data);
+        // The runner's diagnostics (why a step gave up, upstream statuses) are for support;
+        // the visitor's page shows the flow's generic message.
+        if event.event_type.starts_with("step.") {
+            if let Value::Object(map) = &mut data {
+                map.retain(|key, _| key == "step");
+            }
+        }
         Self { event_type: event.event_type.clone(), data, version: event.version, at: event.recorded_at }
     }
 }
@@ -45,7 +86,8 @@ pub struct AttemptReply {
     pub view: Value,
 }
 
-pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize) -> AttemptReply {
+/// The attempt's reply, its view as of `now` (the database's clock, see [`crate::clock`]).
+pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize, now: DateTime<Utc>) -> AttemptReply {
     AttemptReply {
         id: stream.as_str().to_string(),
         flow: flow.category().to_string(),
@@ -55,7 +97,7 @@ pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent
             .filter(|e| flow.knows(&e.event_type, &e.payload))
             .map(ClientEvent::from_recorded)
             .collect(),
-        view: flow.view(history, Utc::now()),
+        view: flow.view(history, now),
     }
 }
 
@@ -67,12 +109,20 @@ pub async fn owner_reply(
     stream: &StreamId,
     history: &[RecordedEvent],
     new_from: usize,
+    now: DateTime<Utc>,
 ) -> Result<AttemptReply, StoreError> {
     let mut opened = history.to_vec();
     for event in &mut opened {
         vault.reveal_payload_where(&mut event.payload, |kind| kind.shown_to_owner()).await?;
     }
-    Ok(reply(flow, stream, &opened, new_from))
+    Ok(reply(flow, stream, &opened, new_from, now))
+}
+
+/// What a command did: the history after it, where its new events begin, and the time.
+struct Acted {
+    history: Vec<RecordedEvent>,
+    from: usize,
+    now: DateTime<Utc>,
 }
 
 fn rejected(rejection: Rejection) -> ApiError {
@@ -101,7 +151,8 @@ impl AttemptService<'_> {
     ) -> Result<(AttemptReply, Option<String>), ApiError> {
         let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
         let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
-        let decided = flow.decide(&[], command, Utc::now()).map_err(rejected)?;
+        let now = crate::clock::now(self.db).await?;
+        let decided = flow.decide(&[], command, now).map_err(rejected)?;
         let (token, fresh) = match session {
             Some(token) => (token, None),
             None => {
@@ -126,11 +177,14 @@ impl AttemptService<'_> {
         .await
         .map_err(store_error)?;
         tx.commit().await?;
-        Ok((owner_reply(self.vault, flow, &stream, &history, 0).await.map_err(store_error)?, fresh))
+        let at = history.last().map_or(now, |e| e.recorded_at);
+        Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, fresh))
     }
 
-    /// Handles one command of the browser that owns the attempt; a repeated idempotency key
-    /// answers what the first call answered.
+    /// Handles one command of the browser that owns the attempt. Under an idempotency key the
+    /// command acts once: requests with the same key queue on a lock, the first one's answer is
+    /// stored with the command's fingerprint in the same transaction as its events, and a later
+    /// request gets that answer, or 422 if it sent another command under the key.
     pub async fn command(
         &self,
         id: &str,
@@ -140,61 +194,124 @@ impl AttemptService<'_> {
         client: ClientInfo,
     ) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
-        if let Some(key) = &idempotency_key {
-            let earlier: Option<Value> = sqlx::query_scalar(
-                "SELECT response FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2",
+        let (mut tx, keyed) = match idempotency_key {
+            Some(key) => {
+                let fingerprint = fingerprint(&command);
+                let mut tx = self.lock_key(&stream, &key).await?;
+                if let Some(earlier) = self.earlier_answer(&mut tx, &stream, &key, &fingerprint).await? {
+                    return Ok(earlier);
+                }
+                (tx, Some((key, fingerprint)))
+            }
+            None => (self.db.begin().await?, None),
+        };
+        let acted = self.act(&mut tx, &stream, flow, command, client).await?;
+        // The stored answer keeps device names sealed; a replay of it shows them blank.
+        let answer = reply(flow, &stream, &acted.history, acted.from, acted.now);
+        if let Some((key, fingerprint)) = keyed {
+            sqlx::query(
+                "INSERT INTO attempt_commands (stream_id, idempotency_key, fingerprint, response) VALUES ($1, $2, $3, $4)",
             )
             .bind(stream.as_str())
             .bind(key)
-            .fetch_optional(self.db)
+            .bind(fingerprint)
+            .bind(serde_json::to_value(&answer).map_err(|e| ApiError::Internal(e.into()))?)
+            .execute(&mut *tx)
             .await?;
-            if let Some(earlier) = earlier {
-                return serde_json::from_value::<AttemptReply>(earlier).map_err(|e| ApiError::Internal(e.into()));
-            }
         }
+        tx.commit().await?;
+        owner_reply(self.vault, flow, &stream, &acted.history, acted.from, acted.now).await.map_err(store_error)
+    }
 
+    /// A transaction holding the key's lock, once any other request with this key finished.
+    /// The wait polls with a try-lock rather than blocking on the lock: a blocked request would
+    /// hold a pooled connection, and a few of them could starve the request they wait for.
+    async fn lock_key(&self, stream: &StreamId, key: &str) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, ApiError> {
+        let name = format!("{}:{key}", stream.as_str());
+        let deadline = tokio::time::Instant::now() + KEY_WAIT;
+        loop {
+            let mut tx = self.db.begin().await?;
+            let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_xact_lock($1, hashtext($2))")
+                .bind(KEY_LOCK_CLASS)
+                .bind(&name)
+                .fetch_one(&mut *tx)
+                .await?;
+            if locked {
+                return Ok(tx);
+            }
+            drop(tx);
+            if tokio::time::Instant::now() >= deadline {
+                return Err(ApiError::Conflict(format!("idempotency key of {} kept busy", stream.as_str())));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// What an earlier request with this key answered: `Some(reply)` for the same command, 422
+    /// for another one, `None` when the key is new.
+    async fn earlier_answer(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        key: &str,
+        fingerprint: &[u8],
+    ) -> Result<Option<AttemptReply>, ApiError> {
+        let earlier: Option<(Value, Option<Vec<u8>>)> = sqlx::query_as(
+            "SELECT response, fingerprint FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2",
+        )
+        .bind(stream.as_str())
+        .bind(key)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((response, stored)) = earlier else { return Ok(None) };
+        if stored.is_some_and(|stored| stored != fingerprint) {
+            return Err(ApiError::Invalid(KEY_REUSED.to_string()));
+        }
+        serde_json::from_value::<AttemptReply>(response).map(Some).map_err(|e| ApiError::Internal(e.into()))
+    }
+
+    /// Decides the command on the current history and appends its events in `tx`, deciding
+    /// again when another writer appended first (three times at most).
+    async fn act(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        command: Value,
+        client: ClientInfo,
+    ) -> Result<Acted, ApiError> {
+        // The transaction's time: the one its events are recorded with.
+        let now = crate::clock::now(&mut *tx).await?;
         for _ in 0..CONFLICT_RETRIES {
-            let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-            let decided = flow.decide(&history, command.clone(), Utc::now()).map_err(rejected)?;
+            let history = self.store.read_stream(stream).await.map_err(store_error)?;
+            let decided = flow.decide(&history, command.clone(), now).map_err(rejected)?;
+            if decided.is_empty() {
+                // Nothing to change (a repeat such as a second `record_store_redirect`): the
+                // command succeeded, and the answer is the attempt as it stands.
+                let from = history.len();
+                return Ok(Acted { history, from, now });
+            }
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
-            let new_events = self.prepare(&stream, decided, &metadata).await?;
+            let new_events = self.prepare(stream, decided, &metadata).await?;
 
             let seen = history.len();
-            let mut tx = self.db.begin().await?;
-            let after = match append_and_plan(&mut tx, self.store, &stream, flow.category(), history, new_events, |h| {
-                flow.next_step(h)
-            })
-            .await
-            {
-                Ok(after) => after,
+            // A conflict leaves the transaction usable (`append_events` reports it, not raises).
+            match append_and_plan(tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h)).await {
+                Ok(after) => return Ok(Acted { history: after, from: seen, now }),
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(store_error(error)),
-            };
-            // The stored copy keeps device names sealed; a replay of it shows them blank.
-            let answer = reply(flow, &stream, &after, seen);
-            if let Some(key) = &idempotency_key {
-                sqlx::query(
-                    "INSERT INTO attempt_commands (stream_id, idempotency_key, response) VALUES ($1, $2, $3)
-                     ON CONFLICT DO NOTHING",
-                )
-                .bind(stream.as_str())
-                .bind(key)
-                .bind(serde_json::to_value(&answer).map_err(|e| ApiError::Internal(e.into()))?)
-                .execute(&mut *tx)
-                .await?;
             }
-            tx.commit().await?;
-            return owner_reply(self.vault, flow, &stream, &after, seen).await.map_err(store_error);
         }
-        Err(ApiError::Conflict(format!("attempt {id} kept changing")))
+        Err(ApiError::Conflict(format!("attempt {} kept changing", stream.as_str())))
     }
 
     /// The attempt as it stands, for its owner.
     pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
         let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-        owner_reply(self.vault, flow, &stream, &history, 0).await.map_err(store_error)
+        let now = crate::clock::now(self.db).await?;
+        owner_reply(self.vault, flow, &stream, &history, 0, now).await.map_err(store_error)
     }
 
     /// The stream and flow of an attempt, if this browser started it.

@@ -1,7 +1,12 @@
-//! Claiming due steps: row locks decide the race, a lease covers the call that follows.
+//! Claiming due steps: row locks decide the race, a lease covers the work that follows, and a
+//! token fences every later write of the claim.
+//!
+//! Every time here is the database's (`now()`): several orchestrator processes share the rows,
+//! and their own clocks may disagree with each other and with PostgreSQL's.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
 
 /// A due step this runner now holds until `lease_until`.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -9,8 +14,17 @@ pub struct Claimed {
     pub stream_id: String,
     pub flow: String,
     pub step: String,
+    /// How many times this plan was claimed, this claim included.
     pub claims: i32,
     pub lease_until: DateTime<Utc>,
+    /// Names this claim in every later write of it.
+    pub lease_token: Uuid,
+    /// The database's clock when the claim was taken.
+    pub db_now: DateTime<Utc>,
+}
+
+fn millis(duration: std::time::Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Claims the oldest due step of the given flows whose lease is free or expired.
@@ -21,7 +35,6 @@ pub async fn claim_one(
     runner_id: &str,
     lease: std::time::Duration,
 ) -> Result<Option<Claimed>, sqlx::Error> {
-    let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
     sqlx::query_as::<_, Claimed>(
         "WITH next AS (
              SELECT stream_id FROM due_steps
@@ -33,42 +46,104 @@ pub async fn claim_one(
          )
          UPDATE due_steps d
          SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
-             claimed_by = $2, claims = d.claims + 1, updated_at = now()
+             claimed_by = $2, lease_token = $4, claims = d.claims + 1, updated_at = now()
          FROM next WHERE d.stream_id = next.stream_id
-         RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until",
+         RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now",
     )
     .bind(flows)
     .bind(runner_id)
-    .bind(lease_ms)
+    .bind(millis(lease))
+    .bind(Uuid::new_v4())
     .fetch_optional(db)
     .await
 }
 
-/// When the next step of these flows falls due (to sleep until then at most).
-pub async fn next_due_at(db: &PgPool, flows: &[String]) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT min(greatest(due_at, coalesce(lease_until, due_at))) FROM due_steps WHERE flow = ANY($1)",
+/// How long until the next step of these flows falls due (to sleep until then at most),
+/// measured on the database's clock.
+pub async fn next_due_in(db: &PgPool, flows: &[String]) -> Result<Option<std::time::Duration>, sqlx::Error> {
+    let millis: Option<f64> = sqlx::query_scalar(
+        "SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
+         FROM due_steps WHERE flow = ANY($1)",
     )
     .bind(flows)
     .fetch_one(db)
-    .await
+    .await?;
+    Ok(millis.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)))
 }
 
-/// Gives a claimed step back to be retried at `retry_at` (after a transient failure).
-pub async fn release(
-    db: &PgPool,
-    stream_id: &str,
-    runner_id: &str,
-    retry_at: DateTime<Utc>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE due_steps SET lease_until = NULL, claimed_by = NULL, due_at = $3, updated_at = now()
-         WHERE stream_id = $1 AND claimed_by = $2",
+/// Extends the lease while the claim is still this runner's; `false` when it was lost (the
+/// lease expired and another runner took the row, or the row is gone).
+pub async fn renew(db: &PgPool, claim: &Claimed, lease: std::time::Duration) -> Result<bool, sqlx::Error> {
+    let renewed = sqlx::query(
+        "UPDATE due_steps SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+         WHERE stream_id = $1 AND lease_token = $2",
     )
-    .bind(stream_id)
-    .bind(runner_id)
-    .bind(retry_at)
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .bind(millis(lease))
     .execute(db)
+    .await?;
+    Ok(renewed.rows_affected() == 1)
+}
+
+/// Locks the row inside `conn`'s transaction if the claim is still held, so the transaction's
+/// writes are fenced by it: `false` means another runner owns the step now (or nobody does).
+pub async fn still_held(conn: &mut PgConnection, claim: &Claimed) -> Result<bool, sqlx::Error> {
+    let held: Option<i32> = sqlx::query_scalar(
+        "SELECT 1 FROM due_steps WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now() FOR UPDATE",
+    )
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(held.is_some())
+}
+
+/// Gives the step back to be tried again `after` from now (a failed call). Only the same plan
+/// is pushed back: a plan a command wrote meanwhile keeps its own due time.
+pub async fn retry_later(conn: &mut PgConnection, claim: &Claimed, after: std::time::Duration) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE due_steps
+         SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now(),
+             due_at = CASE WHEN step = $3 THEN now() + make_interval(secs => $4::double precision / 1000) ELSE due_at END
+         WHERE stream_id = $1 AND lease_token = $2",
+    )
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .bind(&claim.step)
+    .bind(millis(after))
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives the lease back without a call having failed (the stream moved on meanwhile): the
+/// claim was not a try of the step, so it is not counted.
+pub async fn release(db: &PgPool, claim: &Claimed) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE due_steps
+         SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now(),
+             claims = CASE WHEN step = $3 THEN greatest(claims - 1, 0) ELSE claims END
+         WHERE stream_id = $1 AND lease_token = $2",
+    )
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .bind(&claim.step)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Clears this claim's lease in `conn`'s transaction, after the claim's outcome was appended
+/// and the next plan written (which keeps a live lease, see [`super::schedule_in_tx`]).
+pub async fn finish_in_tx(conn: &mut PgConnection, claim: &Claimed) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE due_steps SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now()
+         WHERE stream_id = $1 AND lease_token = $2",
+    )
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .execute(&mut *conn)
     .await?;
     Ok(())
 }

@@ -4,8 +4,14 @@ use async_trait::async_trait;
 pub use events::flow::PlannedStep;
 use events::{NewEvent, RecordedEvent, StreamId};
 
+use super::calls::CallLog;
+
 /// The event type the runner appends before it calls out. Flows' projectors ignore it.
 pub const STEP_STARTED: &str = "step.started";
+
+/// The event type the runner appends after each try of a step: which try, the upstream's
+/// endpoint, status and latency, and the failure if it failed. Flows' projectors ignore it.
+pub const STEP_CALLED: &str = "step.called";
 
 /// Why a step could not produce its outcome events.
 #[derive(Debug, thiserror::Error)]
@@ -26,12 +32,14 @@ pub trait StepFlow: Send + Sync + 'static {
     fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError>;
 
     /// Runs `step` (calls the upstream) and returns the events recording its outcome.
-    /// `idempotency_key` is the same on every retry of this step.
+    /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
+    /// recorded in `calls` (status, latency) for the runner's events.
     async fn run(
         &self,
         stream: &StreamId,
         events: &[RecordedEvent],
         step: &PlannedStep,
         idempotency_key: &str,
+        calls: &CallLog,
     ) -> Result<Vec<NewEvent>, StepError>;
 }

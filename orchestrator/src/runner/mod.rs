@@ -4,19 +4,25 @@
 //! - The schedule (`due_steps`) is written with the events that change it ([`schedule`]).
 //! - A runner claims a due row with `FOR UPDATE SKIP LOCKED` and takes a lease on it, so two
 //!   runners never execute one step at once ([`claim`]).
-//! - Before calling out it appends `step.started` with an idempotency key; the outcome events
-//!   are appended with the expected version after it. A runner that dies mid-call leaves the
-//!   lease to expire; the next claim finds `step.started` without an outcome and repeats the
-//!   call with the same key, so the upstream can deduplicate it ([`worker`]).
+//! - Before calling out it appends `step.started` with an idempotency key; `step.called` (the
+//!   upstream's status and latency) and the outcome events are appended with the expected
+//!   version after it. A runner that dies mid-call leaves the lease to expire; the next claim
+//!   finds the step's tries without an outcome and repeats the call with the same key, so the
+//!   upstream can deduplicate it ([`worker`]). Tries are counted and bounded ([`policy`]).
 //! - Waits (the cloud flow's 5 s) are due times in the row, never sleeps in a handler.
 
+pub mod calls;
 pub mod claim;
+pub mod failure;
 pub mod flow;
+pub mod policy;
 pub mod schedule;
 pub mod steps;
 pub mod worker;
 
-pub use flow::{PlannedStep, StepError, StepFlow, STEP_STARTED};
+pub use calls::CallLog;
+pub use flow::{PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
+pub use policy::RetryPolicy;
 pub use schedule::schedule_in_tx;
 pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 pub use worker::{Runner, RunnerConfig};

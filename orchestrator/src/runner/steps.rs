@@ -11,6 +11,7 @@ use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use super::calls::{strip_control, CallLog};
 use super::{StepError, StepFlow};
 use crate::write_path::{prepare, Secrets};
 use crate::upstream::Upstreams;
@@ -24,6 +25,8 @@ pub struct StepContext {
     pub secrets: Secrets,
     pub http: reqwest::Client,
     pub upstreams: Arc<Upstreams>,
+    /// Where the step's client records its upstream calls (status, latency).
+    pub calls: CallLog,
 }
 
 impl StepContext {
@@ -109,6 +112,7 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         events: &[RecordedEvent],
         step: &PlannedStep,
         idempotency_key: &str,
+        calls: &CallLog,
     ) -> Result<Vec<NewEvent>, StepError> {
         let correlation_id = events.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
         let ctx = StepContext {
@@ -118,14 +122,17 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
             secrets: Secrets::new(self.deps.db.clone(), stream.as_str()),
             http: self.deps.http.clone(),
             upstreams: self.deps.upstreams.clone(),
+            calls: calls.clone(),
         };
         let state = fold::<S::F>(events);
         let outcome = self.steps.run(&ctx, &state, step, idempotency_key).await?;
-        let decided = outcome
+        let mut decided = outcome
             .iter()
             .map(encode::<S::F>)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| StepError::Transient(format!("encoding event: {e}")))?;
+        // Upstream text (a refusal's message) may carry bytes PostgreSQL refuses to store.
+        decided.iter_mut().for_each(|(_, payload)| strip_control(payload));
         let metadata = Metadata {
             correlation_id,
             causation_id: None,

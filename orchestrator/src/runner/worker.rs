@@ -1,35 +1,50 @@
 //! The runner loop: claim a due step, record it as started, run it, append its outcome.
+//!
+//! Every claim ends in exactly one of: the outcome appended, a re-plan (the stream moved on;
+//! not counted as a try), a retry later (counted), a give-up (`step.gave_up`, after the retry
+//! budget), or the claim lost to another runner. A panic or an error anywhere in between is a
+//! counted failure like an upstream's, never a claim left to expire (docs/reliability.md).
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
-use serde_json::json;
+use futures::FutureExt;
+use serde_json::{json, Value};
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 
+use super::calls::{sanitize, CallLog};
 use super::claim::{self, Claimed};
-use super::flow::{PlannedStep, StepError, StepFlow, STEP_STARTED};
+use super::failure::{current_start, Failure, FailureKind};
+use super::flow::{PlannedStep, StepFlow, STEP_CALLED, STEP_STARTED};
+use super::policy::RetryPolicy;
 use super::schedule::{self, schedule_in_tx};
-use crate::write_path::{append_and_plan, recorded_after};
+use crate::write_path::recorded_after;
 
-/// The event type appended when a step failed `max_claims` times in a row.
+/// The database decided the row is due (the claim). Re-folding the stream may name a due time a
+/// little later than the database's clock when the plan was folded from events just written
+/// (their times are the writer's clock until read back): that much is not "not due yet".
+const FOLD_SKEW: chrono::Duration = chrono::Duration::seconds(1);
+
+/// The event type appended when a step ran out of its retry budget.
 pub const STEP_GAVE_UP: &str = "step.gave_up";
 
 #[derive(Debug, Clone)]
 pub struct RunnerConfig {
     /// Names this runner in leases and in the events it writes.
     pub id: String,
-    /// How long a claim holds a step; longer than `step_timeout`, so a live runner keeps it.
+    /// How long a claim holds a step without renewal; renewed every third of it while the
+    /// step runs, so only a runner that stopped (or lost the database) lets it expire.
     pub lease: Duration,
-    /// Upper bound of one step's call.
+    /// Upper bound of one claim's whole work: reads, the upstream call and the writes.
     pub step_timeout: Duration,
     /// Fallback wake-up when a notification is lost (a pooler may drop them).
     pub poll: Duration,
-    /// Claims of one step before the runner gives up on it.
-    pub max_claims: i32,
+    /// When a failed step is tried again, and when the runner stops trying.
+    pub retry: RetryPolicy,
 }
 
 impl Default for RunnerConfig {
@@ -39,7 +54,7 @@ impl Default for RunnerConfig {
             lease: Duration::from_secs(45),
             step_timeout: Duration::from_secs(30),
             poll: Duration::from_secs(1),
-            max_claims: 5,
+            retry: RetryPolicy::default(),
         }
     }
 }
@@ -65,6 +80,8 @@ pub enum Tick {
     Retrying { stream_id: String, step: String },
     /// The step failed too often: `step.gave_up` was appended.
     GaveUp { stream_id: String, step: String },
+    /// Another runner took the step over (this one's lease expired): nothing was written.
+    LostClaim { stream_id: String },
 }
 
 pub struct Runner {
@@ -92,15 +109,18 @@ impl Runner {
         self.flows.keys().cloned().collect()
     }
 
-    /// Runs due steps until `shutdown` resolves; an in-flight step finishes first.
+    /// Runs due steps until `shutdown` resolves; an in-flight step finishes first. A lost
+    /// database connection is retried, never the end of the runner.
     pub async fn run_until(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), RunnerError> {
-        let mut listener = PgListener::connect_with(&self.db).await?;
-        listener.listen(schedule::CHANNEL).await?;
         tokio::pin!(shutdown);
+        let mut listener: Option<PgListener> = None;
         loop {
+            if listener.is_none() {
+                listener = self.listen().await;
+            }
             let tick = match self.tick().await {
                 Ok(tick) => tick,
                 Err(error) => {
@@ -113,9 +133,20 @@ impl Runner {
                 continue;
             }
             let wait = self.idle_wait().await;
+            let woken = async {
+                match listener.as_mut() {
+                    Some(listener) => listener.recv().await.map(|_| ()),
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 () = &mut shutdown => break,
-                _ = listener.recv() => {},
+                received = woken => {
+                    if let Err(error) = received {
+                        tracing::warn!(runner = %self.config.id, %error, "schedule notifications lost; reconnecting");
+                        listener = None;
+                    }
+                },
                 () = tokio::time::sleep(wait) => {},
             }
         }
@@ -123,13 +154,24 @@ impl Runner {
         Ok(())
     }
 
+    /// A listener on its own connection (not one of the pool's: a runner holds it for good).
+    /// `None` while the database cannot be reached: the poll keeps the runner going.
+    async fn listen(&self) -> Option<PgListener> {
+        match crate::listen::own_listener(&self.db, schedule::CHANNEL).await {
+            Ok(listener) => Some(listener),
+            Err(error) => {
+                tracing::warn!(runner = %self.config.id, %error, "cannot listen for schedule notifications");
+                None
+            }
+        }
+    }
+
     /// Until the next due time, at most the poll interval.
     async fn idle_wait(&self) -> Duration {
         let poll = self.config.poll;
-        match claim::next_due_at(&self.db, &self.flow_names()).await {
-            Ok(Some(at)) => (at - Utc::now()).to_std().unwrap_or(Duration::ZERO).min(poll).max(Duration::from_millis(10)),
-            Ok(None) => poll,
-            Err(_) => poll,
+        match claim::next_due_in(&self.db, &self.flow_names()).await {
+            Ok(Some(wait)) => wait.min(poll).max(Duration::from_millis(10)),
+            Ok(None) | Err(_) => poll,
         }
     }
 
@@ -140,122 +182,243 @@ impl Runner {
             return Ok(Tick::Idle);
         };
         let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
+            claim::release(&self.db, &claimed).await?;
             return Ok(Tick::Idle);
         };
-        self.process(flow.as_ref(), claimed).await
+        self.supervise(flow.as_ref(), claimed).await
     }
 
-    async fn process(&self, flow: &dyn StepFlow, claimed: Claimed) -> Result<Tick, RunnerError> {
-        let stream = StreamId::parse(&claimed.stream_id)?;
-        let events = self.store.read_stream(&stream).await?;
-        let planned = match flow.next_step(&events) {
-            Ok(planned) => planned,
-            Err(error) => return self.retry_or_give_up(&stream, &events, &claimed, &error).await,
+    /// Processes a claim within the step time-out, renewing its lease meanwhile; a panic, an
+    /// error or the time-out becomes a counted failure.
+    async fn supervise(&self, flow: &dyn StepFlow, claimed: Claimed) -> Result<Tick, RunnerError> {
+        let calls = CallLog::default();
+        let work = AssertUnwindSafe(self.process(flow, &claimed, &calls)).catch_unwind();
+        let outcome = tokio::select! {
+            outcome = tokio::time::timeout(self.config.step_timeout, work) => outcome,
+            () = self.keep_lease(&claimed) => {
+                tracing::warn!(runner = %self.config.id, stream = %claimed.stream_id, "claim lost mid-step");
+                return Ok(Tick::LostClaim { stream_id: claimed.stream_id });
+            }
         };
+        let failure = match outcome {
+            Ok(Ok(Ok(tick))) => return Ok(tick),
+            Ok(Ok(Err(failure))) => failure,
+            Ok(Err(panic)) => Failure::panic(panic.as_ref()),
+            Err(_) => Failure::new(
+                FailureKind::Timeout,
+                format!("step {} took longer than {} ms", claimed.step, self.config.step_timeout.as_millis()),
+            ),
+        };
+        self.failed(&claimed, failure, &calls).await
+    }
+
+    /// Renews the lease every third of it; returns only when the claim is lost.
+    async fn keep_lease(&self, claimed: &Claimed) {
+        let every = self.config.lease / 3;
+        loop {
+            tokio::time::sleep(every).await;
+            match claim::renew(&self.db, claimed, self.config.lease).await {
+                Ok(true) => {}
+                Ok(false) => return,
+                // The next renewal may get through; the fenced writes catch a real loss.
+                Err(error) => tracing::warn!(runner = %self.config.id, %error, "lease renewal failed"),
+            }
+        }
+    }
+
+    async fn process(&self, flow: &dyn StepFlow, claimed: &Claimed, calls: &CallLog) -> Result<Tick, Failure> {
+        let stream = StreamId::parse(&claimed.stream_id).map_err(Failure::internal)?;
+        let events = self.store.read_stream(&stream).await.map_err(Failure::internal)?;
+        let version = last_version(&events);
+        let planned = flow.next_step(&events).map_err(|e| Failure::step(e).at(version))?;
         let step = match planned {
-            Some(step) if step.name == claimed.step && step.due_at <= Utc::now() => step,
+            Some(step) if step.name == claimed.step && step.due_at <= claimed.db_now + FOLD_SKEW => step,
             other => {
                 // The stream moved on since the row was written: follow the stream.
-                let mut tx = self.db.begin().await?;
-                schedule_in_tx(&mut tx, stream.as_str(), flow.category(), other.as_ref()).await?;
-                tx.commit().await?;
-                return Ok(Tick::Replanned { stream_id: claimed.stream_id });
+                self.replan(flow, claimed, other.as_ref(), version).await.map_err(Failure::internal)?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
         };
 
-        let (key, history) = match resumed_key(&events, &step.name) {
-            Some(key) => (key, events),
-            None => match self.record_started(&stream, &events, &step, &claimed).await? {
-                Some(started) => started,
-                None => return Ok(Tick::Replanned { stream_id: claimed.stream_id }),
-            },
-        };
+        let start = current_start(&events, &step.name);
+        let tried = claimed.claims - 1;
+        let elapsed = start.as_ref().map(|s| elapsed(s.first_at, claimed.db_now)).unwrap_or_default();
+        if tried > 0 && !self.config.retry.may_retry(tried, elapsed) {
+            // Claimed again after tries that never reported (a crash, a lost lease): the budget
+            // is spent without one more call.
+            return Err(Failure::new(FailureKind::Unfinished, "the step's earlier tries never finished").at(version));
+        }
 
-        let outcome = tokio::time::timeout(self.config.step_timeout, flow.run(&stream, &history, &step, &key)).await;
-        let new_events = match outcome {
-            Ok(Ok(new_events)) => new_events,
-            Ok(Err(error)) => return self.retry_or_give_up(&stream, &history, &claimed, &error).await,
-            Err(_) => {
-                let error = StepError::Transient(format!("step {} timed out", step.name));
-                return self.retry_or_give_up(&stream, &history, &claimed, &error).await;
-            }
-        };
-
-        let mut tx = self.db.begin().await?;
-        let next_step = |h: &[RecordedEvent]| flow.next_step(h).ok().flatten();
-        match append_and_plan(&mut tx, &self.store, &stream, flow.category(), history, new_events, next_step).await {
+        let key = start.map(|s| s.key).unwrap_or_else(|| format!("{}:{}:{}", stream.as_str(), step.name, version + 1));
+        let started = self.event(
+            STEP_STARTED,
+            json!({ "step": step.name, "idempotency_key": key, "claim": claimed.claims }),
+            &events,
+        );
+        match self.store.append(&stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
-                // A visitor's command landed during the call; re-plan from the new history.
-                // A repeated call reuses the key, so the upstream does not act twice.
-                drop(tx);
-                claim::release(&self.db, stream.as_str(), &self.config.id, Utc::now()).await?;
-                return Ok(Tick::Replanned { stream_id: claimed.stream_id });
+                claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
-            Err(error) => return Err(error.into()),
+            Err(error) => return Err(Failure::internal(error).at(version)),
         }
-        tx.commit().await?;
-        Ok(Tick::Ran { stream_id: claimed.stream_id, step: step.name })
+        let mut history = events;
+        history.extend(recorded_after(&stream, version, vec![started], claimed.db_now));
+        let version = version + 1;
+
+        let new_events =
+            flow.run(&stream, &history, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
+        let mut batch = vec![self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &history)];
+        batch.extend(new_events);
+        self.commit_outcome(flow, claimed, &stream, history, batch).await.map_err(|e| e.at(version))
     }
 
-    /// Appends `step.started`; `None` when the stream moved on meanwhile.
-    async fn record_started(
+    /// Appends a claim's outcome and the next plan, fenced: by the stream version (a command
+    /// that landed meanwhile wins, and the step is re-planned) and by the claim (a runner that
+    /// took the step over wins, and this outcome is dropped; the call it repeats carries the
+    /// same key).
+    async fn commit_outcome(
         &self,
-        stream: &StreamId,
-        events: &[RecordedEvent],
-        step: &PlannedStep,
+        flow: &dyn StepFlow,
         claimed: &Claimed,
-    ) -> Result<Option<(String, Vec<RecordedEvent>)>, RunnerError> {
-        let version = last_version(events);
-        let key = format!("{}:{}:{}", stream.as_str(), step.name, version + 1);
-        let started = NewEvent {
-            event_type: STEP_STARTED.to_string(),
-            schema_version: 1,
-            payload: json!({ "step": step.name, "idempotency_key": key, "claim": claimed.claims }),
-            metadata: self.metadata(events),
-        };
-        match self.store.append(stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
-            Ok(_) => {
-                let mut history = events.to_vec();
-                history.extend(recorded_after(stream, version, vec![started]));
-                Ok(Some((key, history)))
-            }
+        stream: &StreamId,
+        mut history: Vec<RecordedEvent>,
+        batch: Vec<NewEvent>,
+    ) -> Result<Tick, Failure> {
+        let version = last_version(&history);
+        let mut tx = self.db.begin().await.map_err(Failure::internal)?;
+        // The stream's lock first (as every writer takes it), then the schedule row's.
+        match self.store.append_in_tx(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone()).await {
+            Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
-                claim::release(&self.db, stream.as_str(), &self.config.id, Utc::now()).await?;
-                Ok(None)
+                drop(tx);
+                claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
-            Err(error) => Err(error.into()),
+            Err(error) => return Err(Failure::internal(error)),
         }
+        if !claim::still_held(&mut tx, claimed).await.map_err(Failure::internal)? {
+            return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
+        }
+        let at = crate::clock::now(&mut *tx).await.map_err(Failure::internal)?;
+        history.extend(recorded_after(stream, version, batch, at));
+        let next = flow.next_step(&history).ok().flatten();
+        let step = claimed.step.clone();
+        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref(), last_version(&history))
+            .await
+            .map_err(Failure::internal)?;
+        claim::finish_in_tx(&mut tx, claimed).await.map_err(Failure::internal)?;
+        tx.commit().await.map_err(Failure::internal)?;
+        Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step })
     }
 
-    async fn retry_or_give_up(
+    /// Writes the plan the stream now calls for (fenced by `version`) and gives the claim back
+    /// uncounted.
+    async fn replan(
         &self,
-        stream: &StreamId,
-        history: &[RecordedEvent],
+        flow: &dyn StepFlow,
         claimed: &Claimed,
-        error: &StepError,
-    ) -> Result<Tick, RunnerError> {
-        tracing::warn!(stream = %stream, step = %claimed.step, claims = claimed.claims, %error, "step failed");
-        if claimed.claims < self.config.max_claims {
-            let backoff = Duration::from_millis(200 * 2u64.pow(claimed.claims.clamp(0, 10) as u32));
-            let retry_at = Utc::now() + chrono::Duration::from_std(backoff).unwrap_or_default();
-            claim::release(&self.db, stream.as_str(), &self.config.id, retry_at).await?;
-            return Ok(Tick::Retrying { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() });
-        }
-        let gave_up = NewEvent {
-            event_type: STEP_GAVE_UP.to_string(),
-            schema_version: 1,
-            payload: json!({ "step": claimed.step, "claims": claimed.claims, "reason": error.to_string() }),
-            metadata: self.metadata(history),
+        step: Option<&PlannedStep>,
+        version: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.db.begin().await?;
+        schedule_in_tx(&mut tx, &claimed.stream_id, flow.category(), step, version).await?;
+        tx.commit().await?;
+        claim::release(&self.db, claimed).await
+    }
+
+    /// A counted failure: `step.called` with the failure and a retry later, or, past the
+    /// budget, `step.gave_up` with the reason (support reads it; the visitor sees the flow's
+    /// generic error). Both are fenced by the version the failed try started from.
+    async fn failed(&self, claimed: &Claimed, failure: Failure, calls: &CallLog) -> Result<Tick, RunnerError> {
+        tracing::warn!(
+            runner = %self.config.id, stream = %claimed.stream_id, step = %claimed.step,
+            claim = claimed.claims, kind = failure.kind.as_str(), reason = %failure.reason, "step failed"
+        );
+        let stream = StreamId::parse(&claimed.stream_id)?;
+        let history = self.store.read_stream(&stream).await?;
+        let expected = failure.version.unwrap_or_else(|| last_version(&history));
+        let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
+            claim::release(&self.db, claimed).await?;
+            return Ok(Tick::Idle);
+        };
+        let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
+        let first_at = current_start(&upto, &claimed.step).map(|s| s.first_at);
+        let db_now = crate::clock::now(&self.db).await?;
+        let elapsed = first_at.map(|at| elapsed(at, db_now)).unwrap_or_default();
+        let policy = self.config.retry;
+        let retry = policy.may_retry(claimed.claims, elapsed);
+        let delay = retry.then(|| policy.delay(claimed.claims, elapsed, &mut rand::thread_rng()));
+
+        let event = match delay {
+            Some(delay) => self.event(STEP_CALLED, self.call_facts(claimed, calls, Some(&failure), Some(delay)), &upto),
+            None => {
+                let mut facts = self.call_facts(claimed, calls, Some(&failure), None);
+                facts["reason"] = Value::String(format!("{}: {}", failure.kind.as_str(), failure.reason));
+                facts["claims"] = json!(claimed.claims);
+                self.event(STEP_GAVE_UP, facts, &upto)
+            }
         };
         let mut tx = self.db.begin().await?;
-        match self.store.append_in_tx(&mut tx, stream, ExpectedVersion::Exact(last_version(history)), vec![gave_up]).await {
-            Ok(_) | Err(StoreError::Conflict { .. }) => {}
+        match self.store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()]).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => {
+                // The stream moved on (a command, or a runner that took over): its plan stands.
+                drop(tx);
+                claim::release(&self.db, claimed).await?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
+            }
             Err(error) => return Err(error.into()),
         }
-        schedule_in_tx(&mut tx, stream.as_str(), &claimed.flow, None).await?;
-        tx.commit().await?;
-        Ok(Tick::GaveUp { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() })
+        if !claim::still_held(&mut tx, claimed).await? {
+            return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
+        }
+        let step = claimed.step.clone();
+        let stream_id = claimed.stream_id.clone();
+        match delay {
+            Some(delay) => {
+                claim::retry_later(&mut *tx, claimed, delay).await?;
+                tx.commit().await?;
+                Ok(Tick::Retrying { stream_id, step })
+            }
+            None => {
+                // Nothing more is planned, whatever the flow would fold: a flow that planned the
+                // same step again would turn the give-up into the endless loop it ends.
+                schedule_in_tx(&mut tx, stream.as_str(), flow.category(), None, expected + 1).await?;
+                claim::finish_in_tx(&mut tx, claimed).await?;
+                tx.commit().await?;
+                Ok(Tick::GaveUp { stream_id, step })
+            }
+        }
+    }
+
+    /// What support's timeline shows of one try: the step, which try it was, the upstream
+    /// call's endpoint, status and latency, and what went wrong.
+    fn call_facts(&self, claimed: &Claimed, calls: &CallLog, failure: Option<&Failure>, retry_in: Option<Duration>) -> Value {
+        let call = calls.last();
+        let mut facts = json!({
+            "step": claimed.step,
+            "claim": claimed.claims,
+            "retries": claimed.claims - 1,
+            "endpoint": call.as_ref().map(|c| c.endpoint.clone()),
+            "status": call.as_ref().and_then(|c| c.status),
+            "latency_ms": call.as_ref().map(|c| c.latency_ms),
+        });
+        if let Some(failure) = failure {
+            facts["kind"] = json!(failure.kind.as_str());
+            facts["error"] = json!(sanitize(&failure.reason));
+        } else if let Some(error) = call.and_then(|c| c.error) {
+            facts["error"] = json!(error);
+        }
+        if let Some(delay) = retry_in {
+            facts["retry_in_ms"] = json!(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+        }
+        facts
+    }
+
+    fn event(&self, event_type: &str, payload: Value, history: &[RecordedEvent]) -> NewEvent {
+        NewEvent { event_type: event_type.to_string(), schema_version: 1, payload, metadata: self.metadata(history) }
     }
 
     /// The runner's events carry the attempt's correlation id.
@@ -273,11 +436,6 @@ fn last_version(events: &[RecordedEvent]) -> i64 {
     events.last().map(|e| e.version).unwrap_or(0)
 }
 
-/// A `step.started` for this step with no outcome after it: a runner died mid-call.
-fn resumed_key(events: &[RecordedEvent], step: &str) -> Option<String> {
-    let last = events.last()?;
-    if last.event_type != STEP_STARTED || last.payload.get("step")?.as_str()? != step {
-        return None;
-    }
-    last.payload.get("idempotency_key")?.as_str().map(str::to_string)
+fn elapsed(from: chrono::DateTime<chrono::Utc>, to: chrono::DateTime<chrono::Utc>) -> Duration {
+    (to - from).to_std().unwrap_or_default()
 }

@@ -1,6 +1,6 @@
 //! Append → fold → next step → schedule, in the caller's transaction.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use events::flow::PlannedStep;
 use events::{EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError, StreamId};
 use sqlx::PgConnection;
@@ -25,15 +25,18 @@ pub async fn append_and_plan(
     };
     let version = history.last().map(|e| e.version).unwrap_or(0);
     store.append_in_tx(conn, stream, expected, new_events.clone()).await?;
-    history.extend(recorded_after(stream, version, new_events));
+    // The events are recorded at the transaction's `now()`: fold them with that time.
+    let at = crate::clock::now(&mut *conn).await?;
+    history.extend(recorded_after(stream, version, new_events, at));
     let next = next_step(&history);
-    schedule_in_tx(conn, stream.as_str(), category, next.as_ref()).await?;
+    let version = history.last().map(|e| e.version).unwrap_or(0);
+    schedule_in_tx(conn, stream.as_str(), category, next.as_ref(), version).await?;
     Ok(history)
 }
 
-/// Appended events as a fold reads them back (folds use neither positions nor transaction ids).
-pub fn recorded_after(stream: &StreamId, after_version: i64, events: Vec<NewEvent>) -> Vec<RecordedEvent> {
-    let now = Utc::now();
+/// Appended events as a fold reads them back (folds use neither positions nor transaction ids),
+/// recorded at `at` (the database's time of the append).
+pub fn recorded_after(stream: &StreamId, after_version: i64, events: Vec<NewEvent>, at: DateTime<Utc>) -> Vec<RecordedEvent> {
     events
         .into_iter()
         .zip(after_version + 1..)
@@ -46,7 +49,7 @@ pub fn recorded_after(stream: &StreamId, after_version: i64, events: Vec<NewEven
             schema_version: e.schema_version,
             payload: e.payload,
             metadata: e.metadata,
-            recorded_at: now,
+            recorded_at: at,
         })
         .collect()
 }

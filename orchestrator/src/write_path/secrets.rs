@@ -1,6 +1,5 @@
 //! Upstream tokens of one attempt, kept server-side for a short time and never in an event.
 
-use chrono::Utc;
 use sqlx::PgPool;
 
 #[derive(Clone)]
@@ -16,15 +15,17 @@ impl Secrets {
 
     /// Stores (or replaces) a token for `ttl`.
     pub async fn put(&self, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
-        let expires_at = Utc::now() + chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::hours(1));
+        // Expiry on the database's clock, the one `get` and the purge compare it with.
+        let ttl_secs = i64::try_from(ttl.as_secs()).unwrap_or(3600);
         sqlx::query(
-            "INSERT INTO attempt_secrets (stream_id, name, value, expires_at) VALUES ($1, $2, $3, $4)
+            "INSERT INTO attempt_secrets (stream_id, name, value, expires_at)
+             VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))
              ON CONFLICT (stream_id, name) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at",
         )
         .bind(&self.stream_id)
         .bind(name)
         .bind(value)
-        .bind(expires_at)
+        .bind(ttl_secs)
         .execute(&self.db)
         .await?;
         Ok(())

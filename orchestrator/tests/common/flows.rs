@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use events::pii::{Keys, Vault};
 use orchestrator::runner::StepDeps;
-use orchestrator::runner::{Runner, RunnerConfig, StepFlow};
+use orchestrator::runner::{RetryPolicy, Runner, RunnerConfig, StepFlow};
 use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use orchestrator::upstream::Upstreams;
 use serde_json::{json, Value};
@@ -72,7 +72,7 @@ impl World {
             poll: Duration::from_millis(100),
             lease: Duration::from_secs(20),
             step_timeout: Duration::from_secs(10),
-            max_claims,
+            retry: RetryPolicy { max_attempts: max_claims, ..RetryPolicy::default() },
         };
         Runner::new(self.db.clone(), events::EventStore::new(self.db.clone()), config).with_flow(flow(deps))
     }

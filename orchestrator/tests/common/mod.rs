@@ -55,6 +55,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         bind_addr: "127.0.0.1:0".parse().expect("addr"),
         web_dist: dist,
         runner_workers: 1,
+        runner_lease_secs: 45,
         keys: KeyConfig::default(),
         site: SiteSettings::default(),
         upstreams: UpstreamConfig::sandbox(sandbox_url),

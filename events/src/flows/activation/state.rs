@@ -92,9 +92,11 @@ impl ActivationState {
     /// Seconds left on the countdown, rounded up (60 right after a resend).
     pub fn resend_in(&self, now: DateTime<Utc>) -> i64 {
         match self.resend_until {
+            // Never above 60: `now` may be another clock than the one that recorded the
+            // resend, a little behind it.
             Some(until) if now < until => {
                 let millis = (until - now).num_milliseconds();
-                (millis + 999) / 1000
+                ((millis + 999) / 1000).min(RESEND_COUNTDOWN_SECS)
             }
             _ => 0,
         }

@@ -283,6 +283,8 @@ fn the_resend_countdown_blocks_resend_and_validate_for_60_seconds() {
     assert_eq!(test.step_name().as_deref(), Some("send_code"));
     let test = test.and_at(ActivationEvent::CodeSent { resend: true }, secs(11));
     assert_eq!(test.view_at(secs(11))["resend_in"], 60);
+    // A clock a little behind the one that recorded the resend read 61 (issue 14).
+    assert_eq!(test.view_at(secs(11) - Duration::milliseconds(300))["resend_in"], 60);
     assert_eq!(test.view_at(secs(41))["resend_in"], 30);
     assert_eq!(test.view_at(secs(41) + Duration::milliseconds(500))["resend_in"], 30);
     let wait = Rejection::general(WAIT_COUNTDOWN);

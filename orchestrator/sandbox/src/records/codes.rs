@@ -95,8 +95,10 @@ impl CodeOutcome {
                 "CODE_ALREADY_USED",
                 "Este código já foi usado. Solicite um novo código.".to_string(),
             ),
+            // A typo, not a dead code: verification services answer it with a 4xx other than
+            // 403, which the activation page tells apart (spec section 8, docs/sandbox.md).
             Self::Wrong { attempts_left } => (
-                StatusCode::FORBIDDEN,
+                StatusCode::BAD_REQUEST,
                 "INVALID_CODE",
                 format!("Código inválido. Tentativas restantes: {attempts_left}."),
             ),

@@ -15,7 +15,8 @@ use upstream_contract::headers::{
 };
 use uuid::Uuid;
 
-use crate::runner::StepError;
+use crate::runner::{CallLog, StepError};
+use crate::upstream::transient::{transient_kind, transport_kind};
 use crate::upstream::Upstreams;
 
 /// What an upstream answered to one call.
@@ -60,17 +61,19 @@ pub struct ActivationClient<'a> {
     http: &'a reqwest::Client,
     upstreams: &'a Upstreams,
     brand: Brand,
+    calls: &'a CallLog,
 }
 
 impl<'a> ActivationClient<'a> {
-    pub fn new(http: &'a reqwest::Client, upstreams: &'a Upstreams, brand: Brand) -> Self {
-        Self { http, upstreams, brand }
+    /// Records every call it makes (status, latency) in `calls`.
+    pub fn new(http: &'a reqwest::Client, upstreams: &'a Upstreams, brand: Brand, calls: &'a CallLog) -> Self {
+        Self { http, upstreams, brand, calls }
     }
 
     /// `POST /authentication/v1/send`: the transaction id of the code sent to `msisdn`.
     pub async fn send_code(&self, msisdn: &str, key: &str) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/send")?;
-        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&json!({ "msisdn": msisdn })).send().await?;
+        let answer = self.call("partner-api.authentication-send", Method::POST, target, Auth::Partner).idempotent(key).json(&json!({ "msisdn": msisdn })).send().await?;
         Ok(answer.reply(|a| a.text("/transaction_id")))
     }
 
@@ -78,7 +81,7 @@ impl<'a> ActivationClient<'a> {
     pub async fn validate_code(&self, transaction: &str, pincode: &str, key: &str) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/validate")?;
         let body = json!({ "transaction_id": transaction, "pincode": pincode });
-        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self.call("partner-api.authentication-validate", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| a.text("/fs-custom-token")))
     }
 
@@ -90,7 +93,7 @@ impl<'a> ActivationClient<'a> {
             "clientSecret": self.upstreams.client_secret.expose_secret(),
             "grantType": "client_credentials",
         });
-        let answer = self.call(Method::POST, target, Auth::Caller).idempotent(key).json(&body).send().await?;
+        let answer = self.call("sso.token", Method::POST, target, Auth::Caller).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| {
             let expires_in = a.body.get("expiresIn").and_then(Value::as_u64);
             a.text("/accessToken").map(|token| AccessToken { token, expires_in })
@@ -110,8 +113,12 @@ impl<'a> ActivationClient<'a> {
             DocumentKind::Cnpj => ("/authorization/api/v1/authorize/cnpj", json!({ "cnpj": document })),
         };
         let target = url(&self.upstreams.urls.partner_api, path)?;
+        let endpoint = match kind {
+            DocumentKind::Cpf => "partner-api.authorize-cpf",
+            DocumentKind::Cnpj => "partner-api.authorize-cnpj",
+        };
         let answer =
-            self.call(Method::POST, target, Auth::Partner).bearer(access_token).idempotent(key).json(&body).send().await?;
+            self.call(endpoint, Method::POST, target, Auth::Partner).bearer(access_token).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| a.text("/fs-auth-token")))
     }
 
@@ -121,7 +128,7 @@ impl<'a> ActivationClient<'a> {
         let mut target = url(&self.upstreams.urls.partner_api, "/authorization/api/v1/authorize")?;
         target.query_pairs_mut().append_pair("extref_fixo", "false").append_pair("data_validated", "true");
         let body = json!({ "fs-auth-token": fs_auth_token, "fs-merge-token": fs_merge_token });
-        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self.call("partner-api.authorize", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| a.text("/authorization/custom_token")))
     }
 
@@ -135,14 +142,14 @@ impl<'a> ActivationClient<'a> {
         let target = Url::parse_with_params(base.as_str(), [("key", api_key)])
             .map_err(|e| StepError::Transient(format!("identity URL: {e}")))?;
         let body = json!({ "token": custom_token, "returnSecureToken": true });
-        let answer = self.call(Method::POST, target, Auth::None).idempotent(key).json(&body).send().await?;
+        let answer = self.call("identity.verify-custom-token", Method::POST, target, Auth::None).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| a.text("/idToken")))
     }
 
     /// `GET /bff/api/v2/packs`: the names of every item of every pack.
     pub async fn packs(&self, id_token: &str) -> Result<Reply<Vec<String>>, StepError> {
         let target = url(self.bff(), "/bff/api/v2/packs")?;
-        let answer = self.call(Method::GET, target, Auth::Partner).bearer(id_token).send().await?;
+        let answer = self.call("bff.packs", Method::GET, target, Auth::Partner).bearer(id_token).send().await?;
         Ok(answer.reply(|a| Some(item_names(&a.body))))
     }
 
@@ -150,7 +157,7 @@ impl<'a> ActivationClient<'a> {
     pub async fn subscribe_serial(&self, serial: &str, msisdn: &str, key: &str) -> Result<Reply<()>, StepError> {
         let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-serial")?;
         let body = json!({ "serial": serial, "msisdn": msisdn });
-        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self.call("bff.subscribe-serial", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|_| Some(())))
     }
 
@@ -158,7 +165,7 @@ impl<'a> ActivationClient<'a> {
     pub async fn subscribe_by_hash(&self, subscription: &HashSubscription<'_>, key: &str) -> Result<Reply<()>, StepError> {
         let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-by-hash")?;
         let body = serde_json::to_value(subscription).map_err(|e| StepError::Transient(format!("encoding: {e}")))?;
-        let answer = self.call(Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self.call("bff.subscribe-by-hash", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|_| Some(())))
     }
 
@@ -170,14 +177,14 @@ impl<'a> ActivationClient<'a> {
             .map_err(|_| StepError::Transient("BFF base URL cannot take a path".into()))?
             .pop_if_empty()
             .push(code);
-        let answer = self.call(Method::GET, target, Auth::Partner).send().await?;
+        let answer = self.call("bff.customer-about", Method::GET, target, Auth::Partner).send().await?;
         Ok(answer.reply(|a| a.text("/customer_id")))
     }
 
     /// The telecom partner's `POST /api/hero/auth/login`.
     pub async fn partner_login(&self, email: &str, key: &str) -> Result<Reply<PartnerSession>, StepError> {
         let target = url(&self.upstreams.urls.hero, "/api/hero/auth/login")?;
-        let answer = self.call(Method::POST, target, Auth::ApiKey).idempotent(key).json(&json!({ "login": email })).send().await?;
+        let answer = self.call("hero.login", Method::POST, target, Auth::ApiKey).idempotent(key).json(&json!({ "login": email })).send().await?;
         Ok(answer.reply(|a| {
             let (token, customer_id) = (a.text("/token")?, a.text("/customer_id")?);
             Some(PartnerSession { token, customer_id })
@@ -187,7 +194,7 @@ impl<'a> ActivationClient<'a> {
     /// The telecom partner's `GET /api/hero/accounts/info`: the plan id.
     pub async fn partner_plan(&self, token: &str) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.hero, "/api/hero/accounts/info")?;
-        let answer = self.call(Method::GET, target, Auth::ApiKey).bearer(token).send().await?;
+        let answer = self.call("hero.account-info", Method::GET, target, Auth::ApiKey).bearer(token).send().await?;
         Ok(answer.reply(|a| a.text("/plan/id")))
     }
 
@@ -216,7 +223,7 @@ impl<'a> ActivationClient<'a> {
         }
     }
 
-    fn call(&self, method: Method, url: Url, auth: Auth) -> Call {
+    fn call(&self, endpoint: &'static str, method: Method, url: Url, auth: Auth) -> Call<'a> {
         let upstreams = self.upstreams;
         let mut request = self.http.request(method, url).timeout(upstreams.timeout);
         if matches!(auth, Auth::Partner | Auth::Caller) {
@@ -233,7 +240,7 @@ impl<'a> ActivationClient<'a> {
         if auth == Auth::ApiKey {
             request = request.header(API_KEY, upstreams.hero_api_key.expose_secret());
         }
-        Call { request }
+        Call { request, endpoint, calls: self.calls }
     }
 }
 
@@ -304,11 +311,14 @@ impl Answer {
 }
 
 /// One upstream call being built.
-struct Call {
+struct Call<'a> {
     request: RequestBuilder,
+    /// The endpoint's name in `upstream_contract::endpoints`, for the call log.
+    endpoint: &'static str,
+    calls: &'a CallLog,
 }
 
-impl Call {
+impl Call<'_> {
     fn bearer(mut self, token: &str) -> Self {
         self.request = self.request.bearer_auth(token);
         self
@@ -325,17 +335,35 @@ impl Call {
         self
     }
 
-    /// Sends the call. No answer, or a gateway's 502/503/504, is worth retrying; any other
-    /// status is the upstream's answer.
+    /// Sends the call. No answer, or an answer that says "not now" (a gateway's 502/503/504,
+    /// throttling, a repeat of a call still running under the same key: see
+    /// [`crate::upstream::transient`]), is worth retrying; any other status is the upstream's
+    /// answer.
     async fn send(self) -> Result<Answer, StepError> {
-        let response =
-            self.request.send().await.map_err(|e| StepError::Transient(format!("upstream unreachable: {e}")))?;
+        let timer = self.calls.start(self.endpoint);
+        let response = match self.request.send().await {
+            Ok(response) => response,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(None, Some(kind));
+                return Err(StepError::Transient(format!("{}: {kind}", self.endpoint)));
+            }
+        };
         let status = response.status().as_u16();
-        if matches!(status, 502..=504) {
-            return Err(StepError::Transient(format!("upstream gateway answered {status}")));
+        let bytes = match response.bytes().await {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(Some(status), Some(kind));
+                return Err(StepError::Transient(format!("{}: reading the answer: {kind}", self.endpoint)));
+            }
+        };
+        if let Some(kind) = transient_kind(status, &bytes) {
+            timer.record(Some(status), Some(&kind));
+            return Err(StepError::Transient(format!("{}: {kind}", self.endpoint)));
         }
-        let text = response.text().await.map_err(|e| StepError::Transient(format!("reading upstream answer: {e}")))?;
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        timer.record(Some(status), None);
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         Ok(Answer { status, body })
     }
 }

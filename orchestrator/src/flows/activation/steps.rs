@@ -51,7 +51,7 @@ impl FlowSteps for ActivationSteps {
             return Err(StepError::Transient(format!("unknown activation step {}", step.name)));
         };
         tracing::info!(stream = %ctx.stream, correlation = %ctx.correlation_id, step = which.name(), "activation step");
-        let client = ActivationClient::new(&ctx.http, &ctx.upstreams, brand(state));
+        let client = ActivationClient::new(&ctx.http, &ctx.upstreams, brand(state), &ctx.calls);
         let run = Run { ctx, state, client, key };
         let event = match which {
             Step::PreparePartnerLogin => run.prepare_partner_login().await?,

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use upstream_contract::headers;
 
+use crate::runner::calls::sanitize;
+use crate::runner::CallLog;
+use crate::upstream::transient::{transient_kind, transport_kind};
+
 /// Shown when a refusal carries no message of its own.
 pub const NO_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
 
@@ -52,6 +56,7 @@ pub struct CloudClient {
     http: reqwest::Client,
     base: String,
     timeout: Duration,
+    calls: CallLog,
 }
 
 #[derive(Deserialize)]
@@ -78,8 +83,9 @@ struct SignedIn {
 struct Empty {}
 
 impl CloudClient {
-    pub fn new(http: reqwest::Client, base: &str, timeout: Duration) -> Self {
-        Self { http, base: base.trim_end_matches('/').to_string(), timeout }
+    /// Records every call it makes (status, latency) in `calls`.
+    pub fn new(http: reqwest::Client, base: &str, timeout: Duration, calls: CallLog) -> Self {
+        Self { http, base: base.trim_end_matches('/').to_string(), timeout, calls }
     }
 
     /// `POST /checkPhone {msisdn}`.
@@ -116,37 +122,68 @@ impl CloudClient {
     }
 
     async fn post<T: DeserializeOwned>(&self, function: &str, body: impl Serialize, key: &str) -> Result<T, CallError> {
-        let response = self
+        let timer = self.calls.start(endpoint_name(function));
+        let sent = self
             .http
             .post(format!("{}/{function}", self.base))
             .header(headers::IDEMPOTENCY_KEY, key)
             .timeout(self.timeout)
             .json(&body)
             .send()
-            .await
-            .map_err(|e| CallError::Transient(format!("{function}: {}", without_url(&e))))?;
+            .await;
+        let response = match sent {
+            Ok(response) => response,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(None, Some(kind));
+                return Err(CallError::Transient(format!("{function}: {kind}")));
+            }
+        };
         let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| CallError::Transient(format!("{function}: reading the answer: {}", without_url(&e))))?;
-        classify(function, status, &bytes)
+        let bytes = match response.bytes().await {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(Some(status.as_u16()), Some(kind));
+                return Err(CallError::Transient(format!("{function}: reading the answer: {kind}")));
+            }
+        };
+        let outcome = classify(function, status, &bytes);
+        let error = match &outcome {
+            Err(CallError::Transient(reason)) => Some(reason.as_str()),
+            _ => None,
+        };
+        timer.record(Some(status.as_u16()), error);
+        outcome
+    }
+}
+
+/// The endpoint's name in `upstream_contract::endpoints`, for the call log.
+fn endpoint_name(function: &str) -> &'static str {
+    match function {
+        "checkPhone" => "cloud.check-phone",
+        "sendCode" => "cloud.send-code",
+        "validateCode" => "cloud.validate-code",
+        "registerSerial" => "cloud.register-serial",
+        "getCustomToken" => "cloud.custom-token",
+        "signInWithToken" => "cloud.sign-in",
+        _ => "cloud.unknown",
     }
 }
 
 /// Success, refusal or "try again", from the status and the body.
 fn classify<T: DeserializeOwned>(function: &str, status: StatusCode, body: &[u8]) -> Result<T, CallError> {
     let envelope: Option<Envelope> = serde_json::from_slice(body).ok();
-    let code = envelope.as_ref().and_then(Envelope::code);
-    // A repeat of a call still running upstream (same idempotency key): ask again later.
-    if retryable(status) || code == Some("IDEMPOTENCY_KEY_IN_USE") {
-        return Err(CallError::Transient(format!("{function}: HTTP {}", status.as_u16())));
+    // "Not now" (a gateway, throttling, a repeat of a call still running under the same key).
+    if let Some(kind) = transient_kind(status.as_u16(), body) {
+        return Err(CallError::Transient(format!("{function}: {kind}")));
     }
     let refused = |envelope: Option<Envelope>| {
         let (message, code) = envelope
             .map(|e| {
                 let code = e.code().map(str::to_string);
-                (e.message.filter(|m| !m.trim().is_empty()), code)
+                // The visitor reads it: no control characters, no endless text.
+                (e.message.map(|m| sanitize(&m)).filter(|m| !m.is_empty()), code)
             })
             .unwrap_or((None, None));
         CallError::Refused { status: status.as_u16(), code, message: message.unwrap_or_else(|| NO_MESSAGE.to_string()) }
@@ -163,24 +200,6 @@ fn classify<T: DeserializeOwned>(function: &str, status: StatusCode, body: &[u8]
     }
     serde_json::from_slice(body)
         .map_err(|e| CallError::Transient(format!("{function}: unexpected answer: {e}")))
-}
-
-/// Statuses that say "not now" rather than "no": the runner retries them.
-fn retryable(status: StatusCode) -> bool {
-    matches!(status.as_u16(), 408 | 425 | 429 | 502 | 503 | 504)
-}
-
-/// reqwest errors print the URL; keep only the kind of failure.
-fn without_url(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        "time-out".into()
-    } else if error.is_connect() {
-        "connection failed".into()
-    } else if error.is_body() || error.is_decode() {
-        "broken answer".into()
-    } else {
-        "request failed".into()
-    }
 }
 
 #[cfg(test)]

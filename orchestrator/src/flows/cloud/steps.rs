@@ -69,7 +69,8 @@ impl FlowSteps for CloudSteps {
         step: &PlannedStep,
         key: &str,
     ) -> Result<Vec<CloudEvent>, StepError> {
-        let client = CloudClient::new(ctx.http.clone(), &ctx.upstreams.urls.cloud_functions, ctx.upstreams.timeout);
+        let client =
+            CloudClient::new(ctx.http.clone(), &ctx.upstreams.urls.cloud_functions, ctx.upstreams.timeout, ctx.calls.clone());
         let step_kind = CloudStep::from_name(&step.name).ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
         let event = match step_kind {
             CloudStep::CheckPhone => match client.check_phone(&Self::msisdn(ctx, state).await?, key).await {

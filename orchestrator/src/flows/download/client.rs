@@ -5,11 +5,15 @@
 use std::time::Duration;
 
 use reqwest::{Method, RequestBuilder, StatusCode};
+use axum::body::Bytes;
 use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use upstream_contract::headers;
+
+use crate::runner::CallLog;
+use crate::upstream::transient::{transient_kind, transport_kind};
 
 /// Why a call did not succeed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -50,6 +54,7 @@ pub struct UserToken {
 /// Where the calls go and the keys they carry.
 pub struct DesktopClient {
     http: reqwest::Client,
+    calls: CallLog,
     timeout: Duration,
     phone_auth: String,
     phone_auth_key: SecretString,
@@ -64,6 +69,8 @@ pub struct Endpoints<'a> {
     pub docdb: &'a str,
     pub docdb_project: &'a str,
     pub antivirus: &'a str,
+    /// Where every call is recorded (status, latency).
+    pub calls: &'a CallLog,
 }
 
 #[derive(Deserialize)]
@@ -125,6 +132,7 @@ impl DesktopClient {
     pub fn new(http: reqwest::Client, timeout: Duration, at: Endpoints<'_>) -> Self {
         Self {
             http,
+            calls: at.calls.clone(),
             timeout,
             phone_auth: at.phone_auth.trim_end_matches('/').to_string(),
             phone_auth_key: at.phone_auth_key.clone(),
@@ -220,32 +228,44 @@ impl DesktopClient {
             .header(headers::SUBSCRIPTION_ID, subscription)
             .header(headers::DEVICE_ID, device)
             .header(headers::IDEMPOTENCY_KEY, key);
-        let response = self.send("antivirus.remove-user-device", request).await?;
-        let status = response.status();
-        let body = response.bytes().await.unwrap_or_default();
-        classify_status("antivirus.remove-user-device", status, &body)
+        self.exchange("antivirus.remove-user-device", request).await.map(|_| ())
     }
 
     fn antivirus(&self, method: Method, path: &str, token: &SecretString) -> RequestBuilder {
         self.http.request(method, format!("{}{path}", self.antivirus)).header(headers::USER_TOKEN, token.expose_secret())
     }
 
-    async fn send(&self, endpoint: &str, request: RequestBuilder) -> Result<reqwest::Response, CallError> {
-        request
-            .timeout(self.timeout)
-            .send()
-            .await
-            .map_err(|e| CallError::Transient(format!("{endpoint}: {}", without_url(&e))))
+    /// Sends the call and reads its answer: the body of a 2xx, or why not. Every call is
+    /// recorded in the call log with its status and latency.
+    async fn exchange(&self, endpoint: &str, request: RequestBuilder) -> Result<Bytes, CallError> {
+        let timer = self.calls.start(endpoint);
+        let response = match request.timeout(self.timeout).send().await {
+            Ok(response) => response,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(None, Some(kind));
+                return Err(CallError::Transient(format!("{endpoint}: {kind}")));
+            }
+        };
+        let status = response.status();
+        let body = match response.bytes().await {
+            Ok(body) => body,
+            Err(error) => {
+                let kind = transport_kind(&error);
+                timer.record(Some(status.as_u16()), Some(kind));
+                return Err(CallError::Transient(format!("{endpoint}: reading the answer: {kind}")));
+            }
+        };
+        let outcome = classify_status(endpoint, status, &body);
+        timer.record(Some(status.as_u16()), outcome.as_ref().err().and_then(|e| match e {
+            CallError::Transient(reason) => Some(reason.as_str()),
+            CallError::Refused { .. } => None,
+        }));
+        outcome.map(|()| body)
     }
 
     async fn call<T: DeserializeOwned>(&self, endpoint: &str, request: RequestBuilder) -> Result<T, CallError> {
-        let response = self.send(endpoint, request).await?;
-        let status = response.status();
-        let body = response
-            .bytes()
-            .await
-            .map_err(|e| CallError::Transient(format!("{endpoint}: reading the answer: {}", without_url(&e))))?;
-        classify_status(endpoint, status, &body)?;
+        let body = self.exchange(endpoint, request).await?;
         serde_json::from_slice(&body).map_err(|e| CallError::Transient(format!("{endpoint}: unexpected answer: {e}")))
     }
 }
@@ -255,8 +275,9 @@ fn classify_status(endpoint: &str, status: StatusCode, body: &[u8]) -> Result<()
     if (200..=204).contains(&status.as_u16()) {
         return Ok(());
     }
-    if matches!(status.as_u16(), 408 | 425 | 429 | 502 | 503 | 504) {
-        return Err(CallError::Transient(format!("{endpoint}: HTTP {}", status.as_u16())));
+    // "Not now" (a gateway, throttling, a repeat of a call still running under the same key).
+    if let Some(kind) = transient_kind(status.as_u16(), body) {
+        return Err(CallError::Transient(format!("{endpoint}: {kind}")));
     }
     Err(CallError::Refused { status: status.as_u16(), code: error_code(body) })
 }
@@ -277,19 +298,6 @@ pub fn error_code(body: &[u8]) -> String {
         .unwrap_or_default()
         .to_string();
     code
-}
-
-/// reqwest errors print the URL (with the phone-auth key in its query); keep only the kind.
-fn without_url(error: &reqwest::Error) -> &'static str {
-    if error.is_timeout() {
-        "time-out"
-    } else if error.is_connect() {
-        "connection failed"
-    } else if error.is_body() || error.is_decode() {
-        "broken answer"
-    } else {
-        "request failed"
-    }
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@ impl DownloadSteps {
                 docdb: &urls.docdb,
                 docdb_project: &self.config.docdb_project,
                 antivirus: &urls.antivirus,
+                calls: &ctx.calls,
             },
         )
     }

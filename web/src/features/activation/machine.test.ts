@@ -40,6 +40,26 @@ function harness(input: StartInput, replies: Reply[]) {
 const idle = (actor: ReturnType<typeof harness>['actor']) => waitFor(actor, (s) => s.matches({ request: 'idle' }));
 
 describe('activation machine, client side', () => {
+  it('counts the resend down from 60 to 0 even when its clock reads before the server', async () => {
+    const h = harness({ variant: 'standard', code: null, returnUrl: '' }, [[]]);
+    await idle(h.actor);
+    h.actor.send({
+      type: 'server.events',
+      events: [
+        h.event('attempt.started', { variant: 'standard', licence: null, licence_locked: false, partner_code: null }, 0),
+        h.event('phone.submitted', { phone: null, phone_display: '(11) *****-4321', licence: 'L' }, 1),
+        h.event('code.sent', { resend: false }, 2),
+        h.event('code.resend_requested', {}, 3),
+        // Recorded 200 ms after the machine's last tick.
+        h.event('code.sent', { resend: true }, 4.2),
+      ],
+    });
+    h.actor.send({ type: 'clock.tick', now: T0 + 4_000 });
+    expect(viewOf(h.actor.getSnapshot()).resend_in).toBe(60);
+    h.actor.send({ type: 'clock.tick', now: T0 + 64_200 });
+    expect(viewOf(h.actor.getSnapshot()).resend_in).toBe(0);
+  });
+
   it('starts the attempt with the page query', async () => {
     const { actor, sent } = harness({ variant: 'broadband', code: 'oc-1', returnUrl: 'http://x/seguranca/ativarbrisanet' }, [[]]);
     await idle(actor);

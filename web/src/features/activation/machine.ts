@@ -152,10 +152,15 @@ function chainVariant(context: ActivationContext): Variant {
   return context.startedVariant ?? context.variant;
 }
 
-/** Seconds left on the resend countdown at the machine's clock, rounded up. */
+/**
+ * Seconds left on the resend countdown at the machine's clock, rounded up, never above the
+ * spec's 60: the countdown starts from the server's time of the resend, and the machine's
+ * clock (ticked every 250 ms, and the browser's own) may read a little earlier than that, which
+ * showed "Reenviando em 61 segundos...".
+ */
 export function resendIn(context: ActivationContext): number {
   if (context.resendUntil === null || context.now >= context.resendUntil) return 0;
-  return Math.floor((context.resendUntil - context.now + 999) / 1000);
+  return Math.min(RESEND_SECONDS, Math.floor((context.resendUntil - context.now + 999) / 1000));
 }
 
 const GRANTED_ORDER: Product[] = ['seguranca', 'cloud', 'gestao'];
