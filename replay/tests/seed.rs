@@ -75,3 +75,18 @@ async fn seeding_over_real_attempts_needs_force(pool: PgPool) {
     let forced = SeedOptions { force: true, ..options(5) };
     assert_eq!(seed(&pool, Keys::insecure_dev(), &forced, &ProgressBar::hidden()).await.expect("forced").attempts, 5);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_second_seed_finds_the_people_of_the_first(pool: PgPool) {
+    seed(&pool, Keys::insecure_dev(), &options(120), &ProgressBar::hidden()).await.expect("first");
+    let people: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_lookup").fetch_one(&pool).await.expect("count");
+    let again = SeedOptions { seed: 43, ..options(120) };
+    seed(&pool, Keys::insecure_dev(), &again, &ProgressBar::hidden()).await.expect("a second seed over the first");
+    let after: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_lookup").fetch_one(&pool).await.expect("count");
+    let shared: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_lookup k WHERE (SELECT count(*) FROM pii_stream_links l WHERE l.subject_id = k.subject_id) > 1")
+        .fetch_one(&pool)
+        .await
+        .expect("count");
+    assert!(after < people * 2, "some people came back ({people} then {after})");
+    assert!(shared > 0, "a returning person's attempts are linked to one subject");
+}

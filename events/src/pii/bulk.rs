@@ -71,6 +71,35 @@ impl BulkSealer {
         self.people.len()
     }
 
+    /// The look-up hashes of the people `payload` names that this sealer has not met yet: to
+    /// find in the database (a history seeded before) and hand back with [`Self::remember`].
+    pub fn unknown_lookups(&self, payload: &Value, out: &mut Vec<(PiiKind, Vec<u8>)>) -> Result<(), StoreError> {
+        if let Some(marker) = payload.as_object().and_then(|map| map.get(CLEAR_MARKER)) {
+            let kind: PiiKind = marker.get("kind").and_then(Value::as_str).unwrap_or_default().parse()?;
+            let clear = marker.get("value").and_then(Value::as_str).unwrap_or_default();
+            if kind.is_looked_up() {
+                let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(clear));
+                if !self.people.contains_key(&(kind, mac.clone())) {
+                    out.push((kind, mac));
+                }
+            }
+            return Ok(());
+        }
+        match payload {
+            Value::Object(map) => map.values().try_for_each(|v| self.unknown_lookups(v, out)),
+            Value::Array(items) => items.iter().try_for_each(|v| self.unknown_lookups(v, out)),
+            _ => Ok(()),
+        }
+    }
+
+    /// A person already in the database: their subject and wrapped key, so their new fields
+    /// are sealed under it instead of a second subject.
+    pub fn remember(&mut self, kind: PiiKind, hmac: Vec<u8>, subject: Uuid, wrapped_key: &[u8]) -> Result<(), StoreError> {
+        let key = crypto::unwrap_key(&self.keys.kek, subject, wrapped_key)?;
+        self.people.insert((kind, hmac), (subject, key));
+        Ok(())
+    }
+
     /// Replaces every `{"$pii_clear": ...}` marker in `payload` by its sealed value, as the
     /// orchestrator's append path does, recording new subjects, look-ups and links.
     pub fn seal_markers(&mut self, payload: &mut Value, at: DateTime<Utc>) -> Result<(), StoreError> {

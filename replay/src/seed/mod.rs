@@ -69,13 +69,18 @@ pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &P
     while report.attempts < options.attempts {
         let n = (options.attempts - report.attempts).min(options.batch as u64);
         let mut batch = Batch::default();
+        let mut drawn = Vec::with_capacity(n as usize);
         for i in report.attempts..report.attempts + n {
             // Attempts start in time order (as a real log is written), a few seconds apart.
             let at = end - Duration::seconds(span_secs) + Duration::milliseconds((i128::from(span_secs) * 1000 * i128::from(i) / i128::from(options.attempts)) as i64);
             let who = scripts::visitor(rng.gen_range(0..people));
             let attempt = scripts::attempt(&mut rng, at, &who)?;
             let stream = StreamId::from_parts(attempt.flow, uuid::Builder::from_random_bytes(rng.gen()).into_uuid())?;
-            batch.add(&mut sealer, &mut rng, &stream, &attempt, options.seed)?;
+            drawn.push((stream, attempt));
+        }
+        remember_known_people(pool, &mut sealer, &drawn).await?;
+        for (stream, attempt) in &drawn {
+            batch.add(&mut sealer, &mut rng, stream, attempt, options.seed)?;
         }
         let rows = sealer.take_rows();
         let written = batch.write(pool, rows).await?;
@@ -87,6 +92,34 @@ pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &P
     report.people = sealer.people();
     tracing::info!(attempts = report.attempts, events = report.events, secs = started.elapsed().as_secs_f64(), "seeded");
     Ok(report)
+}
+
+/// People of this batch whom an earlier seed already wrote: their subjects are reused, as the
+/// portal would find them by look-up, instead of clashing with their look-up rows.
+async fn remember_known_people(pool: &PgPool, sealer: &mut BulkSealer, drawn: &[(StreamId, scripts::SeedAttempt)]) -> anyhow::Result<()> {
+    let mut wanted = Vec::new();
+    for (_, attempt) in drawn {
+        for event in &attempt.events {
+            sealer.unknown_lookups(&event.payload, &mut wanted)?;
+        }
+    }
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let kinds: Vec<&str> = wanted.iter().map(|(k, _)| k.as_str()).collect();
+    let hmacs: Vec<Vec<u8>> = wanted.iter().map(|(_, h)| h.clone()).collect();
+    let rows: Vec<(String, Vec<u8>, Uuid, Vec<u8>)> = sqlx::query_as(
+        "SELECT k.kind, k.hmac, s.subject_id, s.wrapped_key FROM unnest($1::text[], $2::bytea[]) AS w(kind, hmac) \
+         JOIN pii_lookup k ON k.kind = w.kind AND k.hmac = w.hmac JOIN pii_subjects s ON s.subject_id = k.subject_id",
+    )
+    .bind(&kinds)
+    .bind(&hmacs)
+    .fetch_all(pool)
+    .await?;
+    for (kind, hmac, subject, wrapped) in rows {
+        sealer.remember(kind.parse()?, hmac, subject, &wrapped)?;
+    }
+    Ok(())
 }
 
 /// One transaction's rows, as CSV for COPY.
