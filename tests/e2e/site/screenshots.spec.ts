@@ -6,7 +6,8 @@ import { expect, test } from '../fixtures';
 // Every route of the site at a 375 px phone and a 1280 px desktop, as full-page screenshots in
 // the test artefacts: test-results/screenshots/{375,1280}/{route}.png (also attached to the
 // HTML report), to be looked at before closing work on the pages. Each shot also checks what a
-// visitor at that width gets: the server's status, a page heading, and no sideways scrolling.
+// visitor at that width gets: the server's status, a page heading, every picture loaded, the
+// site's typeface, and no sideways scrolling.
 //
 // The route list is the server's own (SPA_ROUTES in orchestrator/src/http/static_files.rs, the
 // same table as web/src/App.tsx), so a new route gets its screenshots without editing this file.
@@ -66,6 +67,12 @@ for (const width of [375, 1280]) {
 
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+
+        // Lazy pictures below the fold load only on scroll; a full-page shot does not scroll.
+        await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => img.setAttribute('loading', 'eager')));
+        await expect
+          .poll(() => page.evaluate(() => [...document.images].filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src)))
+          .toEqual([]);
 
         const file = join(testInfo.project.outputDir, 'screenshots', String(width), `${slug(path)}.png`);
         mkdirSync(dirname(file), { recursive: true });
