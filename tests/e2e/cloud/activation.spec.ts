@@ -37,7 +37,8 @@ test('a wrong code shows the server message in the red banner, stops the loader 
   await page.getByRole('button', { name: 'Ativar' }).click();
 
   await expect(banner(page)).toHaveText('Código inválido. Tentativas restantes: 4.');
-  await expect(banner(page)).toHaveClass(/flow-error--red/);
+  // Red, as the spec asks: the three flows' one banner (components/flow/ErrorBanner).
+  await expect(banner(page)).toHaveCSS('background-color', 'rgb(253, 236, 236)');
   await expect(loader(page)).toHaveCount(0);
   await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible();
   await banner(page).getByRole('button', { name: 'Fechar aviso de erro' }).click();

@@ -30,3 +30,15 @@ test('the announcement is only on the home page', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Perguntas Frequentes' })).toBeVisible();
   await expect(page.getByText(TEXT)).toHaveCount(0);
 });
+
+test.describe('on a 375 px phone', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('header and banner together leave the first screen to the page (at most 105 px)', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByText(TEXT)).toBeVisible();
+    const header = await page.locator('.site-header').boundingBox();
+    expect(header?.height).toBeLessThanOrEqual(105);
+    await expect(page.getByRole('button', { name: 'Abrir menu' })).toBeVisible();
+  });
+});

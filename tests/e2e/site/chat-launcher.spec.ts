@@ -32,6 +32,8 @@ test.describe('on a 375px phone', () => {
 
   for (const path of ['/', '/contato', '/faq', '/cloud/positivo', '/av-desktop/download/win_pc']) {
     test(`${path}: scrolling from top to bottom, the chat button never covers a control`, async ({ page }) => {
+      // A step every 150 px with 0.3 s to settle: the home page alone is ~40 steps, past 30 s on a loaded machine.
+      test.setTimeout(90_000);
       await page.goto(path);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0; y < height; y += 150) {

@@ -3,6 +3,8 @@ import { expect, test } from '../fixtures';
 const PAGES = ['/', '/contato', '/faq', '/seguranca', '/cloud', '/gestao', '/chat', '/seguranca/brisanet'];
 
 test('every page has the footer with copyright, tax id, seals and links', async ({ page, request }) => {
+  // Eight pages, each audited by axe: more than the default 30 s on a loaded 2-core machine.
+  test.setTimeout(90_000);
   // The company's identity comes from the public configuration the operator sets.
   const { company } = await (await request.get('/api/public-config')).json();
   for (const path of PAGES) {

@@ -53,15 +53,17 @@ export function SocialIcon({ name, size = 24 }: IconProps & { name: 'instagram' 
   );
 }
 
+/** The EXA wordmark, drawn as paths (our own drawing): the same letters on every platform. */
+export const EXA_WORDMARK_PATH =
+  'M35 7.5h12.6v3.5h-8.5v3.3h7.8v3.4h-7.8v3.3h8.7v3.5H35zM49.2 7.5h4.6l3.6 5.9 3.6-5.9h4.6l-5.9 8.4 6.2 8.6h-4.7l-3.8-6.1-3.8 6.1H49l6.2-8.6zM72.6 7.5h4.5l6.3 17h-4.3l-1.2-3.4h-6.2l-1.2 3.4h-4.2zm2.2 4.9-1.9 5.4h3.8z';
+
 export function ExaLogo({ inverted = false }: { inverted?: boolean }) {
   const ink = inverted ? '#ffffff' : '#0b1f4b';
   return (
     <svg width="92" height="32" viewBox="0 0 92 32" role="img" aria-label="EXA" focusable="false">
       <path d="M16 2l12 4.7v8.6C28 23.4 22.6 28.7 16 31 9.4 28.7 4 23.4 4 15.3V6.7z" fill="#19c3a6" />
       <path d="M11 16.5l3.6 3.6L21.5 13" fill="none" stroke="#0b1f4b" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" />
-      <text x="36" y="24" fontFamily="system-ui, Arial, sans-serif" fontSize="21" fontWeight="800" fill={ink} letterSpacing="1">
-        EXA
-      </text>
+      <path d={EXA_WORDMARK_PATH} fill={ink} fillRule="evenodd" />
     </svg>
   );
 }

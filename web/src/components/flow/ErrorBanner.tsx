@@ -8,19 +8,19 @@ export const CONTACT_PATH = '/contato';
 interface Props {
   message: string;
   onDismiss: () => void;
-  /** 'red' for the cloud flow's banner; the activation banner is the default. */
-  tone?: 'default' | 'red';
+  /** Lets a field point at the banner with aria-describedby. */
+  id?: string;
 }
 
 /**
- * The dismissible error banner of the flows: `{link}` in a message becomes a link labelled
+ * The dismissible error banner of the three flows, one red design: `{link}` in a message becomes a link labelled
  * 'aqui' to the contact page, and every URL in it a link labelled 'aqui'; both open in a new
  * tab, like the FAQ's, so the half-finished form stays where it was.
  */
-export function ErrorBanner({ message, onDismiss, tone = 'default' }: Props) {
+export function ErrorBanner({ message, onDismiss, id }: Props) {
   const pieces = message.split('{link}');
   return (
-    <div className={`flow-error flow-error--${tone}`} role="alert">
+    <div className="flow-error" role="alert" id={id}>
       <p className="flow-error__text">
         {pieces.map((piece, index) => (
           <Fragment key={index}>

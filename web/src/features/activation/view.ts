@@ -62,3 +62,23 @@ export function viewOf(snapshot: ActivationSnapshot): View {
     partner_login_url: context.partnerLoginUrl,
   };
 }
+
+/**
+ * What the busy button says: the visitor's own command decides it (sending the phone, the
+ * e-mail or the code); before any, the page is loading the attempt or the partner's customer.
+ */
+export function busyLabelOf(snapshot: ActivationSnapshot): string {
+  if (panelOf(snapshot) === 'starting') return 'Carregando…';
+  switch (snapshot.context.outgoing?.type) {
+    case 'submit_phone':
+      return 'Enviando código…';
+    case 'submit_email':
+      return 'Validando…';
+    case 'submit_code':
+      return 'Ativando…';
+    case 'resend_code':
+      return 'Reenviando código…';
+    default:
+      return 'Carregando…';
+  }
+}

@@ -59,7 +59,7 @@ function CloudActivation() {
               com o código que enviaremos por SMS.
             </p>
             <Stepper current={step} />
-            {error && <ErrorBanner tone="red" message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
+            {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
             {panel === 'details' && <DetailsForm onHelp={openHelp} />}
             {panel === 'code' && <CodeForm />}
             <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>

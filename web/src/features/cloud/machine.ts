@@ -46,6 +46,8 @@ export interface CloudContext extends AttemptContext<CloudCommand, Field> {
   phoneMasked: string | null;
   /** The server is running a step for this attempt. */
   busy: boolean;
+  /** The serial was registered in this activation: the 5 s wait before the sign-in is running. */
+  seenSerialRegistered: boolean;
   resendSeconds: number;
 }
 
@@ -124,6 +126,7 @@ export const cloudMachine = setup({
     code: '',
     phoneMasked: null,
     busy: false,
+    seenSerialRegistered: false,
     error: null,
     field: null,
     resendSeconds: 0,
@@ -156,10 +159,10 @@ export const cloudMachine = setup({
         'code.resent': { target: '.code.countdown', actions: ['cleared', 'startCountdown'] },
         'code.resend_failed': { actions: 'failed' },
         'details.reopened': { target: '.details', actions: 'cleared' },
-        'code.submitted': { actions: 'working' },
+        'code.submitted': { actions: ['working', assign({ seenSerialRegistered: false })] },
         'code.validated': { actions: 'working' },
         'code.rejected': { actions: 'failed' },
-        'serial.registered': { actions: 'working' },
+        'serial.registered': { actions: ['working', assign({ seenSerialRegistered: true })] },
         'serial.rejected': { target: '.details', actions: 'failed' },
         'custom_token.obtained': { actions: 'working' },
         'custom_token.failed': { target: '.details', actions: 'failed' },

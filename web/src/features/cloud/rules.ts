@@ -3,8 +3,6 @@
 
 export const SERIAL_MAX_LENGTH = 21;
 export const CODE_LENGTH = 6;
-export const PHONE_MASK = '(00) 00000-0000';
-export const PHONE_PLACEHOLDER = '(xx) xxxxx-xxxx';
 
 export const MESSAGES = {
   phoneRequired: 'Por favor, informe o número do seu celular.',

@@ -21,3 +21,18 @@ export function resendOf(snapshot: CloudSnapshot): 'link' | 'countdown' | null {
 export function isBusy(snapshot: CloudSnapshot): boolean {
   return snapshot.context.busy || snapshot.matches({ request: 'sending' });
 }
+
+/**
+ * After 'Ativar', the server validates the code, registers the serial, waits 5 s and signs the
+ * account in: the button says it is activating and one line says which part is running.
+ */
+export function activationStageOf(snapshot: CloudSnapshot): { button: string; line: string } | null {
+  if (!isBusy(snapshot) || snapshot.context.outgoing?.type !== 'submit_code') return null;
+  const registered = snapshot.context.seenSerialRegistered;
+  return {
+    button: 'Ativando…',
+    line: registered
+      ? 'Número de série registrado. Finalizando a ativação da sua conta, isso leva alguns segundos…'
+      : 'Conferindo o código e registrando o número de série…',
+  };
+}

@@ -396,3 +396,27 @@ export function isBusy(snapshot: DownloadSnapshot): boolean {
     snapshot.matches({ io: { live: 'sending' } })
   );
 }
+
+/** What the busy button says, from the call running (the visitor's command or the server's step). */
+export function busyLabelOf(snapshot: DownloadSnapshot): string {
+  const command = snapshot.context.outgoing?.type;
+  switch (snapshot.context.pending) {
+    case 'send_code':
+      return 'Enviando código…';
+    case 'resend_code':
+      return 'Reenviando código…';
+    case 'confirm_code':
+    case 'find_user':
+      return 'Verificando código…';
+    case 'list_partners':
+    case 'request_download':
+    case 'list_devices':
+      return 'Preparando o download…';
+    case 'remove_device':
+      return 'Desconectando…';
+  }
+  if (command === 'submit_phone') return 'Enviando código…';
+  if (command === 'submit_code') return 'Verificando código…';
+  if (command === 'choose_partner') return 'Preparando o download…';
+  return 'Carregando…';
+}

@@ -21,7 +21,6 @@ export const TEXTS = {
 
   phoneTitle: 'Informe seu celular',
   phoneLabel: 'Número de celular',
-  phonePlaceholder: '(00) 00000-0000',
   phoneNoteCode: 'Usaremos este número para enviar um código de segurança por SMS.',
   phoneNoteFamily: 'Se você tem um plano família, use o número do titular do plano.',
   continue: 'Continuar',

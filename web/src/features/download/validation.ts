@@ -7,7 +7,6 @@ export const INVALID_CODE = 'Código inválido. Verifique o número digitado.';
 export const GENERIC_FAILURE = 'Algo não funcionou como esperado, procure nosso atendimento.';
 export const REMOVAL_FAILURE = 'Não foi possível remover o dispositivo.';
 
-export const PHONE_MASK = '(00) 00000-0000';
 export const PHONE_DIGITS = 11;
 export const CODE_LENGTH = 6;
 export const RESEND_SECONDS = 90;

@@ -1,10 +1,13 @@
 import { ChangeNumber } from '../../../components/flow/ChangeNumber';
+import { Checkbox } from '../../../components/flow/Checkbox';
+import { CodeField } from '../../../components/flow/CodeField';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { TERMS_PATHS } from '../../../content/company';
 import { ActivationActor } from '../context';
 import { resendIn } from '../machine';
 import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../messages';
 import { PINCODE_LENGTH } from '../validation';
-import { isBusy } from '../view';
+import { busyLabelOf, isBusy } from '../view';
 import { PanelForm } from './PanelForm';
 
 /**
@@ -18,9 +21,11 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
   const terms = ActivationActor.useSelector((s) => s.context.terms);
   const secondsLeft = ActivationActor.useSelector((s) => resendIn(s.context));
   const busy = ActivationActor.useSelector(isBusy);
+  const busyLabel = ActivationActor.useSelector(busyLabelOf);
+  const activating = ActivationActor.useSelector((s) => isBusy(s) && s.context.outgoing?.type === 'submit_code');
   const invalid = ActivationActor.useSelector((s) => s.context.field === 'pincode');
   const counting = secondsLeft > 0;
-  const ready = /^\d{6}$/.test(pincode) && terms && !counting && !busy;
+  const ready = new RegExp(`^\\d{${PINCODE_LENGTH}}$`).test(pincode) && terms && !counting && !busy;
   return (
     <PanelForm
       heading="Digite o código que enviamos por SMS"
@@ -32,24 +37,13 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
         Enviamos um código de 6 dígitos para o celular <strong data-testid="activation-phone-shown">{phone}</strong>.
       </p>
       {onChangeNumber && <ChangeNumber onClick={onChangeNumber} />}
-      <div className="activation-field">
-        <label htmlFor="activation-pincode">Código recebido por SMS</label>
-        <input
-          id="activation-pincode"
-          name="pincode"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={PINCODE_LENGTH}
-          value={pincode}
-          onChange={(event) =>
-            actor.send({ type: 'PINCODE_CHANGED', value: event.target.value.replace(/\D/g, '').slice(0, PINCODE_LENGTH) })
-          }
-          aria-required="true"
-          aria-invalid={invalid}
-          className="activation-input activation-input--code"
-        />
-      </div>
+      <CodeField
+        id="activation-pincode"
+        label="Código recebido por SMS"
+        value={pincode}
+        invalid={invalid}
+        onChange={(value) => actor.send({ type: 'PINCODE_CHANGED', value })}
+      />
       <p className="activation-resend" aria-live="polite">
         {counting ? (
           <span>{resendingIn(secondsLeft)}</span>
@@ -59,25 +53,20 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
           </button>
         )}
       </p>
-      <div className="activation-terms">
-        <input
-          id="activation-terms"
-          type="checkbox"
-          checked={terms}
-          onChange={(event) => actor.send({ type: 'TERMS_CHANGED', value: event.target.checked })}
-          required
-          aria-required="true"
-        />
-        <label htmlFor="activation-terms">
-          Li e concordo com os{' '}
-          <a href={TERMS_PATHS.terms} target="_blank" rel="noopener noreferrer">
-            Termos de uso e Privacidade
-          </a>
-        </label>
-      </div>
-      <button type="submit" className="button button--primary activation-submit" disabled={!ready}>
+      <Checkbox
+        id="activation-terms"
+        checked={terms}
+        onChange={(value) => actor.send({ type: 'TERMS_CHANGED', value })}
+        required
+      >
+        Li e concordo com os{' '}
+        <a href={TERMS_PATHS.terms} target="_blank" rel="noopener noreferrer">
+          Termos de uso e Privacidade
+        </a>
+      </Checkbox>
+      <LoadingButton busy={activating} busyLabel={busyLabel} disabled={!ready} className="activation-submit">
         {ACTIVATE_BUTTON}
-      </button>
+      </LoadingButton>
     </PanelForm>
   );
 }

@@ -1,6 +1,9 @@
+import { FieldHint } from '../../../components/flow/FieldHint';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
+import { PhoneField } from '../../../components/flow/PhoneField';
 import { ActivationActor } from '../context';
+import { busyLabelOf, isBusy } from '../view';
 import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../messages';
-import { FieldHint, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
 
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */
@@ -9,6 +12,8 @@ export function EmailPanel({ heading }: { heading: string }) {
   const phone = ActivationActor.useSelector((s) => s.context.phone);
   const email = ActivationActor.useSelector((s) => s.context.email);
   const field = ActivationActor.useSelector((s) => s.context.field);
+  const busy = ActivationActor.useSelector(isBusy);
+  const busyLabel = ActivationActor.useSelector(busyLabelOf);
   return (
     <PanelForm heading={heading} onSubmit={() => actor.send({ type: 'SUBMIT' })}>
       <PhoneField
@@ -19,8 +24,8 @@ export function EmailPanel({ heading }: { heading: string }) {
         invalid={field === 'phone'}
         onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
       />
-      <div className="activation-field">
-        <label htmlFor="activation-email">E-mail</label>
+      <div className="flow-field">
+        <label className="flow-field__label" htmlFor="activation-email">E-mail</label>
         <input
           id="activation-email"
           name="email"
@@ -31,13 +36,13 @@ export function EmailPanel({ heading }: { heading: string }) {
           aria-required="true"
           aria-invalid={field === 'email'}
           aria-describedby="activation-email-hint"
-          className="activation-input"
+          className="flow-input"
         />
         <FieldHint id="activation-email" hint={EMAIL_HINT} />
       </div>
-      <button type="submit" className="button button--primary activation-submit">
+      <LoadingButton busy={busy} busyLabel={busyLabel} className="activation-submit">
         {DEFAULT_BUTTON}
-      </button>
+      </LoadingButton>
     </PanelForm>
   );
 }

@@ -1,9 +1,10 @@
 import { IMaskInput } from 'react-imask';
+import { FieldHint, describedBy } from '../../../components/flow/FieldHint';
 import type { Field } from '../validation';
-import { CPF_CNPJ_MAX, LICENCE_MAX, PHONE_MAX } from '../validation';
+import { CPF_CNPJ_MAX, LICENCE_MAX } from '../validation';
 
-/** Spec section 5: display mask (DD) NNNNN-NNNN, at most 15 characters. */
-export const PHONE_MASK = '(00) 00000-0000';
+export { PhoneField } from '../../../components/flow/PhoneField';
+export { FieldHint } from '../../../components/flow/FieldHint';
 
 /**
  * CPF `000.000.000-00` until the value no longer fits, then CNPJ, whose first 12 characters may
@@ -25,46 +26,12 @@ interface TextFieldProps {
   hint?: string;
 }
 
-/** The line under a field saying why it is asked, tied to the input by aria-describedby. */
-export function FieldHint({ id, hint }: { id: string; hint?: string }) {
-  if (!hint) return null;
-  return (
-    <p id={`${id}-hint`} className="activation-hint">
-      {hint}
-    </p>
-  );
-}
-
-const describedBy = (id: string, hint?: string) => (hint ? `${id}-hint` : undefined);
-
-export function PhoneField({ id, label, value, invalid, onChange, hint }: TextFieldProps) {
-  return (
-    <div className="activation-field">
-      <label htmlFor={id}>{label}</label>
-      <IMaskInput
-        id={id}
-        name="phone"
-        mask={PHONE_MASK}
-        value={value}
-        onAccept={(next: string) => onChange(next)}
-        placeholder="(xx) xxxxx-xxxx"
-        inputMode="tel"
-        autoComplete="tel-national"
-        maxLength={PHONE_MAX}
-        aria-required="true"
-        aria-invalid={invalid}
-        aria-describedby={describedBy(id, hint)}
-        className="activation-input"
-      />
-      <FieldHint id={id} hint={hint} />
-    </div>
-  );
-}
-
 export function CpfCnpjField({ id, label, value, invalid, onChange, hint }: TextFieldProps) {
   return (
-    <div className="activation-field">
-      <label htmlFor={id}>{label}</label>
+    <div className="flow-field">
+      <label className="flow-field__label" htmlFor={id}>
+        {label}
+      </label>
       <IMaskInput
         id={id}
         name="cpf_cnpj"
@@ -78,7 +45,7 @@ export function CpfCnpjField({ id, label, value, invalid, onChange, hint }: Text
         aria-required="true"
         aria-invalid={invalid}
         aria-describedby={describedBy(id, hint)}
-        className="activation-input"
+        className="flow-input"
       />
       <FieldHint id={id} hint={hint} />
     </div>
@@ -87,8 +54,10 @@ export function CpfCnpjField({ id, label, value, invalid, onChange, hint }: Text
 
 export function LicenceField({ id, label, value, invalid, onChange, disabled = false, hint }: TextFieldProps) {
   return (
-    <div className="activation-field">
-      <label htmlFor={id}>{label}</label>
+    <div className="flow-field">
+      <label className="flow-field__label" htmlFor={id}>
+        {label}
+      </label>
       <input
         id={id}
         name="licence"
@@ -101,7 +70,7 @@ export function LicenceField({ id, label, value, invalid, onChange, disabled = f
         aria-required="true"
         aria-invalid={invalid}
         aria-describedby={describedBy(id, hint)}
-        className="activation-input"
+        className="flow-input"
       />
       <FieldHint id={id} hint={hint} />
     </div>

@@ -1,4 +1,6 @@
+import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { ActivationActor } from '../context';
+import { busyLabelOf, isBusy } from '../view';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
@@ -14,6 +16,8 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
     s.context.licenceLocked ? (s.context.licence ?? '') : s.context.licenceInput,
   );
   const field = ActivationActor.useSelector((s) => s.context.field);
+  const busy = ActivationActor.useSelector(isBusy);
+  const busyLabel = ActivationActor.useSelector(busyLabelOf);
   return (
     <PanelForm heading={config.headTitle} onSubmit={() => actor.send({ type: 'SUBMIT' })}>
       <PhoneField
@@ -45,9 +49,9 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
           disabled={licenceLocked || config.disabledInputSerial}
         />
       )}
-      <button type="submit" className="button button--primary activation-submit">
+      <LoadingButton busy={busy} busyLabel={busyLabel} className="activation-submit">
         {config.buttonTitle}
-      </button>
+      </LoadingButton>
     </PanelForm>
   );
 }

@@ -1,6 +1,8 @@
+import { ChangeNumber } from '../../../components/flow/ChangeNumber';
+import { CodeField } from '../../../components/flow/CodeField';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { CloudActor } from '../context';
-import { CODE_LENGTH } from '../rules';
-import { isBusy, resendOf } from '../selectors';
+import { activationStageOf, isBusy, resendOf } from '../selectors';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
 export function CodeForm() {
@@ -9,8 +11,10 @@ export function CodeForm() {
   const code = CloudActor.useSelector((s) => s.context.code);
   const invalid = CloudActor.useSelector((s) => s.context.field === 'code');
   const disabled = CloudActor.useSelector(isBusy);
+  const stage = CloudActor.useSelector(activationStageOf);
   // null while the link shows; the seconds left otherwise.
   const countdown = CloudActor.useSelector((s) => (resendOf(s) === 'countdown' ? s.context.resendSeconds : null));
+  const back = () => actor.send({ type: 'BACK' });
   return (
     <form
       className="cloud-form"
@@ -24,22 +28,14 @@ export function CodeForm() {
       <p className="cloud-form__lead">
         Enviamos um código de 6 dígitos por SMS para <strong>{phoneMasked ?? 'o seu celular'}</strong>.
       </p>
-      <div className="cloud-field">
-        <label htmlFor="cloud-code">Código recebido</label>
-        <input
-          id="cloud-code"
-          name="code"
-          className="cloud-input cloud-input--code"
-          value={code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={CODE_LENGTH}
-          placeholder="000000"
-          aria-required="true"
-          aria-invalid={invalid}
-          onChange={(event) => actor.send({ type: 'CODE_CHANGED', value: event.target.value.replace(/\D/g, '') })}
-        />
-      </div>
+      {!disabled && <ChangeNumber onClick={back} />}
+      <CodeField
+        id="cloud-code"
+        label="Código recebido"
+        value={code}
+        invalid={invalid}
+        onChange={(value) => actor.send({ type: 'CODE_CHANGED', value })}
+      />
       <p className="cloud-resend" aria-live="polite">
         {countdown === null ? (
           <button type="button" className="cloud-link" onClick={() => actor.send({ type: 'RESEND' })} disabled={disabled}>
@@ -50,13 +46,18 @@ export function CodeForm() {
         )}
       </p>
       <div className="cloud-form__actions">
-        <button type="button" className="button button--outline" onClick={() => actor.send({ type: 'BACK' })} disabled={disabled}>
+        <button type="button" className="button button--outline" onClick={back} disabled={disabled}>
           Voltar
         </button>
-        <button type="submit" className="button button--primary cloud-submit" disabled={disabled}>
+        <LoadingButton busy={stage !== null} busyLabel={stage?.button} disabled={disabled} className="cloud-submit">
           Ativar
-        </button>
+        </LoadingButton>
       </div>
+      {stage && (
+        <p className="flow-status" aria-live="polite">
+          {stage.line}
+        </p>
+      )}
     </form>
   );
 }

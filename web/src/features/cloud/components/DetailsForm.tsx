@@ -1,6 +1,7 @@
-import { IMaskInput } from 'react-imask';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
+import { PhoneField } from '../../../components/flow/PhoneField';
 import { CloudActor } from '../context';
-import { PHONE_MASK, PHONE_PLACEHOLDER, SERIAL_MAX_LENGTH } from '../rules';
+import { SERIAL_MAX_LENGTH } from '../rules';
 import { isBusy } from '../selectors';
 import { PhoneTip } from './PhoneTip';
 
@@ -25,26 +26,19 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
       }}
     >
       <div className="cloud-field">
-        <label htmlFor="cloud-phone">Celular</label>
-        <IMaskInput
+        <PhoneField
           id="cloud-phone"
-          name="phone"
-          mask={PHONE_MASK}
+          label="Celular"
           value={phone}
-          onAccept={(value: string) => actor.send({ type: 'PHONE_CHANGED', value })}
-          placeholder={PHONE_PLACEHOLDER}
-          inputMode="tel"
-          autoComplete="tel-national"
-          aria-required="true"
-          aria-invalid={field === 'phone'}
-          aria-describedby="cloud-phone-tip"
-          className="cloud-input"
+          onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+          invalid={field === 'phone'}
+          describedBy="cloud-phone-tip"
         />
         <PhoneTip id="cloud-phone-tip" />
       </div>
-      <div className="cloud-field">
+      <div className="flow-field">
         <div className="cloud-field__label-row">
-          <label htmlFor="cloud-serial">Número de série</label>
+          <label className="flow-field__label" htmlFor="cloud-serial">Número de série</label>
           <button type="button" className="cloud-link" onClick={onHelp}>
             Onde encontro o número de série?
           </button>
@@ -52,7 +46,7 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
         <input
           id="cloud-serial"
           name="serial"
-          className="cloud-input"
+          className="flow-input"
           value={serial}
           maxLength={SERIAL_MAX_LENGTH}
           placeholder={SERIAL_PLACEHOLDER}
@@ -64,9 +58,9 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
           onChange={(event) => actor.send({ type: 'SERIAL_CHANGED', value: event.target.value })}
         />
       </div>
-      <button type="submit" className="button button--primary cloud-submit" disabled={disabled}>
+      <LoadingButton busy={disabled} busyLabel="Enviando código…" className="cloud-submit">
         Continuar
-      </button>
+      </LoadingButton>
     </form>
   );
 }

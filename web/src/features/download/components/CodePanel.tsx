@@ -1,8 +1,13 @@
-import { ChangeNumber } from '../../../components/flow/ChangeNumber';
 import { useEffect, useState, type FormEvent } from 'react';
+import { ChangeNumber } from '../../../components/flow/ChangeNumber';
+import { CodeField } from '../../../components/flow/CodeField';
+import { ErrorBanner } from '../../../components/flow/ErrorBanner';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
+import { busyLabelOf, isBusy } from '../machine';
+import { useDismissible } from './useDismissible';
 import { TEXTS } from '../texts';
-import { checkCode, CODE_LENGTH, INVALID_CODE } from '../validation';
+import { checkCode, INVALID_CODE } from '../validation';
 
 /** Seconds left until `at` (client clock), ticking every second. */
 function useSecondsUntil(at: number | null): number {
@@ -26,6 +31,9 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
   const [code, setCode] = useState('');
   const [touched, setTouched] = useState(false);
   const secondsLeft = useSecondsUntil(resendAt);
+  const busy = DownloadActor.useSelector(isBusy);
+  const busyLabel = DownloadActor.useSelector(busyLabelOf);
+  const confirming = DownloadActor.useSelector((s) => isBusy(s) && s.context.outgoing?.type === 'submit_code');
 
   const local = checkCode(code);
   const codeMessage =
@@ -33,6 +41,7 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
     (fieldError?.field === 'code' ? fieldError.message : null) ??
     (touched && code.length > 0 ? local.message : null);
   const resendMessage = fieldError?.field === 'resend' ? fieldError.message : null;
+  const [shown, dismiss] = useDismissible(codeMessage ?? resendMessage, code);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,29 +55,19 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
       </h3>
       {maskedPhone && <p>{TEXTS.codeSentTo(maskedPhone)}</p>}
       {onChangeNumber && <ChangeNumber onClick={onChangeNumber} />}
-      <label className="dl-field__label" htmlFor="dl-code">
-        {TEXTS.codeLabel}
-      </label>
-      <input
+      {shown && <ErrorBanner id="dl-code-error" message={shown} onDismiss={dismiss} />}
+      <CodeField
         id="dl-code"
-        className={`dl-field__input dl-field__input--code${codeMessage ? ' dl-field__input--error' : ''}`}
+        label={TEXTS.codeLabel}
         value={code}
-        onChange={(event) => {
-          setCode(event.target.value.replace(/\D/g, '').slice(0, CODE_LENGTH));
+        onChange={(digits) => {
+          setCode(digits);
           actor.send({ type: 'FIELD_EDITED', field: 'code' });
         }}
         onBlur={() => setTouched(true)}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={CODE_LENGTH}
-        aria-invalid={codeMessage ? true : undefined}
-        aria-describedby={codeMessage ? 'dl-code-error' : undefined}
+        invalid={codeMessage !== null}
+        describedBy={shown ? 'dl-code-error' : undefined}
       />
-      {codeMessage && (
-        <p id="dl-code-error" className="dl-field__error" role="alert">
-          {codeMessage}
-        </p>
-      )}
       <div className="dl-resend" aria-live="polite">
         {secondsLeft > 0 ? (
           <span className="dl-resend__countdown">{TEXTS.resendIn(secondsLeft)}</span>
@@ -81,19 +80,15 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
             {TEXTS.resend}
           </button>
         )}
-        {resendMessage && (
-          <p className="dl-field__error" role="alert">
-            {resendMessage}
-          </p>
-        )}
       </div>
-      <button
-        type="submit"
-        className="button button--primary dl-panel__action"
-        disabled={!local.valid || codeMessage !== null}
+      <LoadingButton
+        busy={confirming}
+        busyLabel={busyLabel}
+        disabled={busy || !local.valid || codeMessage !== null}
+        className="dl-panel__action"
       >
         {TEXTS.confirmCode}
-      </button>
+      </LoadingButton>
     </form>
   );
 }

@@ -3,6 +3,8 @@ import { DownloadActor } from '../context';
 import { formatFirstLogin, formatLastLogin } from '../dates';
 import { TEXTS } from '../texts';
 import type { Device } from '../types';
+import { ErrorBanner } from '../../../components/flow/ErrorBanner';
+import { useDismissible } from './useDismissible';
 
 const OS_NAMES: Record<string, string> = {
   windows: 'Windows',
@@ -94,6 +96,7 @@ export function LicencesPanel() {
   const refusal = DownloadActor.useSelector((s) =>
     s.context.fieldError?.field === 'device' ? s.context.fieldError.message : null,
   );
+  const [shownRefusal, dismiss] = useDismissible(refusal, String(devices.length));
   return (
     <section className="dl-panel" aria-labelledby="dl-licences-title">
       <h3 id="dl-licences-title" className="dl-panel__title">
@@ -108,11 +111,7 @@ export function LicencesPanel() {
           <DeviceCard key={device.id} device={device} />
         ))}
       </ul>
-      {refusal && (
-        <p className="dl-field__error" role="alert">
-          {refusal}
-        </p>
-      )}
+      {shownRefusal && <ErrorBanner message={shownRefusal} onDismiss={dismiss} />}
       {confirming && <ConfirmDialog device={confirming} />}
     </section>
   );

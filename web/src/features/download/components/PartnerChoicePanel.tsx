@@ -1,5 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { ErrorBanner } from '../../../components/flow/ErrorBanner';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
+import { busyLabelOf, isBusy } from '../machine';
+import { useDismissible } from './useDismissible';
 import { TEXTS } from '../texts';
 import defaultLogo from './default-partner.svg';
 
@@ -11,6 +15,9 @@ export function PartnerChoicePanel() {
     s.context.fieldError?.field === 'partner' ? s.context.fieldError.message : null,
   );
   const [chosen, setChosen] = useState<string | null>(null);
+  const busy = DownloadActor.useSelector(isBusy);
+  const busyLabel = DownloadActor.useSelector(busyLabelOf);
+  const [shownRefusal, dismiss] = useDismissible(refusal, chosen ?? '');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,14 +60,10 @@ export function PartnerChoicePanel() {
           </label>
         ))}
       </fieldset>
-      {refusal && (
-        <p className="dl-field__error" role="alert">
-          {refusal}
-        </p>
-      )}
-      <button type="submit" className="button button--primary dl-panel__action" disabled={chosen === null}>
+      {shownRefusal && <ErrorBanner message={shownRefusal} onDismiss={dismiss} />}
+      <LoadingButton busy={busy} busyLabel={busyLabel} disabled={chosen === null} className="dl-panel__action">
         {TEXTS.continue}
-      </button>
+      </LoadingButton>
     </form>
   );
 }

@@ -1,8 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { IMaskInput } from 'react-imask';
+import { ErrorBanner } from '../../../components/flow/ErrorBanner';
+import { LoadingButton } from '../../../components/flow/LoadingButton';
+import { PhoneField } from '../../../components/flow/PhoneField';
 import { DownloadActor } from '../context';
+import { busyLabelOf, isBusy } from '../machine';
 import { TEXTS } from '../texts';
-import { checkPhone, PHONE_HINT, PHONE_MASK } from '../validation';
+import { checkPhone, PHONE_HINT } from '../validation';
+import { useDismissible } from './useDismissible';
 
 /** Step 1: the phone that receives the SMS code. */
 export function PhonePanel() {
@@ -10,9 +14,11 @@ export function PhonePanel() {
   const serverMessage = DownloadActor.useSelector((s) =>
     s.context.fieldError?.field === 'phone' ? s.context.fieldError.message : null,
   );
+  const busy = DownloadActor.useSelector(isBusy);
+  const busyLabel = DownloadActor.useSelector(busyLabelOf);
   const [phone, setPhone] = useState('');
   const check = checkPhone(phone);
-  const message = check.message ?? serverMessage;
+  const [message, dismiss] = useDismissible(check.message ?? serverMessage, phone);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -24,39 +30,26 @@ export function PhonePanel() {
       <h3 id="dl-phone-title" className="dl-panel__title">
         {TEXTS.phoneTitle}
       </h3>
-      <label className="dl-field__label" htmlFor="dl-phone">
-        {TEXTS.phoneLabel}
-      </label>
-      <IMaskInput
+      {message && <ErrorBanner id="dl-phone-error" message={message} onDismiss={dismiss} />}
+      <PhoneField
         id="dl-phone"
-        className={`dl-field__input${message ? ' dl-field__input--error' : ''}`}
-        mask={PHONE_MASK}
+        label={TEXTS.phoneLabel}
         value={phone}
-        onAccept={(value: string) => {
+        onChange={(value) => {
           setPhone(value);
           actor.send({ type: 'FIELD_EDITED', field: 'phone' });
         }}
-        inputMode="numeric"
-        autoComplete="tel-national"
-        placeholder={TEXTS.phonePlaceholder}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? 'dl-phone-hint dl-phone-error' : 'dl-phone-hint'}
+        invalid={(check.message ?? serverMessage) !== null}
+        hint={PHONE_HINT}
+        describedBy={message ? 'dl-phone-error' : undefined}
       />
-      <p id="dl-phone-hint" className="dl-field__hint">
-        {PHONE_HINT}
-      </p>
-      {message && (
-        <p id="dl-phone-error" className="dl-field__error" role="alert">
-          {message}
-        </p>
-      )}
       <ul className="dl-notes">
         <li>{TEXTS.phoneNoteCode}</li>
         <li>{TEXTS.phoneNoteFamily}</li>
       </ul>
-      <button type="submit" className="button button--primary dl-panel__action" disabled={!check.valid}>
+      <LoadingButton busy={busy} busyLabel={busyLabel} disabled={!check.valid} className="dl-panel__action">
         {TEXTS.continue}
-      </button>
+      </LoadingButton>
     </form>
   );
 }

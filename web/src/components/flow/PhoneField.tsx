@@ -1,0 +1,53 @@
+import './flow.css';
+import { IMaskInput } from 'react-imask';
+import { FieldHint, describedBy } from './FieldHint';
+
+/** One display mask for every flow's phone: (DD) NNNNN-NNNN, 15 characters (spec section 5). */
+export const PHONE_MASK = '(00) 00000-0000';
+/** The spec's placeholder (section 5, cloud activation), now the same in the three flows. */
+export const PHONE_PLACEHOLDER = '(xx) xxxxx-xxxx';
+export const PHONE_MAX_LENGTH = 15;
+
+interface Props {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid?: boolean;
+  /** One line under the field (why it is asked, or how to type it). */
+  hint?: string;
+  /** Further ids for aria-describedby (an error banner, a tip). */
+  describedBy?: string;
+  disabled?: boolean;
+}
+
+/**
+ * The phone field of the three flows: one mask (react-imask), one placeholder, the national
+ * number's autocomplete and a phone keypad on touch screens.
+ */
+export function PhoneField({ id, label, value, onChange, invalid = false, hint, describedBy: extra, disabled }: Props) {
+  return (
+    <div className="flow-field">
+      <label className="flow-field__label" htmlFor={id}>
+        {label}
+      </label>
+      <IMaskInput
+        id={id}
+        name="phone"
+        mask={PHONE_MASK}
+        value={value}
+        onAccept={(next: string) => onChange(next)}
+        placeholder={PHONE_PLACEHOLDER}
+        inputMode="tel"
+        autoComplete="tel-national"
+        maxLength={PHONE_MAX_LENGTH}
+        disabled={disabled}
+        aria-required="true"
+        aria-invalid={invalid}
+        aria-describedby={describedBy(id, hint, extra)}
+        className="flow-input"
+      />
+      <FieldHint id={id} hint={hint} />
+    </div>
+  );
+}
