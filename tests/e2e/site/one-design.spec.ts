@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, Route, TestInfo } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { codeFor, freshPhone as activationPhone, uniqueLicence } from '../activation/support';
 import { freshPhone as cloudPhone, freshSerial, smsCode } from '../cloud/helpers';
@@ -43,11 +43,15 @@ async function shoot(page: Page, testInfo: TestInfo, name: string) {
 }
 
 /** Holds every command of the attempt for `ms`, so the busy state can be seen. */
+// Holds the browser's commands, and the cloud flow's start (its "Continuar" starts the attempt),
+// long enough for the busy button to be seen however fast the server answers.
 async function slowCommands(page: Page, ms: number) {
-  await page.route('**/api/attempts/*/commands', async (route) => {
+  const slow = async (route: Route) => {
     await new Promise((resolve) => setTimeout(resolve, ms));
     await route.continue();
-  });
+  };
+  await page.route('**/api/attempts/*/commands', slow);
+  await page.route('**/api/attempts', slow);
 }
 
 for (const width of [375, 1280]) {
