@@ -20,7 +20,7 @@ use crate::types::RecordedEvent;
 pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
 pub use field_error::FieldError;
 pub(crate) use field_error::debug_masked;
-pub use pii_field::{PiiField, CLEAR_MARKER};
+pub use pii_field::{clear_marker, PiiField, CLEAR_MARKER};
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).

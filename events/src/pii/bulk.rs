@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::crypto::{self, field_aad, lookup_hmac};
 use super::{KeyRef, Keys, PiiKind, Sealed};
 use crate::error::StoreError;
-use crate::flow::CLEAR_MARKER;
+use crate::flow::clear_marker;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubjectRow {
@@ -74,9 +74,7 @@ impl BulkSealer {
     /// The look-up hashes of the people `payload` names that this sealer has not met yet: to
     /// find in the database (a history seeded before) and hand back with [`Self::remember`].
     pub fn unknown_lookups(&self, payload: &Value, out: &mut Vec<(PiiKind, Vec<u8>)>) -> Result<(), StoreError> {
-        if let Some(marker) = payload.as_object().and_then(|map| map.get(CLEAR_MARKER)) {
-            let kind: PiiKind = marker.get("kind").and_then(Value::as_str).unwrap_or_default().parse()?;
-            let clear = marker.get("value").and_then(Value::as_str).unwrap_or_default();
+        if let Some((kind, clear)) = clear_marker(payload)? {
             if kind.is_looked_up() {
                 let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(clear));
                 if !self.people.contains_key(&(kind, mac.clone())) {
@@ -103,17 +101,8 @@ impl BulkSealer {
     /// Replaces every `{"$pii_clear": ...}` marker in `payload` by its sealed value, as the
     /// orchestrator's append path does, recording new subjects, look-ups and links.
     pub fn seal_markers(&mut self, payload: &mut Value, at: DateTime<Utc>) -> Result<(), StoreError> {
-        if let Some(marker) = payload.as_object().and_then(|map| map.get(CLEAR_MARKER)) {
-            let kind: PiiKind = marker
-                .get("kind")
-                .and_then(Value::as_str)
-                .ok_or_else(|| StoreError::Crypto("personal-data marker without a kind".into()))?
-                .parse()?;
-            let clear = marker
-                .get("value")
-                .and_then(Value::as_str)
-                .ok_or_else(|| StoreError::Crypto("personal-data marker without a value".into()))?
-                .to_string();
+        if let Some((kind, clear)) = clear_marker(payload)? {
+            let clear = clear.to_string();
             *payload = self.seal(kind, &clear, at)?.to_value();
             return Ok(());
         }

@@ -1,7 +1,7 @@
 //! Personal data on its way in and out: clear markers are sealed before an append, and
 //! sealed fields are redacted before an event reaches the browser.
 
-use events::flow::{CLEAR_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER};
+use events::flow::{clear_marker, CLEAR_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER};
 use events::pii::{PiiKind, Sealed, Vault, ERASED_MARKER};
 use events::{StoreError, StreamId};
 use serde_json::Value;
@@ -31,21 +31,12 @@ fn collect_markers(
     path: &mut Vec<String>,
     found: &mut Vec<(Vec<String>, PiiKind, String)>,
 ) -> Result<(), StoreError> {
+    if let Some((kind, clear)) = clear_marker(value)? {
+        found.push((path.clone(), kind, clear.to_string()));
+        return Ok(());
+    }
     match value {
         Value::Object(map) => {
-            if let Some(marker) = map.get(CLEAR_MARKER) {
-                let kind: PiiKind = marker
-                    .get("kind")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| StoreError::Crypto("personal-data marker without a kind".into()))?
-                    .parse()?;
-                let clear = marker
-                    .get("value")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| StoreError::Crypto("personal-data marker without a value".into()))?;
-                found.push((path.clone(), kind, clear.to_string()));
-                return Ok(());
-            }
             for (key, child) in map {
                 path.push(key.clone());
                 collect_markers(child, path, found)?;
