@@ -50,7 +50,8 @@ describe('/suporte/tentativas/:id', () => {
     expect(section.querySelector('pre')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Completo' }));
     await waitFor(() => expect(section.querySelectorAll('pre')).toHaveLength(4));
-    expect(screen.getByRole('button', { name: 'Completo' }).getAttribute('aria-pressed')).toBe('true');
+    // The URL change re-renders the page; wait for the toggle to be back rather than race it.
+    expect((await screen.findByRole('button', { name: 'Completo' })).getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByTestId('location').textContent).toBe(`/suporte/tentativas/${REFUSED.id}?vista=completa`);
     expect(within(section).getByLabelText('Dados do evento code.rejected').textContent).toContain('"reason": "expired"');
   });
