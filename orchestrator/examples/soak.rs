@@ -1,21 +1,26 @@
-//! Soak run (issue 14, docs/reliability.md): many activations through two `orchestrator serve`
-//! processes sharing one database, against the sandbox with faults on every endpoint, then the
-//! checks: how many reached their normal end, double subscriptions, steps left due.
+//! Soak run (issue 14, docs/reliability.md): visitors of the three flows (the activation in its
+//! six variants, the desktop download after SMS, the cloud serial activation) through two
+//! `orchestrator serve` processes sharing one database, against the sandbox with faults on every
+//! endpoint, then the checks: how many reached their normal end, double subscriptions, steps
+//! left due, how the two processes shared the steps.
 //!
 //! ```sh
-//! cargo build -p orchestrator && cargo run -p orchestrator --example soak -- 1000 32
+//! cargo build -p orchestrator --bins --example soak && target/debug/examples/soak 1000 32
 //! ```
 //!
 //! Needs `DATABASE_URL` (a server where it may create and drop a database of its own). It is a
-//! benchmark-style run, not a test: it takes minutes.
+//! benchmark-style run, not a test: it takes minutes. `SERVE_LOG=<file>` keeps the servers'
+//! logs.
 
-use std::collections::HashSet;
-use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+#[path = "../tests/journeys/mod.rs"]
+mod journeys;
+
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use futures::StreamExt;
+use journeys::{Driver, Server};
+use orchestrator::runner::RetryPolicy;
 use sandbox::{spawn_on_loopback, SandboxConfig};
 use serde_json::{json, Value};
 
@@ -26,103 +31,6 @@ fn faults() -> Vec<Value> {
         json!({ "endpoint": "*", "timeout": true, "hold_ms": 3000, "fraction": 0.05 }),
         json!({ "endpoint": "*", "drop": true, "fraction": 0.02 }),
     ]
-}
-
-struct Server(Child, String);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
-async fn serve(binary: &std::path::Path, database: &str, sandbox: &str, dist: &std::path::Path) -> anyhow::Result<Server> {
-    let port = free_port()?;
-    let child = Command::new(binary)
-        .arg("serve")
-        .env("DATABASE_URL", database)
-        .env("BIND_ADDR", format!("127.0.0.1:{port}"))
-        .env("WEB_DIST", dist)
-        .env("SANDBOX_URL", sandbox)
-        .env("RUNNER_WORKERS", "8")
-        .env("DATABASE_MAX_CONNECTIONS", "20")
-        .env("UPSTREAM_TIMEOUT_SECS", "2")
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .with_context(|| format!("starting {}", binary.display()))?;
-    let server = Server(child, format!("http://127.0.0.1:{port}"));
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while reqwest::get(format!("{}/healthz", server.1)).await.map(|r| r.status().is_success()).ok() != Some(true) {
-        if Instant::now() > deadline {
-            bail!("the server did not come up");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    Ok(server)
-}
-
-/// One visitor's standard activation, start to redirect; `Ok(panel)` is where it ended.
-async fn activation(http: &reqwest::Client, base: &str, sandbox: &str, i: usize) -> anyhow::Result<String> {
-    let started = http
-        .post(format!("{base}/api/attempts"))
-        .json(&json!({ "flow": "activation", "command": { "type": "start", "variant": "standard" } }))
-        .send()
-        .await?;
-    let cookie = started
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .context("no cookie")?
-        .to_string();
-    let id = started.json::<Value>().await?["id"].as_str().context("no id")?.to_string();
-    let national = format!("119{:08}", 10_000_000 + i);
-    let phone = format!("({}) {}-{}", &national[..2], &national[2..7], &national[7..]);
-    let command = |body: Value| {
-        http.post(format!("{base}/api/attempts/{id}/commands"))
-            .header("cookie", &cookie)
-            .header("idempotency-key", uuid::Uuid::new_v4().to_string())
-            .json(&body)
-            .send()
-    };
-    let view = || async {
-        let body: Value = http.get(format!("{base}/api/attempts/{id}")).header("cookie", &cookie).send().await?.json().await?;
-        Ok::<Value, anyhow::Error>(body["view"].clone())
-    };
-    let settle = || async {
-        // The retry budget is a minute; past two, the attempt is stuck.
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let current = view().await?;
-            if current["busy"] == false {
-                return Ok::<Value, anyhow::Error>(current);
-            }
-            if Instant::now() > deadline {
-                bail!("stuck at {current}");
-            }
-            tokio::time::sleep(Duration::from_millis(250)).await;
-        }
-    };
-    command(json!({ "type": "submit_phone", "phone": phone, "licence": format!("SOAK-{i:05}") })).await?;
-    let after_send = settle().await?;
-    if after_send["panel"] != "code_validation" || !after_send["error"].is_null() {
-        return Ok(format!("{}: {}", after_send["panel"], after_send["error"]));
-    }
-    let inbox: Value = reqwest::get(format!("{sandbox}/sms?to=55{national}")).await?.json().await?;
-    let code = inbox[0]["code"].as_str().context("no code in the inbox")?.to_string();
-    command(json!({ "type": "submit_code", "pincode": code, "terms_accepted": true })).await?;
-    let end = settle().await?;
-    Ok(match end["error"].as_str() {
-        Some(error) => format!("{}: {error}", end["panel"]),
-        None => end["panel"].as_str().unwrap_or("?").to_string(),
-    })
 }
 
 #[tokio::main]
@@ -145,74 +53,89 @@ async fn main() -> anyhow::Result<()> {
 
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 1000 }).await?;
     let sandbox_url = sandbox.base_url();
-    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
-    let dist = tempfile::tempdir()?;
-    std::fs::write(dist.path().join("index.html"), "<!doctype html>")?;
+    let env = [
+        ("DATABASE_URL", database.as_str()),
+        ("SANDBOX_URL", sandbox_url.as_str()),
+        ("RUNNER_WORKERS", "8"),
+        ("DATABASE_MAX_CONNECTIONS", "20"),
+        ("UPSTREAM_TIMEOUT_SECS", "2"),
+    ];
     // Migrations first, by one process, then the second.
-    let one = serve(&binary, &database, &sandbox_url, dist.path()).await?;
-    let two = serve(&binary, &database, &sandbox_url, dist.path()).await?;
-    http.post(format!("{sandbox_url}/admin/reset")).send().await?;
+    let one = Server::start(&binary, &env).await?;
+    let two = Server::start(&binary, &env).await?;
+    let http = reqwest::Client::new();
+    http.post(format!("{sandbox_url}/admin/reset")).send().await?.error_for_status()?;
     for fault in faults() {
         http.post(format!("{sandbox_url}/admin/faults")).json(&fault).send().await?.error_for_status()?;
     }
 
-    let bases = Arc::new([one.1.clone(), two.1.clone()]);
+    // Three minutes a stage: the runner's budget is a minute a step, and a stage has several.
+    let driver = Driver::new(vec![one.base.clone(), two.base.clone()], &sandbox_url, Duration::from_secs(180))?;
     let began = Instant::now();
-    let ends: Vec<Result<String, String>> = futures::stream::iter(0..total)
+    let ends: Vec<(usize, Result<journeys::Finish, String>)> = futures::stream::iter(0..total)
         .map(|i| {
-            let (http, bases, sandbox_url) = (http.clone(), bases.clone(), sandbox_url.clone());
-            async move { activation(&http, &bases[i % 2], &sandbox_url, i).await.map_err(|e| e.to_string()) }
+            let driver = &driver;
+            async move { (i, driver.run(i).await.map_err(|e| format!("{e:#}"))) }
         })
         .buffer_unordered(concurrency)
         .collect()
         .await;
     let elapsed = began.elapsed();
 
-    let normal = ends.iter().filter(|e| matches!(e, Ok(panel) if panel == "redirect_store")).count();
-    let subscriptions: Value = reqwest::get(format!("{sandbox_url}/admin/subscriptions")).await?.json().await?;
-    let list = subscriptions.as_array().cloned().unwrap_or_default();
-    let serials: HashSet<String> = list.iter().filter_map(|s| s["serial"].as_str().map(str::to_string)).collect();
+    let normal = ends.iter().filter(|(_, e)| matches!(e, Ok(f) if f.normal())).count();
+    let subscribing = ends.iter().filter(|(_, e)| matches!(e, Ok(f) if f.normal() && f.journey.subscribes())).count();
+    let subscriptions = journeys::subscriptions(&sandbox_url).await?;
     let db = sqlx::PgPool::connect(&database).await?;
-    let (due, stale): (i64, i64) = sqlx::query_as(
-        "SELECT count(*), count(*) FILTER (WHERE due_at < now() - interval '2 minutes') FROM due_steps",
-    )
-    .fetch_one(&db)
-    .await?;
-    let both: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT metadata->>'actor' FROM events WHERE event_type = 'step.started'",
-    )
-    .fetch_all(&db)
-    .await?;
-    let (retries, gave_up): (i64, i64) = sqlx::query_as(
-        "SELECT count(*) FILTER (WHERE event_type = 'step.called' AND payload ? 'kind'),
-                count(*) FILTER (WHERE event_type = 'step.gave_up') FROM events",
-    )
-    .fetch_one(&db)
-    .await?;
-    let mut others: Vec<&str> = ends
+    let budget = RetryPolicy::default().budget;
+    let (due, stuck) = journeys::due_steps(&db, budget).await?;
+    let tries = journeys::tries(&db).await?;
+    let several_keys = journeys::steps_with_several_keys(&db).await?;
+    let mut others: Vec<String> = ends
         .iter()
-        .filter_map(|e| match e {
-            Ok(panel) if panel == "redirect_store" => None,
-            Ok(panel) => Some(panel.as_str()),
-            Err(error) => Some(error.as_str()),
+        .filter_map(|(_, e)| match e {
+            Ok(finish) if finish.normal() => None,
+            Ok(finish) => Some(finish.describe()),
+            Err(error) => Some(error.clone()),
         })
         .collect();
     others.sort_unstable();
-    others.dedup();
 
     println!("attempts: {total}, concurrency {concurrency}, two processes, {:.1} s", elapsed.as_secs_f64());
-    println!("normal end (redirect_store): {normal} ({:.2}%)", 100.0 * normal as f64 / total as f64);
-    println!("subscriptions: {} for {} distinct serials (double: {})", list.len(), serials.len(), list.len() - serials.len());
-    println!("failed tries retried: {retries}, gave up: {gave_up}");
-    println!("steps still due: {due}, due for over two minutes: {stale}");
-    println!("runners that claimed steps: {}", both.len());
-    println!("other ends: {others:?}");
+    println!("normal end: {normal} of {total} ({:.2}%)", 100.0 * normal as f64 / total as f64);
+    for (name, visitors, ended) in journeys::tally(&ends) {
+        println!("  {name}: {ended} of {visitors} ({:.1}%)", 100.0 * ended as f64 / visitors as f64);
+    }
+    println!(
+        "subscriptions: {} for {subscribing} subscribing visitors at their normal end (double: {})",
+        subscriptions.total, subscriptions.doubles
+    );
+    println!(
+        "tries: {} started, {} failed and retried, {} gave up; steps under several keys: {}",
+        tries.started,
+        tries.failed,
+        tries.gave_up,
+        several_keys.len()
+    );
+    println!("steps still due: {due}, due for longer than the {} s budget: {stuck}", budget.as_secs());
+    println!(
+        "runners that started tries: {} (8 a process); tries taken over from another runner: {}; reports by another runner than the starter: {}",
+        tries.runners, tries.taken_over, tries.crossed
+    );
+    println!("other ends: {others:#?}");
 
     drop(db);
     drop((one, two));
     sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&admin).await?;
-    if (normal as f64) < 0.99 * total as f64 || list.len() != serials.len() || stale > 0 {
-        bail!("the soak's bar was not met");
+    let bar = [
+        ((normal as f64) >= 0.99 * total as f64, "99% at their normal end"),
+        (subscriptions.doubles == 0, "no double subscription"),
+        (stuck == 0, "no step due beyond its budget"),
+        (tries.runners > 8, "steps started by runners of both processes"),
+        (tries.crossed == 0, "no step run by two runners at once"),
+    ];
+    let missed: Vec<&str> = bar.iter().filter(|(met, _)| !met).map(|(_, what)| *what).collect();
+    if !missed.is_empty() {
+        bail!("the soak's bar was not met: {missed:?}");
     }
     Ok(())
 }

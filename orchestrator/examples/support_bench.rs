@@ -172,6 +172,8 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
         upstreams: UpstreamConfig::sandbox("http://127.0.0.1:9"),
         partners: PartnerConfig::default(),
         download: DownloadConfig::default(),
+        abuse: orchestrator::config::AbuseConfig::default(),
+        server: orchestrator::config::ServerConfig::default(),
     };
     let (_, never) = tokio::sync::watch::channel(false);
     let parts = orchestrator::startup::Parts::from_config(&config)?;

@@ -58,6 +58,12 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub download: DownloadConfig,
+
+    #[command(flatten)]
+    pub abuse: AbuseConfig,
+
+    #[command(flatten)]
+    pub server: ServerConfig,
 }
 
 impl ServeConfig {
@@ -78,6 +84,11 @@ impl ServeConfig {
             sandbox: self.site.sandbox_mode,
             sms_inbox_url: self.site.sandbox_mode.then(|| format!("{sandbox}/sms")),
             company: self.site.company.identity(),
+            return_origins: crate::attempts::return_url::ReturnOrigins::new(
+                self.site.public_origin.as_deref(),
+                self.site.sandbox_mode,
+                self.bind_addr,
+            ),
         }
     }
 }
@@ -96,6 +107,10 @@ pub struct AdminConfig {
 
     #[command(flatten)]
     pub keys: KeyConfig,
+
+    /// Whether this deployment runs against the sandbox (the development keys are allowed only then).
+    #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
+    pub sandbox_mode: bool,
 }
 
 /// The personal-data keys.
@@ -112,12 +127,17 @@ pub struct KeyConfig {
 }
 
 impl KeyConfig {
-    /// Both keys, neither (the development keys, with a warning), or an error.
-    pub fn keys(&self) -> anyhow::Result<Keys> {
+    /// Both keys; neither only in sandbox mode (the development keys, with a warning): outside
+    /// it the portal refuses to start rather than seal real people's data with public keys.
+    pub fn keys(&self, sandbox_mode: bool) -> anyhow::Result<Keys> {
         match (&self.pii_kek_hex, &self.pii_hmac_hex) {
             (Some(kek), Some(hmac)) => {
                 Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")
             }
+            (None, None) if !sandbox_mode => anyhow::bail!(
+                "PII_KEK_HEX and PII_HMAC_HEX are required outside sandbox mode (SANDBOX_MODE=false): \
+                 the development keys are public, so data sealed with them is readable by anyone"
+            ),
             (None, None) => {
                 tracing::warn!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys");
                 Ok(Keys::insecure_dev())
@@ -148,11 +168,20 @@ pub struct SiteSettings {
     /// over https.
     #[arg(long, env = "STAFF_COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
     pub staff_cookie_secure: bool,
+    /// Mark the visitor's session cookie `Secure` even when no proxy says the request came
+    /// over https.
+    #[arg(long, env = "SESSION_COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
+    pub session_cookie_secure: bool,
+    /// The portal's own origin (`https://portal.example`; several separated by commas): the
+    /// only place the broadband partner's OAuth may send the visitor back to. Unset: in sandbox
+    /// mode the bind address and the loopback forms, otherwise none.
+    #[arg(long, env = "PUBLIC_ORIGIN")]
+    pub public_origin: Option<String>,
 }
 
 impl Default for SiteSettings {
     fn default() -> Self {
-        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default(), staff_cookie_secure: false }
+        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default(), staff_cookie_secure: false, session_cookie_secure: false, public_origin: None }
     }
 }
 
@@ -379,6 +408,123 @@ impl Default for DownloadConfig {
     }
 }
 
+/// Limits against SMS pumping, code guessing and account probing (see docs/abuse.md). The
+/// defaults are production's; in sandbox mode the per-address limits are off unless set.
+#[derive(Debug, Clone, Args)]
+pub struct AbuseConfig {
+    /// Codes sent to one phone in 10 minutes, across flows and attempts.
+    #[arg(long, env = "LIMIT_SMS_PER_PHONE_10MIN", default_value_t = 5)]
+    pub sms_per_phone_10min: u32,
+    /// Codes sent to one phone in 24 hours.
+    #[arg(long, env = "LIMIT_SMS_PER_PHONE_DAY", default_value_t = 10)]
+    pub sms_per_phone_day: u32,
+    /// Codes sent by the whole portal in one minute; past it every send is refused for
+    /// `SMS_BREAKER_COOLDOWN_SECS` and an alert is logged (the circuit breaker).
+    #[arg(long, env = "LIMIT_SMS_PER_MINUTE", default_value_t = 300)]
+    pub sms_per_minute: u32,
+    /// How long the SMS circuit breaker stays open once tripped.
+    #[arg(long, env = "SMS_BREAKER_COOLDOWN_SECS", default_value_t = 300)]
+    pub sms_breaker_cooldown_secs: u32,
+    /// Attempts started from one client address in 10 minutes (production default 20;
+    /// off in sandbox mode unless set).
+    #[arg(long, env = "LIMIT_STARTS_PER_IP_10MIN")]
+    pub starts_per_ip_10min: Option<u32>,
+    /// Wrong codes per attempt before code checks are refused.
+    #[arg(long, env = "LIMIT_WRONG_CODES_PER_ATTEMPT", default_value_t = 5)]
+    pub wrong_codes_per_attempt: u32,
+    /// Partner log-ins (telecom partner e-mail) per e-mail in one hour.
+    #[arg(long, env = "LIMIT_PARTNER_LOGINS_PER_EMAIL_HOUR", default_value_t = 5)]
+    pub partner_logins_per_email_hour: u32,
+    /// Partner log-ins from one client address in one hour (production default 20; off in
+    /// sandbox mode unless set).
+    #[arg(long, env = "LIMIT_PARTNER_LOGINS_PER_IP_HOUR")]
+    pub partner_logins_per_ip_hour: Option<u32>,
+    /// How many proxies in front of the portal append to `X-Forwarded-For`. 0: the client
+    /// address is the connection's peer and the header is ignored.
+    #[arg(long, env = "TRUSTED_PROXY_HOPS", default_value_t = 0)]
+    pub trusted_proxy_hops: usize,
+    /// Proof-of-work difficulty: the largest counter a browser may have to reach (the
+    /// expected work is three quarters of it, one SHA-256 each).
+    /// The default keeps the worst solve under a second on a mid-range phone
+    /// (docs/benchmarks.md).
+    #[arg(long, env = "ALTCHA_MAX_COUNTER", default_value_t = 30_000, value_parser = clap::value_parser!(u32).range(2..))]
+    pub altcha_max_counter: u32,
+    /// Seconds a proof-of-work challenge stays valid.
+    #[arg(long, env = "ALTCHA_EXPIRES_SECS", default_value_t = 600)]
+    pub altcha_expires_secs: u32,
+}
+
+impl Default for AbuseConfig {
+    fn default() -> Self {
+        Self {
+            sms_per_phone_10min: 5,
+            sms_per_phone_day: 10,
+            sms_per_minute: 300,
+            sms_breaker_cooldown_secs: 300,
+            starts_per_ip_10min: None,
+            wrong_codes_per_attempt: 5,
+            partner_logins_per_email_hour: 5,
+            partner_logins_per_ip_hour: None,
+            trusted_proxy_hops: 0,
+            altcha_max_counter: 30_000,
+            altcha_expires_secs: 600,
+        }
+    }
+}
+
+/// The HTTP server's bounds (docs/throughput.md).
+#[derive(Debug, Clone, Args)]
+pub struct ServerConfig {
+    /// Seconds a client has to send a request's headers (also how long an idle keep-alive
+    /// connection stays open): a slowloris is cut off after it.
+    #[arg(long, env = "HTTP_HEADER_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_read_timeout_secs: u64,
+    /// Seconds from a request's headers to its answer's (an event stream's body is not bound).
+    #[arg(long, env = "HTTP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub request_timeout_secs: u64,
+    /// Requests handled at once by this process; more wait their turn within the time-out.
+    #[arg(long, env = "HTTP_MAX_CONCURRENT_REQUESTS", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_concurrent_requests: u64,
+    /// Largest request body in bytes.
+    #[arg(long, env = "HTTP_MAX_BODY_BYTES", default_value_t = 65_536, value_parser = clap::value_parser!(u64).range(1_024..=16_777_216))]
+    pub max_body_bytes: u64,
+    /// Event streams (SSE) open at once for one attempt.
+    #[arg(long, env = "SSE_MAX_PER_ATTEMPT", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub sse_max_per_attempt: u64,
+    /// Event streams (SSE) open at once in this process.
+    #[arg(long, env = "SSE_MAX_TOTAL", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub sse_max_total: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        let limits = crate::http::server::ServerLimits::default();
+        Self {
+            header_read_timeout_secs: limits.header_read.as_secs(),
+            request_timeout_secs: limits.request.as_secs(),
+            max_concurrent_requests: limits.concurrent_requests as u64,
+            max_body_bytes: limits.body_bytes as u64,
+            sse_max_per_attempt: limits.streams.per_attempt as u64,
+            sse_max_total: limits.streams.total as u64,
+        }
+    }
+}
+
+impl ServerConfig {
+    pub fn limits(&self) -> crate::http::server::ServerLimits {
+        crate::http::server::ServerLimits {
+            header_read: Duration::from_secs(self.header_read_timeout_secs),
+            request: Duration::from_secs(self.request_timeout_secs),
+            concurrent_requests: usize::try_from(self.max_concurrent_requests).unwrap_or(usize::MAX),
+            body_bytes: usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX),
+            streams: crate::attempts::streams::StreamCaps {
+                per_attempt: usize::try_from(self.sse_max_per_attempt).unwrap_or(usize::MAX),
+                total: usize::try_from(self.sse_max_total).unwrap_or(usize::MAX),
+            },
+        }
+    }
+}
+
 /// How logs are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -398,6 +544,17 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         config: ServeConfig,
+    }
+
+    #[test]
+    fn the_development_keys_are_refused_outside_sandbox_mode() {
+        let unset = KeyConfig::default();
+        assert!(unset.keys(true).is_ok(), "sandbox mode runs on the development keys");
+        let refused = unset.keys(false).expect_err("refused outside sandbox mode");
+        assert!(refused.to_string().contains("PII_KEK_HEX and PII_HMAC_HEX are required"), "{refused}");
+        let (kek, hmac) = Keys::generate().to_hex();
+        let set = KeyConfig { pii_kek_hex: Some(SecretString::from(kek)), pii_hmac_hex: Some(SecretString::from(hmac)) };
+        assert!(set.keys(false).is_ok());
     }
 
     #[test]

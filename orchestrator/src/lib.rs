@@ -1,6 +1,7 @@
 //! The EXA portal's orchestrator: HTTP API, static SPA, step runner. The sandbox upstreams
 //! are their own crate (`orchestrator/sandbox`), which this one never links.
 
+pub mod abuse;
 pub mod attempts;
 pub mod clock;
 pub mod config;

@@ -100,7 +100,7 @@ async fn main() -> anyhow::Result<()> {
 
 async fn open(config: &AdminConfig) -> anyhow::Result<(sqlx::PgPool, Vault)> {
     let db = orchestrator::startup::connect_to(&config.database_url, 2).await?;
-    let vault = Vault::new(db.clone(), config.keys.keys()?);
+    let vault = Vault::new(db.clone(), config.keys.keys(config.sandbox_mode)?);
     Ok((db, vault))
 }
 

@@ -47,16 +47,22 @@ pub struct Parts {
     pub site: SiteConfig,
     pub flows: FlowSettings,
     pub staff_cookie_secure: bool,
+    pub session_cookie_secure: bool,
+    pub abuse: crate::config::AbuseConfig,
+    pub server: crate::http::server::ServerLimits,
 }
 
 impl Parts {
     pub fn from_config(config: &ServeConfig) -> anyhow::Result<Self> {
         Ok(Self {
-            keys: config.keys.keys()?,
+            keys: config.keys.keys(config.site.sandbox_mode)?,
             upstreams: Upstreams::from_config(&config.upstreams),
             site: config.site_config(),
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
             staff_cookie_secure: config.site.staff_cookie_secure,
+            session_cookie_secure: config.site.session_cookie_secure,
+            abuse: config.abuse.clone(),
+            server: config.server.limits(),
         })
     }
 }
@@ -70,7 +76,7 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure } = parts;
+    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure, session_cookie_secure, abuse, server } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder()
@@ -80,7 +86,22 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
     let notifier = Notifier::spawn(db.clone(), stop);
-    let state = AppState { db, store, vault, flows: Arc::new(flows), notifier, site: Arc::new(site), staff_cookie_secure };
+    let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault));
+    let streams = crate::attempts::streams::OpenStreams::new(server.streams);
+    let state = AppState {
+        db,
+        store,
+        vault,
+        flows: Arc::new(flows),
+        notifier,
+        site: Arc::new(site),
+        staff_cookie_secure,
+        session_cookie_secure,
+        abuse,
+        server,
+        streams,
+        downloads: crate::attempts::streams::OpenStreams::new(crate::flows::download::installer::DOWNLOAD_CAPS),
+    };
     Ok(App { state, registry_steps: steps })
 }
 
@@ -113,7 +134,7 @@ pub fn spawn_runners(app: &App, workers: usize, lease: std::time::Duration, stop
         .collect()
 }
 
-/// Deletes expired attempt secrets and day-old idempotency keys every minute until `stop` turns
+/// Deletes expired attempt secrets, day-old idempotency keys and abuse counts every minute until `stop` turns
 /// true.
 pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     tokio::spawn(async move {
@@ -130,6 +151,9 @@ pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle
             if let Err(error) = crate::attempts::service::purge_old_keys(&db).await {
                 tracing::warn!(%error, "purging old idempotency keys failed");
             }
+            if let Err(error) = crate::abuse::gate::purge(&db).await {
+                tracing::warn!(%error, "purging old abuse counts failed");
+            }
         }
     })
 }
@@ -141,12 +165,9 @@ pub async fn serve(
     web_dist: &Path,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let limits = state.server;
     let app = crate::http::app(state, web_dist);
-    // The peer address feeds the staff sign-in limit per IP.
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await
-        .context("serving HTTP")
+    crate::http::server::run(listener, app, limits, shutdown).await.context("serving HTTP")
 }
 
 /// How long in-flight requests get to finish once a stop was asked for; the process then exits

@@ -19,6 +19,16 @@ pub struct AppState {
     pub site: Arc<SiteConfig>,
     /// Staff cookies always `Secure` (`STAFF_COOKIE_SECURE`), not only behind an https proxy.
     pub staff_cookie_secure: bool,
+    /// The visitor's session cookie always `Secure` (`SESSION_COOKIE_SECURE`).
+    pub session_cookie_secure: bool,
+    /// Abuse limits, proof of work and their refusal counts.
+    pub abuse: Arc<crate::abuse::AbuseGuard>,
+    /// The server's bounds (time-outs, concurrency, body size).
+    pub server: crate::http::server::ServerLimits,
+    /// The event streams open now, against their caps.
+    pub streams: crate::attempts::streams::OpenStreams,
+    /// The installer downloads under way, against theirs.
+    pub downloads: crate::attempts::streams::OpenStreams,
 }
 
 /// What the browser may know about the deployment (never a credential).
@@ -30,6 +40,9 @@ pub struct SiteConfig {
     pub sandbox: bool,
     pub sms_inbox_url: Option<String>,
     pub company: CompanyIdentity,
+    /// Where the OAuth return may point (never sent to the browser).
+    #[serde(skip)]
+    pub return_origins: crate::attempts::return_url::ReturnOrigins,
 }
 
 /// The company's public facts (footer, contact page, terms), set by the operator.

@@ -145,12 +145,19 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     // message, not sent to request a new code (issue 14).
     let view = submit_code(&attempt, &wrong(&code)).await;
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(activation::CODE_WRONG)));
-    // Four more wrong codes, then the sixth attempt is refused with 406 even when right.
+    // Four more wrong codes, then the sixth try is refused with the spec's 406 text even when
+    // right: by our own limit (issue 17), before the upstream is asked.
     for _ in 0..4 {
         submit_code(&attempt, &wrong(&code)).await;
     }
-    let view = submit_code(&attempt, &code).await;
-    assert_eq!(view["error"], activation::CODE_LOCKED);
+    let validations = h.calls("partner-api.authentication-validate").await.len();
+    assert_eq!(validations, 5, "the five wrong codes were checked upstream");
+    let (status, body) = attempt.send(json!({"type": "submit_code", "pincode": code, "terms_accepted": true})).await.expect_err("refused");
+    assert_eq!((status, body["message"].as_str(), body["rule"].as_str()), (429, Some(activation::CODE_LOCKED), Some("wrong_codes")));
+    assert_eq!(h.calls("partner-api.authentication-validate").await.len(), validations, "no upstream call");
+    let recorded = h.refusals(&attempt.visitor).await;
+    assert_eq!(recorded.len(), 1, "the refusal is in the attempt: {recorded:?}");
+    assert_eq!((recorded[0]["rule"].as_str(), recorded[0]["command"].as_str()), (Some("wrong_codes"), Some("submit_code")));
 
     // An expired code (the sandbox clock moves 16 minutes): 403.
     let other = at_code_panel(

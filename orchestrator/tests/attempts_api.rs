@@ -399,3 +399,60 @@ async fn the_stream_pushes_the_view_when_a_step_finishes(db: PgPool) {
         .expect("scan");
     assert_eq!(leaked, 0, "tokens never enter an event");
 }
+
+/// Issue 15: an attempt holds at most `MAX_EVENTS_PER_ATTEMPT` events; past it every command is
+/// refused with a Portuguese message and appends nothing.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_full_attempt_refuses_every_command(db: PgPool) {
+    use orchestrator::attempts::service::{ATTEMPT_FULL, MAX_EVENTS_PER_ATTEMPT};
+    let app = demo_app(db.clone()).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    // Fill the attempt up to the limit with events its flow does not know (as a runner's are).
+    let store = events::EventStore::new(db.clone());
+    let stream = events::StreamId::parse(&id).expect("id");
+    let metadata = events::Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "runner".into(), client: None };
+    let filler: Vec<events::NewEvent> = (1..MAX_EVENTS_PER_ATTEMPT)
+        .map(|i| events::NewEvent { event_type: "step.noted".into(), schema_version: 1, payload: json!({ "i": i }), metadata: metadata.clone() })
+        .collect();
+    store.append(&stream, events::ExpectedVersion::Any, filler).await.expect("filler");
+
+    let refused = app
+        .client
+        .post(app.url(&format!("/api/attempts/{id}/commands")))
+        .header("cookie", &cookie)
+        .json(&json!({ "type": "confirm" }))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(refused.status(), 422);
+    assert_eq!(refused.json::<Value>().await.expect("json")["message"], ATTEMPT_FULL);
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1").bind(&id).fetch_one(&db).await.expect("count");
+    assert_eq!(count as usize, MAX_EVENTS_PER_ATTEMPT);
+}
+
+/// Issue 15: each event stream holds a connection and reads the attempt on every change, so
+/// their number is capped per attempt (and in all); one more is refused with 429.
+#[sqlx::test(migrations = "../migrations")]
+async fn event_streams_past_the_per_attempt_cap_are_refused(db: PgPool) {
+    let app = demo_app(db).await;
+    let (_, cookie, body) = start(&app, "11910000001").await;
+    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let open = || app.client.get(app.url(&format!("/api/attempts/{id}/stream"))).header("cookie", &cookie).send();
+    let mut streams = Vec::new();
+    for _ in 0..orchestrator::attempts::streams::StreamCaps::default().per_attempt {
+        let stream = open().await.expect("stream");
+        assert_eq!(stream.status(), 200);
+        streams.push(stream);
+    }
+    let refused = open().await.expect("stream");
+    assert_eq!(refused.status(), 429);
+    let message = refused.json::<Value>().await.expect("json")["message"].as_str().unwrap_or_default().to_string();
+    assert!(message.starts_with("Muitas páginas"), "{message}");
+    // Another attempt's visitor is not affected.
+    let (_, other_cookie, other) = start(&app, "11910000002").await;
+    let other_id = other["id"].as_str().expect("id");
+    let theirs = app.client.get(app.url(&format!("/api/attempts/{other_id}/stream"))).header("cookie", other_cookie.expect("cookie")).send().await.expect("stream");
+    assert_eq!(theirs.status(), 200);
+    drop(streams);
+}

@@ -2,10 +2,13 @@
 //! upstreams at a sandbox on loopback, stopped with a signal (issue 14, defects 8, 10, 11).
 
 mod common;
+mod journeys;
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use futures::StreamExt;
+use journeys::{free_port, serve_command, Driver, Journey, Server};
 use orchestrator::config::ServeConfig;
 use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use serde_json::{json, Value};
@@ -19,56 +22,26 @@ fn database_url(db: &PgPool) -> String {
     format!("{server}/{}", options.get_database().unwrap_or("postgres"))
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("port")
+/// The server's settings over the test database and the sandbox, then `extra`.
+fn settings(db: &PgPool, sandbox: &SandboxHandle, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("DATABASE_URL".to_string(), database_url(db)),
+        ("SANDBOX_URL".to_string(), sandbox.base_url()),
+        ("RUNNER_WORKERS".to_string(), "2".to_string()),
+        ("DATABASE_MAX_CONNECTIONS".to_string(), "6".to_string()),
+    ];
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    env
 }
 
-struct Server {
-    child: Child,
-    base: String,
-    _dist: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn command(db: &PgPool, sandbox: &SandboxHandle, port: u16, dist: &std::path::Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_orchestrator"));
-    command
-        .arg("serve")
-        .env("DATABASE_URL", database_url(db))
-        .env("BIND_ADDR", format!("127.0.0.1:{port}"))
-        .env("WEB_DIST", dist)
-        .env("SANDBOX_URL", sandbox.base_url())
-        .env("RUNNER_WORKERS", "2")
-        .env("DATABASE_MAX_CONNECTIONS", "6")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    command
+async fn serve_with(db: &PgPool, sandbox: &SandboxHandle, extra: &[(&str, &str)]) -> Server {
+    let env = settings(db, sandbox, extra);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Server::start(std::path::Path::new(env!("CARGO_BIN_EXE_orchestrator")), &env).await.expect("orchestrator serve")
 }
 
 async fn serve(db: &PgPool, sandbox: &SandboxHandle) -> Server {
     serve_with(db, sandbox, &[]).await
-}
-
-async fn serve_with(db: &PgPool, sandbox: &SandboxHandle, env: &[(&str, &str)]) -> Server {
-    let dist = tempfile::tempdir().expect("dist");
-    std::fs::write(dist.path().join("index.html"), "<!doctype html>").expect("index");
-    let port = free_port();
-    let mut command = command(db, sandbox, port, dist.path());
-    command.envs(env.iter().copied());
-    let child = command.stderr(Stdio::null()).spawn().expect("orchestrator serve");
-    let server = Server { child, base: format!("http://127.0.0.1:{port}"), _dist: dist };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{}/healthz", server.base)).await.map(|r| r.status().is_success()).ok() != Some(true) {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    server
 }
 
 fn signal(child: &Child, name: &str) {
@@ -133,9 +106,10 @@ async fn sigterm_stops_the_server_while_an_event_stream_is_open(db: PgPool) {
 async fn a_pool_too_small_for_the_runners_is_refused_at_start(db: PgPool) {
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 10 }).await.expect("sandbox");
     let dist = tempfile::tempdir().expect("dist");
-    let output = command(&db, &sandbox, free_port(), dist.path())
-        .env("RUNNER_WORKERS", "8")
-        .env("DATABASE_MAX_CONNECTIONS", "4")
+    let env = settings(&db, &sandbox, &[("RUNNER_WORKERS", "8"), ("DATABASE_MAX_CONNECTIONS", "4")]);
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_orchestrator"));
+    let output = serve_command(binary, free_port().expect("port"), dist.path(), &env)
+        .stderr(Stdio::piped())
         .output()
         .expect("run");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -171,127 +145,105 @@ fn the_configuration_check_needs_a_connection_per_runner_and_two_more() {
 }
 
 
-/// A visitor's browser on one attempt of the server at `base`.
-struct Visit {
-    id: String,
-    cookie: String,
-    msisdn: String,
-}
+/// The calls the kills land in, one kill per flow: its subscription or its grant.
+const KILL_DURING: [(&str, &[&str]); 3] = [
+    ("activation", &["bff.subscribe-serial", "bff.subscribe-by-hash"]),
+    ("download", &["antivirus.av-desktop-url"]),
+    ("cloud", &["cloud.register-serial"]),
+];
 
-async fn attempt_view(http: &reqwest::Client, base: &str, visit: &Visit) -> Option<Value> {
-    let response = http.get(format!("{base}/api/attempts/{}", visit.id)).header("cookie", &visit.cookie).send().await.ok()?;
-    response.json::<Value>().await.ok().map(|body| body["view"].clone())
-}
-
-async fn settled(http: &reqwest::Client, base: &str, visit: &Visit, panel: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(view) = attempt_view(http, base, visit).await {
-            if view["busy"] == false && view["panel"] == panel {
-                return view;
-            }
-        }
-        assert!(Instant::now() < deadline, "{} never reached {panel}", visit.id);
-        tokio::time::sleep(Duration::from_millis(100)).await;
+/// Calls to `endpoints` the sandbox is still working on.
+async fn in_flight(http: &reqwest::Client, sandbox: &str, endpoints: &[&str]) -> usize {
+    let mut pending = 0;
+    for endpoint in endpoints {
+        let calls = match http.get(format!("{sandbox}/admin/calls?endpoint={endpoint}")).send().await {
+            Ok(answer) => answer.json::<Value>().await.unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        pending += calls.as_array().map_or(0, |c| c.iter().filter(|c| c["outcome"] == "pending").count());
     }
+    pending
 }
 
-async fn command_of(http: &reqwest::Client, base: &str, visit: &Visit, command: Value) {
-    let answer = http
-        .post(format!("{base}/api/attempts/{}/commands", visit.id))
-        .header("cookie", &visit.cookie)
-        .json(&command)
-        .send()
-        .await
-        .expect("command");
-    assert_eq!(answer.status().as_u16(), 200, "{command}");
-}
-
-/// Issue 14, "Prove it": the server is killed (SIGKILL) while activations' subscribe calls are
-/// in flight upstream, and started again on the same database. Every attempt finishes, each
-/// step kept one idempotency key across the crash, and the sandbox holds one subscription per
-/// attempt. (The full 200-attempt run over the three flows is the soak example,
-/// docs/reliability.md; this one stays within a test's time.)
+/// Issue 14, "Prove it": 200 visitors of the three flows (the activation in its six variants,
+/// the desktop download after SMS, the cloud serial activation) through `orchestrator serve`,
+/// which is killed (SIGKILL) three times while upstream calls are in flight (an activation's
+/// subscription, a download's grant, a cloud serial's registration) and started again on the
+/// same database and port. Every attempt reaches its normal end, no step ran under two
+/// idempotency keys (by the runner's events and by the sandbox's call log), and the sandbox
+/// holds one subscription per subscribing visitor.
 #[sqlx::test(migrations = "../migrations")]
-async fn a_killed_server_resumes_every_attempt_without_subscribing_twice(db: PgPool) {
-    const ATTEMPTS: usize = 24;
+async fn a_killed_server_resumes_every_attempt_of_the_three_flows_without_subscribing_twice(db: PgPool) {
+    const VISITORS: usize = 200;
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 9 }).await.expect("sandbox");
     let admin = reqwest::Client::new();
-    // The subscription takes the upstream 1.5 s, so the kill lands in the middle of calls.
-    let fault = json!({ "endpoint": "bff.subscribe-serial", "latency_ms": 1500 });
-    admin.post(format!("{}/admin/faults", sandbox.base_url())).json(&fault).send().await.expect("fault");
-    let env = [("RUNNER_WORKERS", "4"), ("RUNNER_LEASE_SECS", "3")];
-    let mut first = serve_with(&db, &sandbox, &env).await;
-    let http = reqwest::Client::new();
-
-    let mut visits = Vec::new();
-    for i in 0..ATTEMPTS {
-        let started = http
-            .post(format!("{}/api/attempts", first.base))
-            .json(&json!({ "flow": "activation", "command": { "type": "start", "variant": "standard" } }))
-            .send()
-            .await
-            .expect("start");
-        let cookie = started.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
-        let body: Value = started.json().await.expect("json");
-        let national = format!("1197{i:03}{:04}", 1000 + i);
-        let visit = Visit { id: body["id"].as_str().expect("id").to_string(), cookie, msisdn: format!("55{national}") };
-        let phone = format!("({}) {}-{}", &national[..2], &national[2..7], &national[7..]);
-        command_of(&http, &first.base, &visit, json!({ "type": "submit_phone", "phone": phone, "licence": format!("EXA-KILL-{i:03}") })).await;
-        visits.push(visit);
+    // Every upstream call takes a while, the subscriptions and grants longest, so that each
+    // kill lands in the middle of calls.
+    for fault in [
+        json!({ "endpoint": "bff.subscribe-serial", "latency_ms": 800 }),
+        json!({ "endpoint": "bff.subscribe-by-hash", "latency_ms": 800 }),
+        json!({ "endpoint": "antivirus.av-desktop-url", "latency_ms": 800 }),
+        json!({ "endpoint": "cloud.register-serial", "latency_ms": 800 }),
+        json!({ "endpoint": "*", "latency_ms": 100 }),
+    ] {
+        let answer = admin.post(format!("{}/admin/faults", sandbox.base_url())).json(&fault).send().await.expect("fault");
+        assert_eq!(answer.status().as_u16(), 201, "{fault}");
     }
-    for visit in &visits {
-        settled(&http, &first.base, visit, "code_validation").await;
-        let inbox: Value = admin.get(format!("{}/sms?to={}", sandbox.base_url(), visit.msisdn)).send().await.expect("inbox").json().await.expect("json");
-        let code = inbox[0]["code"].as_str().expect("code").to_string();
-        command_of(&http, &first.base, visit, json!({ "type": "submit_code", "pincode": code, "terms_accepted": true })).await;
-    }
+    let env = [("RUNNER_WORKERS", "8"), ("DATABASE_MAX_CONNECTIONS", "12"), ("RUNNER_LEASE_SECS", "3")];
+    let mut server = serve_with(&db, &sandbox, &env).await;
+    let driver = Driver::new(vec![server.base.clone()], &sandbox.base_url(), Duration::from_secs(60)).expect("driver");
 
-    // Kill while subscriptions are in flight upstream.
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        let calls: Value = admin
-            .get(format!("{}/admin/calls?endpoint=bff.subscribe-serial", sandbox.base_url()))
-            .send()
-            .await
-            .expect("calls")
-            .json()
-            .await
-            .expect("json");
-        let in_flight = calls.as_array().map_or(0, |c| c.iter().filter(|c| c["outcome"] == "pending").count());
-        if in_flight >= 2 {
-            break;
+    let visitors = futures::stream::iter(0..VISITORS)
+        .map(|i| {
+            let driver = &driver;
+            async move { (i, driver.run(i).await.map_err(|e| format!("{e:#}"))) }
+        })
+        .buffer_unordered(32)
+        .collect::<Vec<_>>();
+    let kills = async {
+        let mut kills = Vec::new();
+        for (flow, endpoints) in KILL_DURING {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let pending = loop {
+                let pending = in_flight(&admin, &sandbox.base_url(), endpoints).await;
+                if pending > 0 || Instant::now() > deadline {
+                    break pending;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            };
+            server.kill().expect("SIGKILL");
+            kills.push((flow, pending));
+            server.restart().await.expect("started again");
+            // Let the new process take over (the killed one's leases last 3 s) and go on.
+            tokio::time::sleep(Duration::from_secs(4)).await;
         }
-        assert!(Instant::now() < deadline, "no subscription in flight to kill: {calls}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        kills
+    };
+    let (ends, kills) = tokio::join!(visitors, kills);
+    println!("kills (flow, its calls in flight): {kills:?}");
+    for (name, visitors, normal) in journeys::tally(&ends) {
+        println!("{name}: {normal} of {visitors} at their normal end");
     }
-    signal(&first.child, "KILL");
-    assert!(exited(&mut first.child, Duration::from_secs(5)).await.is_some());
+    assert!(kills.iter().all(|(_, pending)| *pending > 0), "each kill landed during a call of its flow: {kills:?}");
 
-    let second = serve_with(&db, &sandbox, &env).await;
-    for visit in &visits {
-        let deadline = Instant::now() + Duration::from_secs(45);
-        loop {
-            let view = attempt_view(&http, &second.base, visit).await.unwrap_or(Value::Null);
-            if view["panel"] == "redirect_store" {
-                break;
-            }
-            assert!(view["panel"] != "error" && Instant::now() < deadline, "{} ended at {view}", visit.id);
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
+    let not_normal: Vec<String> = ends
+        .iter()
+        .filter_map(|(_, end)| match end {
+            Ok(finish) if finish.normal() => None,
+            Ok(finish) => Some(format!("{}: {}", finish.id, finish.describe())),
+            Err(error) => Some(error.clone()),
+        })
+        .collect();
+    assert!(not_normal.is_empty(), "every attempt reached its normal end; these did not: {not_normal:#?}");
 
-    let subscriptions: Value = admin.get(format!("{}/admin/subscriptions", sandbox.base_url())).send().await.expect("subs").json().await.expect("json");
-    let serials: std::collections::HashSet<&str> =
-        subscriptions.as_array().expect("list").iter().filter_map(|s| s["serial"].as_str()).collect();
-    assert_eq!((subscriptions.as_array().map(Vec::len), serials.len()), (Some(ATTEMPTS), ATTEMPTS), "one subscription each");
-    let keys: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT stream_id, count(DISTINCT payload->>'idempotency_key') FROM events
-         WHERE event_type = 'step.started' AND payload->>'step' = 'subscribe_serial' GROUP BY stream_id",
-    )
-    .fetch_all(&db)
-    .await
-    .expect("keys");
-    assert_eq!(keys.len(), ATTEMPTS);
-    assert!(keys.iter().all(|(_, distinct)| *distinct == 1), "one key per step across the crash: {keys:?}");
+    let subscribing = (0..VISITORS).filter(|i| Journey::of(*i).subscribes()).count();
+    let subscriptions = journeys::subscriptions(&sandbox.base_url()).await.expect("subscriptions");
+    assert_eq!((subscriptions.total, subscriptions.doubles), (subscribing, 0), "one subscription per subscribing visitor");
+    let several = journeys::steps_with_several_keys(&db).await.expect("keys");
+    assert!(several.is_empty(), "one idempotency key per step across the kills: {several:?}");
+    let upstream = journeys::upstream_steps_with_several_keys(&sandbox.base_url()).await.expect("calls");
+    assert!(upstream.is_empty(), "the sandbox saw one key per step: {upstream:?}");
+    let tries = journeys::tries(&db).await.expect("tries");
+    println!("{tries:?}");
+    assert_eq!(tries.crossed, 0, "no try reported by another runner than its own: {tries:?}");
 }

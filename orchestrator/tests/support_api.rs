@@ -88,6 +88,7 @@ async fn visitor_with_phone(app: &TestApp, phone: &str) -> String {
         .post(app.url(&format!("/api/attempts/{id}/commands")))
         .header("cookie", cookie)
         .header("idempotency-key", uuid::Uuid::new_v4().to_string())
+        .header("x-altcha", app.proof().await)
         .json(&json!({ "type": "submit_phone", "phone": phone }))
         .send()
         .await

@@ -138,7 +138,13 @@ struct Track {
     facts: Facts,
     /// The attempt is of the asked variant and started in the asked dates.
     counted: bool,
+    /// The message of the last abuse limit that refused the visitor (`abuse.limited`, which
+    /// the flow's fold does not know): their refusal when the flow records none.
+    limited: Option<String>,
 }
+
+/// A refusal by an abuse limit (issue 17), recorded in the attempt by the portal.
+pub const LIMITED_EVENT: &str = "abuse.limited";
 
 pub struct Replay<'a> {
     query: &'a FunnelQuery,
@@ -189,12 +195,16 @@ impl<'a> Replay<'a> {
                 fold: fold_for(query.funnel.flow),
                 facts: Facts::of_first(event, day),
                 counted: in_dates && of_variant,
+                limited: None,
             }
         });
         if !track.counted {
             return;
         }
         track.fold.apply(event);
+        if event.event_type == LIMITED_EVENT {
+            track.limited = event.payload.get("message").and_then(Value::as_str).map(str::to_string);
+        }
         track.progress.observe(&query.funnel, &event.event_type, (event.recorded_at - track.started).num_milliseconds());
         if let Some(partner) = partner_of(event) {
             track.facts.partner = partner;
@@ -214,7 +224,8 @@ impl<'a> Replay<'a> {
                 continue;
             }
             // The web shows `{link}` as a link labelled "aqui"; so does the report.
-            let refusal = track.fold.outcome().message().map(|m| m.replace("{link}", "aqui"));
+            let outcome = track.fold.outcome().message().map(str::to_string);
+            let refusal = outcome.or(track.limited).map(|m| m.replace("{link}", "aqui"));
             let finished = Finished { attempt: id, started: track.started, facts: track.facts, reached: track.progress.reached(), refusal };
             let tally = self.result.tallies.entry(finished.facts.key(self.query.breakdown)).or_insert_with(|| Tally::new(&self.query.funnel));
             tally.add(&finished.reached, finished.refusal.as_deref());

@@ -129,3 +129,34 @@ async fn the_export_has_a_row_per_attempt_and_step_reached_and_no_personal_data(
     assert!(text.lines().all(|l| l.starts_with("activation-")));
     assert!(!text.contains("@exemplo") && !text.contains("$pii"), "no personal data");
 }
+
+/// Issue 17: a visitor refused by an abuse limit stopped where the funnel shows them, with the
+/// limit's message as their refusal (the flow itself records no refusal for it).
+#[test]
+fn a_refusal_by_an_abuse_limit_is_counted_where_the_visitor_stopped() {
+    use events::{Metadata, RecordedEvent};
+    use replay::funnel::Replay;
+    use serde_json::json;
+
+    let query = all_dates("download", None, None);
+    let at = chrono::Utc::now();
+    let event = |version: i64, event_type: &str, payload: serde_json::Value| RecordedEvent {
+        position: version,
+        tx_id: version,
+        stream_id: "download-00000000-0000-0000-0000-000000000001".into(),
+        version,
+        event_type: event_type.into(),
+        schema_version: 1,
+        payload,
+        metadata: Metadata { correlation_id: uuid::Uuid::nil(), causation_id: None, actor: "visitor".into(), client: None },
+        recorded_at: at + Duration::seconds(version),
+    };
+    let mut replay = Replay::new(&query);
+    replay.observe(&event(1, "download.started", json!({ "os": "win_pc", "browser": "Chrome" })));
+    let message = "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
+    replay.observe(&event(2, "abuse.limited", json!({ "rule": "sms_per_phone_10min", "command": "submit_phone", "message": message })));
+    let result = replay.finish();
+    let rows = result.tallies.get("todas").expect("one group").rows(&query.funnel, 3);
+    assert_eq!((rows[0].entered, rows[0].dropped), (1, 1));
+    assert_eq!(rows[0].refusals, vec![(message.to_string(), 1)]);
+}

@@ -1,13 +1,16 @@
 // A stand-in for the orchestrator while it is not at hand: serves web/dist with SPA fallback,
 // GET /api/public-config, and a plain chatbot page for the frame. Not used by the real test run.
-//   node lighthouse/serve-dist.mjs [port]   (default 4173)
+//   node lighthouse/serve-dist.mjs [port] [dist dir]   (default 4173, ../../web/dist)
+// A second argument serves another build (e.g. a copy of an older dist) to compare two builds.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 const port = Number(process.argv[2] ?? process.env.PORT ?? 4173);
+const dist = process.argv[3]
+  ? resolve(process.argv[3]) + sep
+  : fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -72,4 +75,4 @@ createServer((req, res) => {
     ...(gzipped ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
   });
   createReadStream(join(dist, gzipped ? 'index.html.gz' : 'index.html')).pipe(res);
-}).listen(port, '127.0.0.1', () => console.log(`serving web/dist on http://127.0.0.1:${port}`));
+}).listen(port, '127.0.0.1', () => console.log(`serving ${dist} on http://127.0.0.1:${port}`));

@@ -38,6 +38,13 @@ impl PlannedStep {
     }
 }
 
+/// Whether `text` holds a control character (NUL, escape, a line break…): no form field takes
+/// one, and PostgreSQL refuses `\u0000` in `jsonb`, so every free-text field is refused with its
+/// own message when it has one (issue 16, item 10).
+pub fn has_control(text: &str) -> bool {
+    text.chars().any(char::is_control)
+}
+
 /// A command the flow refuses, with the spec's Portuguese message for the visitor.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejection {

@@ -91,14 +91,20 @@ pub(crate) fn field_aad(subject: Uuid, kind: PiiKind) -> Vec<u8> {
 
 /// Keyed look-up hash of an already normalized value.
 pub(crate) fn lookup_hmac(hmac_key: &[u8; 32], kind: PiiKind, normalized: &str) -> Vec<u8> {
+    labelled_hmac(hmac_key, kind.as_str(), normalized)
+}
+
+/// HMAC-SHA256 of `label`, a zero byte and `value`: the label keeps tags made for one purpose
+/// from matching tags made for another.
+pub(crate) fn labelled_hmac(hmac_key: &[u8; 32], label: &str, value: &str) -> Vec<u8> {
     // `new_from_slice` accepts any key length for HMAC; 32 bytes cannot fail.
     let mut mac = match <Hmac<Sha256> as Mac>::new_from_slice(hmac_key) {
         Ok(mac) => mac,
         Err(_) => unreachable!("HMAC accepts keys of any length"),
     };
-    mac.update(kind.as_str().as_bytes());
+    mac.update(label.as_bytes());
     mac.update(&[0]);
-    mac.update(normalized.as_bytes());
+    mac.update(value.as_bytes());
     mac.finalize().into_bytes().to_vec()
 }
 

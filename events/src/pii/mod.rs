@@ -34,6 +34,9 @@ pub enum PiiKind {
     /// A device's name as the visitor gave it to an upstream ("Notebook da Ana"): sealed
     /// under a key of the attempt itself, never looked up.
     DeviceName,
+    /// A partner's id for its customer (the telecom and broadband partners): sealed under a
+    /// key of the attempt, kept in its secrets, never in an event nor shown to anyone.
+    PartnerCustomer,
 }
 
 impl PiiKind {
@@ -43,13 +46,14 @@ impl PiiKind {
             PiiKind::CpfCnpj => "cpf_cnpj",
             PiiKind::Email => "email",
             PiiKind::DeviceName => "device_name",
+            PiiKind::PartnerCustomer => "partner_customer",
         }
     }
 
     /// Whether a value of this kind identifies a person across attempts (and so gets a keyed
     /// look-up). Other kinds are sealed under a key of the one attempt that holds them.
     pub fn is_looked_up(self) -> bool {
-        !matches!(self, PiiKind::DeviceName)
+        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer)
     }
 
     /// Whether the attempt's own visitor is shown the clear value (their device names are how
@@ -70,7 +74,7 @@ impl PiiKind {
                 .map(|c| c.to_ascii_uppercase())
                 .collect(),
             PiiKind::Email => value.trim().to_lowercase(),
-            PiiKind::DeviceName => value.trim().to_string(),
+            PiiKind::DeviceName | PiiKind::PartnerCustomer => value.trim().to_string(),
         }
     }
 }
@@ -89,6 +93,7 @@ impl FromStr for PiiKind {
             "cpf_cnpj" => Ok(PiiKind::CpfCnpj),
             "email" => Ok(PiiKind::Email),
             "device_name" => Ok(PiiKind::DeviceName),
+            "partner_customer" => Ok(PiiKind::PartnerCustomer),
             other => Err(StoreError::Crypto(format!(
                 "unknown personal-data kind {other:?}"
             ))),
@@ -116,7 +121,7 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip() {
-        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName] {
+        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName, PiiKind::PartnerCustomer] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
             assert_eq!(
                 serde_json::to_value(k).unwrap(),

@@ -30,20 +30,28 @@ impl Vault {
     /// The subject of this phone / CPF-CNPJ / e-mail, created (with a fresh data key)
     /// on first sight. `value` is normalized with [`PiiKind::normalize`].
     pub async fn subject_for(&self, kind: PiiKind, value: &str) -> Result<Uuid, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let subject = self.subject_for_in(&mut tx, kind, value).await?;
+        tx.commit().await?;
+        Ok(subject)
+    }
+
+    /// [`Vault::subject_for`] inside the caller's transaction: a subject created here exists
+    /// only if that transaction commits (the insert runs in a savepoint, so a concurrent
+    /// creator of the same value leaves the transaction usable).
+    pub async fn subject_for_in(&self, conn: &mut PgConnection, kind: PiiKind, value: &str) -> Result<Uuid, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
-        // Two rounds: a concurrent creator of the same value makes our insert a no-op,
-        // after which the look-up finds theirs.
         for _ in 0..2 {
-            if let Some(subject) = self.find_by_hmac(kind, &mac).await? {
+            if let Some(subject) = find_by_hmac_on(&mut *conn, kind, &mac).await? {
                 return Ok(subject);
             }
             let subject = Uuid::new_v4();
             let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
-            let mut tx = self.pool.begin().await?;
+            let mut savepoint = sqlx::Connection::begin(&mut *conn).await?;
             sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
                 .bind(subject)
                 .bind(&wrapped)
-                .execute(&mut *tx)
+                .execute(&mut *savepoint)
                 .await?;
             let inserted = sqlx::query(
                 "INSERT INTO pii_lookup (kind, hmac, subject_id) VALUES ($1, $2, $3) \
@@ -52,17 +60,52 @@ impl Vault {
             .bind(kind.as_str())
             .bind(&mac)
             .bind(subject)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut *savepoint)
             .await?;
             if inserted.is_some() {
-                tx.commit().await?;
+                savepoint.commit().await?;
                 return Ok(subject);
             }
-            tx.rollback().await?;
+            savepoint.rollback().await?;
         }
-        self.find_by_hmac(kind, &mac)
+        find_by_hmac_on(&mut *conn, kind, &mac)
             .await?
             .ok_or_else(|| StoreError::Crypto("could not create personal-data subject".into()))
+    }
+
+    /// [`Vault::attempt_subject`] inside the caller's transaction.
+    pub async fn attempt_subject_in(&self, conn: &mut PgConnection, stream: &StreamId) -> Result<StreamLink, StoreError> {
+        let existing: Option<(Uuid, Uuid)> = sqlx::query_as(
+            "SELECT l.subject_id, l.link_id FROM pii_stream_links l \
+             WHERE l.stream_id = $1 AND NOT EXISTS (SELECT 1 FROM pii_lookup k WHERE k.subject_id = l.subject_id) \
+             ORDER BY l.linked_at, l.link_id LIMIT 1",
+        )
+        .bind(stream.as_str())
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some((subject, link_id)) = existing {
+            return Ok(StreamLink { subject, link_id });
+        }
+        let subject = Uuid::new_v4();
+        let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
+        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
+            .bind(subject)
+            .bind(wrapped)
+            .execute(&mut *conn)
+            .await?;
+        self.link_stream_in_tx(conn, subject, stream).await
+    }
+
+    /// [`Vault::seal_linked`] reading the key inside the caller's transaction (where the
+    /// subject may have just been created).
+    pub async fn seal_linked_in(&self, conn: &mut PgConnection, link: StreamLink, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
+        let (_, key) = self
+            .data_keys_on(&mut *conn, &[KeyRef::Subject(link.subject)])
+            .await?
+            .remove(&KeyRef::Subject(link.subject))
+            .ok_or(StoreError::UnknownSubject(link.subject))?;
+        let (nonce, ct) = crypto::encrypt(&key, &field_aad(link.subject, kind), clear.as_bytes())?;
+        Ok(Sealed { key: KeyRef::Link(link.link_id), kind, nonce: nonce.to_vec(), ct })
     }
 
     /// The existing subject of this value, if any (never creates one).
@@ -81,14 +124,23 @@ impl Vault {
         lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value))
     }
 
+    /// A keyed tag of `value` for `purpose` (e.g. `"abuse:ip"`): what rate limits count by,
+    /// for values that are no kind of personal data the vault seals (client addresses).
+    pub fn tag(&self, purpose: &str, value: &str) -> Vec<u8> {
+        super::crypto::labelled_hmac(&self.keys.hmac, &format!("tag:{purpose}"), value)
+    }
+
+    /// A 32-byte secret for `purpose`, derived from the look-up key: one secret to configure
+    /// and share between replicas, and no way back from the derived one to it.
+    pub fn derived_secret(&self, purpose: &str) -> [u8; 32] {
+        let mac = super::crypto::labelled_hmac(&self.keys.hmac, &format!("secret:{purpose}"), "");
+        let mut secret = [0u8; 32];
+        secret.copy_from_slice(&mac[..32]);
+        secret
+    }
+
     async fn find_by_hmac(&self, kind: PiiKind, mac: &[u8]) -> Result<Option<Uuid>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT subject_id FROM pii_lookup WHERE kind = $1 AND hmac = $2")
-                .bind(kind.as_str())
-                .bind(mac)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
+        find_by_hmac_on(&self.pool, kind, mac).await
     }
 
     /// Encrypts `clear` under the subject's key, naming the subject (for fields outside
@@ -177,25 +229,10 @@ impl Vault {
     /// rather than to a person found again by look-up (device names). Erasing anyone in the
     /// attempt forgets it too, since it is linked to the same stream.
     pub async fn attempt_subject(&self, stream: &StreamId) -> Result<StreamLink, StoreError> {
-        let existing: Option<(Uuid, Uuid)> = sqlx::query_as(
-            "SELECT l.subject_id, l.link_id FROM pii_stream_links l \
-             WHERE l.stream_id = $1 AND NOT EXISTS (SELECT 1 FROM pii_lookup k WHERE k.subject_id = l.subject_id) \
-             ORDER BY l.linked_at, l.link_id LIMIT 1",
-        )
-        .bind(stream.as_str())
-        .fetch_optional(&self.pool)
-        .await?;
-        if let Some((subject, link_id)) = existing {
-            return Ok(StreamLink { subject, link_id });
-        }
-        let subject = Uuid::new_v4();
-        let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
-        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
-            .bind(subject)
-            .bind(wrapped)
-            .execute(&self.pool)
-            .await?;
-        self.link_stream(subject, stream).await
+        let mut tx = self.pool.begin().await?;
+        let link = self.attempt_subject_in(&mut tx, stream).await?;
+        tx.commit().await?;
+        Ok(link)
     }
 
     /// Streams linked to whoever has this phone / CPF-CNPJ / e-mail, oldest link first.
@@ -228,6 +265,10 @@ impl Vault {
 
     /// Unwrapped data keys (with their subject) of the key references that still exist.
     async fn data_keys(&self, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
+        self.data_keys_on(&self.pool, refs).await
+    }
+
+    async fn data_keys_on<'e, E: sqlx::PgExecutor<'e>>(&self, executor: E, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
         let subjects: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Subject(s) => Some(*s), KeyRef::Link(_) => None }).collect();
         let links: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Link(l) => Some(*l), KeyRef::Subject(_) => None }).collect();
         let rows = sqlx::query(
@@ -238,7 +279,7 @@ impl Vault {
         )
         .bind(&subjects)
         .bind(&links)
-        .fetch_all(&self.pool)
+        .fetch_all(executor)
         .await?;
         let mut keys = HashMap::with_capacity(rows.len());
         for row in rows {
@@ -251,6 +292,14 @@ impl Vault {
         }
         Ok(keys)
     }
+}
+
+async fn find_by_hmac_on<'e, E: sqlx::PgExecutor<'e>>(executor: E, kind: PiiKind, mac: &[u8]) -> Result<Option<Uuid>, StoreError> {
+    Ok(sqlx::query_scalar("SELECT subject_id FROM pii_lookup WHERE kind = $1 AND hmac = $2")
+        .bind(kind.as_str())
+        .bind(mac)
+        .fetch_optional(executor)
+        .await?)
 }
 
 /// A subject's link to one stream.

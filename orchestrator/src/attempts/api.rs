@@ -9,12 +9,16 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+
+use crate::http::json::Json as Body;
 use futures::Stream;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::service::{owner_reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
 use super::{client_info, session};
+use crate::abuse;
+use crate::http::client_ip::ClientIp;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -27,7 +31,7 @@ pub fn router() -> Router<AppState> {
 }
 
 fn service(state: &AppState) -> AttemptService<'_> {
-    AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows }
+    AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse }
 }
 
 #[derive(Deserialize)]
@@ -36,35 +40,67 @@ struct StartBody {
     command: Value,
 }
 
-async fn start(State(state): State<AppState>, headers: HeaderMap, body: Option<Json<StartBody>>) -> Result<Response, ApiError> {
-    let Json(body) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
-        events::flow::MALFORMED_COMMAND,
-    )))?;
-    let (answer, fresh) = service(&state)
-        .start(&body.flow, body.command, session::from_headers(&headers), client_info::from_headers(&headers))
-        .await?;
-    let mut response = (StatusCode::CREATED, Json(answer)).into_response();
-    if let Some(token) = fresh {
-        let (name, value) = session::set_cookie(&token);
-        response.headers_mut().insert(name, value);
+/// What the abuse limits read from a request: its proof of work and the client's address.
+fn abuse_request<'a>(headers: &'a HeaderMap, ip: &'a ClientIp) -> abuse::Request<'a> {
+    abuse::Request {
+        proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()),
+        ip: Some(ip.0.as_str()).filter(|ip| *ip != "unknown"),
     }
-    Ok(response)
+}
+
+async fn start(
+    State(state): State<AppState>,
+    ip: ClientIp,
+    headers: HeaderMap,
+    Body(body): Body<StartBody>,
+) -> Result<Response, ApiError> {
+    // The OAuth return only to the portal's own origin (the flow checks the page's path).
+    if let Some(url) = body.command.get(events::flows::activation::RETURN_URL_FIELD).and_then(Value::as_str) {
+        if !state.site.return_origins.allows(url) {
+            return Err(ApiError::Rejected(events::flow::Rejection::field(
+                events::flows::activation::RETURN_URL_FIELD,
+                events::flows::activation::RETURN_URL_REFUSED,
+            )));
+        }
+    }
+    let (answer, token) = service(&state)
+        .start(
+            &body.flow,
+            body.command,
+            session::from_headers(&headers),
+            client_info::from_headers(&headers),
+            abuse_request(&headers, &ip),
+        )
+        .await?;
+    let response = (StatusCode::CREATED, Json(answer)).into_response();
+    Ok(with_session(response, &token, &headers, &state))
+}
+
+/// The answer with the session cookie set again: a new session, or a reused one whose
+/// `Max-Age` starts again.
+fn with_session(mut response: Response, token: &str, headers: &HeaderMap, state: &AppState) -> Response {
+    let (name, value) = session::set_cookie(token, session::secure(headers, state.session_cookie_secure));
+    response.headers_mut().insert(name, value);
+    response
 }
 
 async fn command(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ip: ClientIp,
     headers: HeaderMap,
-    body: Option<Json<Value>>,
+    Body(command): Body<Value>,
 ) -> Result<Response, ApiError> {
-    let Json(command) = body.ok_or(ApiError::Rejected(events::flow::Rejection::general(
-        events::flow::MALFORMED_COMMAND,
-    )))?;
     let key = idempotency_key(&headers)?;
+    let token = session::from_headers(&headers);
     let answer = service(&state)
-        .command(&id, session::from_headers(&headers), key, command, client_info::from_headers(&headers))
+        .command(&id, token.clone(), key, command, client_info::from_headers(&headers), abuse_request(&headers, &ip))
         .await?;
-    Ok(Json(answer).into_response())
+    // Only the attempt's owner gets here, so the token is a known session.
+    Ok(match token {
+        Some(token) => with_session(Json(answer).into_response(), &token, &headers, &state),
+        None => Json(answer).into_response(),
+    })
 }
 
 /// The `Idempotency-Key` header: refused when over the limit (cutting it could make two
@@ -79,8 +115,12 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
 }
 
 async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let answer = service(&state).load(&id, session::from_headers(&headers)).await?;
-    Ok(Json(answer).into_response())
+    let token = session::from_headers(&headers);
+    let answer = service(&state).load(&id, token.clone()).await?;
+    Ok(match token {
+        Some(token) => with_session(Json(answer).into_response(), &token, &headers, &state),
+        None => Json(answer).into_response(),
+    })
 }
 
 /// How long the event stream waits before reading the attempt again after a failed read.
@@ -94,9 +134,11 @@ async fn stream(
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let (stream_id, _) = service(&state).authorize(&id, session::from_headers(&headers)).await?;
+    // Held while the stream is open: dropped with the stream's state when it ends.
+    let place = state.streams.enter(stream_id.as_str()).map_err(|_| ApiError::TooManyStreams)?;
     let receiver = state.notifier.subscribe();
-    let initial = (state, stream_id, receiver, None::<i64>);
-    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
+    let initial = (state, stream_id, receiver, None::<i64>, place);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen, place)| async move {
         // A stopping server ends the stream, so its graceful shutdown is not held open by it.
         let notifier = state.notifier.clone();
         let next = async move { loop {
@@ -143,7 +185,7 @@ async fn stream(
                 }
             };
             let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
-            return Some((Ok(event), (state, stream_id, receiver, Some(version))));
+            return Some((Ok(event), (state, stream_id, receiver, Some(version), place)));
         } };
         tokio::select! {
             item = next => item,

@@ -5,8 +5,10 @@
 pub mod api;
 pub mod client_info;
 pub mod notifier;
+pub mod return_url;
 pub mod service;
 pub mod session;
+pub mod streams;
 
 use std::collections::HashMap;
 use std::sync::Arc;

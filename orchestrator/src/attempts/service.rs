@@ -10,9 +10,10 @@ use uuid::Uuid;
 
 use super::session;
 use super::Flows;
+use crate::abuse::{self, AbuseGuard, Refusal};
 use crate::http::error::ApiError;
 use crate::write_path::pii::redact;
-use crate::write_path::{append_and_plan, prepare, PrepareError, Secrets};
+use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
 
 /// How often a command is re-decided when another writer appended first.
 const CONFLICT_RETRIES: usize = 3;
@@ -51,6 +52,10 @@ pub async fn purge_old_keys(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
     Ok(done.rows_affected())
 }
 
+/// The only `reason` values a visitor's page receives: the activation's `code.rejected`
+/// refusals (`CodeRefusal`), which pick the message it shows.
+const VISITOR_REASONS: [&str; 3] = ["expired", "locked", "wrong"];
+
 /// An event as the browser receives it: personal data redacted.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClientEvent {
@@ -70,6 +75,14 @@ impl ClientEvent {
         if event.event_type.starts_with("step.") {
             if let Value::Object(map) = &mut data {
                 map.retain(|key, _| key == "step");
+            }
+        }
+        // A `reason` is upstream text (an error code, a transport failure) for support only;
+        // the one the page reads is the activation's code refusal, a word of our own.
+        if let Value::Object(map) = &mut data {
+            let ours = map.get("reason").and_then(Value::as_str).is_some_and(|r| VISITOR_REASONS.contains(&r));
+            if !ours {
+                map.remove("reason");
             }
         }
         Self { event_type: event.event_type.clone(), data, version: event.version, at: event.recorded_at }
@@ -134,35 +147,70 @@ pub struct AttemptService<'a> {
     pub store: &'a EventStore,
     pub vault: &'a events::pii::Vault,
     pub flows: &'a Flows,
+    pub abuse: &'a AbuseGuard,
 }
+
+/// The type of the event that records a refusal by an abuse limit.
+pub const LIMITED_EVENT: &str = "abuse.limited";
+
+/// Refusals recorded per attempt at most: past it they are still refused and counted in the
+/// metrics, but a script cannot grow the attempt's history with them.
+const MAX_RECORDED_REFUSALS: usize = 20;
+
+/// Events one attempt may hold: past it every command is refused (issue 15, bounded attempts),
+/// so no visitor can make the reads and folds of an attempt as long as they like. A normal
+/// attempt has a few dozen.
+pub const MAX_EVENTS_PER_ATTEMPT: usize = 1_000;
+
+/// The refusal past [`MAX_EVENTS_PER_ATTEMPT`].
+pub const ATTEMPT_FULL: &str = "Esta tentativa chegou ao limite de ações. Recarregue a página para começar de novo.";
+
+fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
+    if history.len() >= MAX_EVENTS_PER_ATTEMPT {
+        return Err(rejected(Rejection::general(ATTEMPT_FULL)));
+    }
+    Ok(())
+}
+
+/// The category of the streams that record refused starts (no attempt exists for them).
+pub const REFUSED_START_CATEGORY: &str = "abuse";
 
 /// Client facts recorded in event metadata (never personal data).
 pub type ClientInfo = Option<Value>;
 
 impl AttemptService<'_> {
-    /// Starts an attempt of `flow` with its start command. Returns the reply and, when the
-    /// browser had no session yet, the new session token to set as a cookie.
+    /// Starts an attempt of `flow` with its start command. Returns the reply and the session
+    /// token to set as a cookie again: the browser's own when this server issued it, else a new
+    /// random one (a value the browser made up is never adopted).
     pub async fn start(
         &self,
         flow_name: &str,
         command: Value,
         session: Option<String>,
         client: ClientInfo,
-    ) -> Result<(AttemptReply, Option<String>), ApiError> {
+        request: abuse::Request<'_>,
+    ) -> Result<(AttemptReply, String), ApiError> {
         let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
         let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
         let now = crate::clock::now(self.db).await?;
-        let decided = flow.decide(&[], command, now).map_err(rejected)?;
-        let (token, fresh) = match session {
-            Some(token) => (token, None),
-            None => {
-                let token = session::new_token();
-                (token.clone(), Some(token))
-            }
+        let decided = flow.decide(&[], command.clone(), now).map_err(rejected)?;
+        let token = match session {
+            Some(token) if session::known(self.db, &token).await? => token,
+            _ => session::new_token(),
         };
         let metadata = Metadata { correlation_id: Uuid::new_v4(), causation_id: None, actor: "visitor".into(), client };
-        let new_events = self.prepare(&stream, decided, &metadata).await?;
-
+        // The limits in a short transaction of their own (see `command`), before anything of
+        // the command is written: a refused start leaves no vault subject, link or secret.
+        if self.abuse.watches_start(flow.category(), &command) {
+            let mut admission = self.db.begin().await?;
+            match self.abuse.admit_start(&mut admission, self.vault, flow.category(), stream.as_str(), &command, request).await? {
+                Ok(()) => admission.commit().await?,
+                Err(refusal) => {
+                    drop(admission);
+                    return Err(self.refuse_start(flow, &command, refusal, &metadata).await);
+                }
+            }
+        }
         let mut tx = self.db.begin().await?;
         sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
             .bind(stream.as_str())
@@ -170,6 +218,8 @@ impl AttemptService<'_> {
             .bind(session::hash(&token))
             .execute(&mut *tx)
             .await?;
+        // Sealing writes the subjects and links the events name, in the command's transaction.
+        let new_events = self.prepare(&mut tx, &stream, decided, &metadata).await?;
         // The schedule is written with the events, so a crash cannot leave a step unplanned.
         let history = append_and_plan(&mut tx, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
             flow.next_step(h)
@@ -178,7 +228,7 @@ impl AttemptService<'_> {
         .map_err(store_error)?;
         tx.commit().await?;
         let at = history.last().map_or(now, |e| e.recorded_at);
-        Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, fresh))
+        Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, token))
     }
 
     /// Handles one command of the browser that owns the attempt. Under an idempotency key the
@@ -192,8 +242,34 @@ impl AttemptService<'_> {
         idempotency_key: Option<String>,
         command: Value,
         client: ClientInfo,
+        request: abuse::Request<'_>,
     ) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
+        // Limits are checked before the command acts, in a short transaction of their own: it
+        // waits on the limits' locks holding one connection and needing no other, so many
+        // visitors at once cannot starve the pool the lock holders need.
+        let guarded = abuse::rules::classify(flow.category(), &command);
+        if !guarded.is_empty() {
+            if let Some(key) = &idempotency_key {
+                // A retry of a command that acted answers as before, and is not counted again.
+                let mut conn = self.db.acquire().await?;
+                if let Some(earlier) = self.earlier_answer(&mut conn, &stream, key, &fingerprint(&command)).await? {
+                    return Ok(earlier);
+                }
+            }
+            let history = self.store.read_stream(&stream).await.map_err(store_error)?;
+            not_full(&history)?;
+            // A command the flow refuses (a mistyped phone) sends nothing and counts nothing.
+            flow.decide(&history, command.clone(), crate::clock::now(self.db).await?).map_err(rejected)?;
+            let mut admission = self.db.begin().await?;
+            match self.abuse.admit(&mut admission, self.vault, flow.category(), stream.as_str(), &history, &command, request).await? {
+                Ok(()) => admission.commit().await?,
+                Err(refusal) => {
+                    drop(admission);
+                    return Err(self.refuse(&stream, flow, &command, refusal, client).await);
+                }
+            }
+        }
         let (mut tx, keyed) = match idempotency_key {
             Some(key) => {
                 let fingerprint = fingerprint(&command);
@@ -221,6 +297,62 @@ impl AttemptService<'_> {
         }
         tx.commit().await?;
         owner_reply(self.vault, flow, &stream, &acted.history, acted.from, acted.now).await.map_err(store_error)
+    }
+
+    /// Counts a refusal (and opens the SMS breaker when it tripped), in a transaction of its
+    /// own so that nothing after it can roll the breaker back.
+    async fn count_refusal(&self, refusal: &Refusal) -> Result<(), ApiError> {
+        let mut tx = self.db.begin().await?;
+        self.abuse.record(&mut tx, refusal).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records a refused command in the attempt and answers with the rule's message. A failure
+    /// to record is logged, never shown.
+    async fn refuse(&self, stream: &StreamId, flow: &dyn AttemptFlow, command: &Value, refusal: Refusal, client: ClientInfo) -> ApiError {
+        let recorded = async {
+            self.count_refusal(&refusal).await?;
+            let mut tx = self.db.begin().await?;
+            let history = self.store.read_stream(stream).await.map_err(store_error)?;
+            if history.iter().filter(|e| e.event_type == LIMITED_EVENT).count() < MAX_RECORDED_REFUSALS {
+                let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+                let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client };
+                let event = (LIMITED_EVENT.to_string(), abuse::limited_event(&refusal, flow.category(), command));
+                let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
+                append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
+                    .await
+                    .map_err(store_error)?;
+            }
+            tx.commit().await?;
+            Ok::<_, ApiError>(())
+        };
+        if let Err(error) = recorded.await {
+            tracing::warn!(%error, stream = stream.as_str(), "recording an abuse refusal failed");
+        }
+        ApiError::Limited(refusal.clone(), refusal.rule.message(flow.category()))
+    }
+
+    /// Records a refused start in a stream of its own (there is no attempt to record it in).
+    async fn refuse_start(&self, flow: &dyn AttemptFlow, command: &Value, refusal: Refusal, metadata: &Metadata) -> ApiError {
+        let recorded = async {
+            let stream = StreamId::new(REFUSED_START_CATEGORY).map_err(|e| ApiError::Internal(e.into()))?;
+            self.count_refusal(&refusal).await?;
+            let mut tx = self.db.begin().await?;
+            let mut payload = abuse::limited_event(&refusal, flow.category(), command);
+            payload["flow"] = Value::String(flow.category().to_string());
+            let new_events = self.prepare(&mut tx, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
+            self.store
+                .append_in_tx(&mut tx, &stream, events::ExpectedVersion::NoStream, new_events)
+                .await
+                .map_err(store_error)?;
+            tx.commit().await?;
+            Ok::<_, ApiError>(())
+        };
+        if let Err(error) = recorded.await {
+            tracing::warn!(%error, "recording a refused start failed");
+        }
+        ApiError::Limited(refusal.clone(), refusal.rule.message(flow.category()))
     }
 
     /// A transaction holding the key's lock, once any other request with this key finished.
@@ -284,6 +416,7 @@ impl AttemptService<'_> {
         let now = crate::clock::now(&mut *tx).await?;
         for _ in 0..CONFLICT_RETRIES {
             let history = self.store.read_stream(stream).await.map_err(store_error)?;
+            not_full(&history)?;
             let decided = flow.decide(&history, command.clone(), now).map_err(rejected)?;
             if decided.is_empty() {
                 // Nothing to change (a repeat such as a second `record_store_redirect`): the
@@ -293,7 +426,7 @@ impl AttemptService<'_> {
             }
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
-            let new_events = self.prepare(stream, decided, &metadata).await?;
+            let new_events = self.prepare(&mut *tx, stream, decided, &metadata).await?;
 
             let seen = history.len();
             // A conflict leaves the transaction usable (`append_events` reports it, not raises).
@@ -331,17 +464,19 @@ impl AttemptService<'_> {
         Ok((stream, flow))
     }
 
-    /// Seals and strips the decided events (see [`crate::write_path::prepare`]).
+    /// Seals and strips the decided events in the command's transaction `conn` (see
+    /// [`crate::write_path::prepare_in`]): nothing outlives a command that does not commit.
     async fn prepare(
         &self,
+        conn: &mut sqlx::PgConnection,
         stream: &StreamId,
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
     ) -> Result<Vec<NewEvent>, ApiError> {
         let secrets = Secrets::new(self.db.clone(), stream.as_str());
-        prepare(self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
+        prepare_in(conn, self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
             PrepareError::Seal { source, .. } => store_error(source),
-            PrepareError::Secret { source, .. } => ApiError::Database(source),
+            PrepareError::Secret { source, .. } | PrepareError::Transaction(source) => ApiError::Database(source),
             left @ PrepareError::LeftInClear(_) => ApiError::Internal(left.into()),
         })
     }
@@ -351,5 +486,42 @@ fn store_error(error: StoreError) -> ApiError {
     match error {
         StoreError::Database(e) => ApiError::Database(e),
         other => ApiError::Internal(other.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn recorded(event_type: &str, payload: Value) -> RecordedEvent {
+        RecordedEvent {
+            position: 1,
+            tx_id: 1,
+            stream_id: "download-x".into(),
+            version: 1,
+            event_type: event_type.into(),
+            schema_version: 1,
+            payload,
+            metadata: Metadata { correlation_id: Uuid::nil(), causation_id: None, actor: "runner".into(), client: None },
+            recorded_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn a_visitor_never_receives_an_upstream_reason() {
+        for (event_type, payload) in [
+            ("devices.failed", json!({ "reason": "HTTP 500 key=LEAK" })),
+            ("code.send_failed", json!({ "reason": "phone-auth.send-code: connection failed" })),
+            ("device.removal_failed", json!({ "device_id": "d1", "reason": "HTTP 403 X" })),
+            ("step.gave_up", json!({ "step": "send_code", "reason": "http://h/?key=LEAK" })),
+        ] {
+            let data = ClientEvent::from_recorded(&recorded(event_type, payload)).data;
+            assert!(data.get("reason").is_none(), "{event_type}: {data}");
+        }
+        let kept = ClientEvent::from_recorded(&recorded("code.rejected", json!({ "reason": "expired", "status": 403 }))).data;
+        assert_eq!(kept["reason"], "expired", "the activation page picks its message by it");
+        let removal = ClientEvent::from_recorded(&recorded("device.removal_failed", json!({ "device_id": "d1", "reason": "x" }))).data;
+        assert_eq!(removal["device_id"], "d1");
     }
 }

@@ -30,10 +30,29 @@ pub fn hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-/// The `Set-Cookie` header for a new session: not readable by scripts, same-site only.
-pub fn set_cookie(token: &str) -> (axum::http::HeaderName, HeaderValue) {
-    let value = format!("{COOKIE_NAME}={token}; Path=/api; HttpOnly; SameSite=Lax; Max-Age=86400");
+/// How long a session cookie lives after the browser last used it.
+pub const MAX_AGE_SECS: u64 = 86_400;
+
+/// The `Set-Cookie` header for a session, new or reused (its `Max-Age` starts again): not
+/// readable by scripts, same-site only, `Secure` when served over https.
+pub fn set_cookie(token: &str, secure: bool) -> (axum::http::HeaderName, HeaderValue) {
+    let mut value = format!("{COOKIE_NAME}={token}; Path=/api; HttpOnly; SameSite=Lax; Max-Age={MAX_AGE_SECS}");
+    if secure {
+        value.push_str("; Secure");
+    }
     (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+}
+
+/// Whether the cookie must be `Secure`: the proxy says the request came over https
+/// (`X-Forwarded-Proto`), or the deployment says so (`SESSION_COOKIE_SECURE`).
+pub fn secure(headers: &HeaderMap, always: bool) -> bool {
+    crate::staff::sessions::secure(headers, always)
+}
+
+/// Whether `token` is a session this server issued: some attempt was started with it. Any
+/// other value a browser presents is not adopted (session fixation); it gets a new one.
+pub async fn known(db: &sqlx::PgPool, token: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM attempts WHERE session_hash = $1)").bind(hash(token)).fetch_one(db).await
 }
 
 #[cfg(test)]
@@ -46,6 +65,18 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(COOKIE, HeaderValue::from_str(&format!("a=1; {COOKIE_NAME}={token}; b=2")).expect("header"));
         assert_eq!(from_headers(&headers), Some(token));
+    }
+
+    #[test]
+    fn the_cookie_is_secure_over_https_only_or_when_configured() {
+        let plain = set_cookie("t", false).1;
+        let secure_one = set_cookie("t", true).1;
+        assert!(!plain.to_str().expect("ascii").contains("Secure"));
+        assert!(secure_one.to_str().expect("ascii").ends_with("; Secure"));
+        let mut headers = HeaderMap::new();
+        assert!(!secure(&headers, false) && secure(&headers, true));
+        headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        assert!(secure(&headers, false));
     }
 
     #[test]

@@ -30,9 +30,22 @@ pub enum ApiError {
     /// Bad input to a staff route: the Portuguese message to show.
     #[error("invalid: {0}")]
     Invalid(String),
+    /// An abuse limit refused the request (docs/abuse.md): 429 with the rule's Portuguese
+    /// message and `Retry-After` when known; 403 when the proof of work was missing or bad.
+    #[error("limited by {}", .0.rule.name())]
+    Limited(crate::abuse::Refusal, &'static str),
+    /// Too many event streams open for the attempt or the server.
+    #[error("too many event streams")]
+    TooManyStreams,
+    /// The request took longer than the server's request time-out.
+    #[error("request timed out")]
+    TimedOut,
     /// Someone else changed the attempt first; the client should reload and retry.
     #[error("conflict: {0}")]
     Conflict(String),
+    /// A body that could not be read: too large (413) or not JSON (415), with the message.
+    #[error("body refused: {0}")]
+    Body(StatusCode, &'static str),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -83,7 +96,29 @@ impl IntoResponse for ApiError {
                 StatusCode::TOO_MANY_REQUESTS,
                 json!({ "message": TOO_MANY_MESSAGE }),
             ),
+            ApiError::Body(status, message) => (*status, json!({ "message": message, "field": null })),
             ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),
+            ApiError::Limited(refusal, message) => {
+                let status = if refusal.rule == crate::abuse::rules::Rule::ProofOfWork {
+                    StatusCode::FORBIDDEN
+                } else {
+                    StatusCode::TOO_MANY_REQUESTS
+                };
+                let body = json!({ "message": message, "field": null, "rule": refusal.rule.name() });
+                let mut response = (status, Json(body)).into_response();
+                if let Some(after) = refusal.retry_after {
+                    response.headers_mut().insert(axum::http::header::RETRY_AFTER, after.as_secs().max(1).into());
+                }
+                return response;
+            }
+            ApiError::TooManyStreams => (
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({ "message": "Muitas páginas estão acompanhando esta tentativa. Feche outras abas e tente de novo." }),
+            ),
+            ApiError::TimedOut => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({ "message": "O servidor demorou para responder. Tente novamente em instantes." }),
+            ),
             ApiError::Conflict(_) => (
                 StatusCode::CONFLICT,
                 json!({ "message": "Sua solicitação mudou enquanto era processada. Tente novamente." }),

@@ -1,8 +1,12 @@
 //! The HTTP surface: one router per area, merged here.
 
+pub mod client_ip;
 pub mod error;
 pub mod health;
+pub mod json;
 pub mod public_config;
+pub mod security_headers;
+pub mod server;
 pub mod static_files;
 
 use std::path::Path;
@@ -17,14 +21,23 @@ use crate::state::AppState;
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 pub fn app(state: AppState, web_dist: &Path) -> Router {
+    let body_limit = axum::extract::DefaultBodyLimit::max(state.server.body_bytes);
+    let bounds = axum::middleware::from_fn_with_state(server::Bounds::new(&state.server), server::bounded);
+    let security = security_headers::SecurityHeaders::new(web_dist, &state.site.chatbot_url, &state.site.chatbot_avatar_url);
+    let security = axum::middleware::from_fn_with_state(std::sync::Arc::new(security), security_headers::add);
     let api = Router::new()
         .merge(health::router())
         .merge(crate::attempts::api::router())
         .merge(crate::staff::api::router())
         .merge(crate::support::api::router())
         .merge(crate::flows::download::installer::router())
+        .merge(crate::abuse::api::router())
         .merge(public_config::router());
     api.merge(static_files::router(web_dist))
+        .layer(body_limit)
+        .layer(bounds)
+        .layer(security)
+        .layer(axum::middleware::from_fn(json::json_client_errors))
         .layer(
             // One request id per request, in every log line of it and in the answer.
             TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
@@ -33,10 +46,13 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
                     .get(&REQUEST_ID)
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-");
-                tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
+                // The path only: query strings carry the partner's OAuth code (`?code=`) and
+                // licences, which must not reach the logs (docs/security.md, item 1).
+                tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
             }),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
 }
+

@@ -75,24 +75,35 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Text fit for an event: control characters (PostgreSQL refuses `\u0000` in `jsonb`) become
-/// spaces, URLs lose their query string (keys and personal data travel there), and the text is
-/// cut to [`MAX_TEXT`] characters.
+/// Text fit for an event or a log line: control characters (PostgreSQL refuses `\u0000` in
+/// `jsonb`) become spaces, every URL keeps only its scheme and host (keys travel in query
+/// strings, one-time OAuth codes in paths, credentials before an `@`), and the text is cut to
+/// [`MAX_TEXT`] characters.
 pub fn sanitize(text: &str) -> String {
     let cleaned: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let redacted = cleaned
-        .split(' ')
-        .map(|word| match (word.find("://"), word.find('?')) {
-            (Some(scheme), Some(query)) if query > scheme => format!("{}?…", &word[..query]),
-            _ => word.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    let redacted = cleaned.split(' ').map(redact_url).collect::<Vec<_>>().join(" ");
     let trimmed = redacted.trim();
     match trimmed.char_indices().nth(MAX_TEXT) {
         Some((cut, _)) => format!("{}…", &trimmed[..cut]),
         None => trimmed.to_string(),
     }
+}
+
+/// `word` with any URL in it cut to `scheme://host` (and `/…` when something was cut): what
+/// reqwest's ` for url (…)` and our own messages may carry.
+fn redact_url(word: &str) -> String {
+    let Some(scheme) = word.find("://") else { return word.to_string() };
+    let after = scheme + 3;
+    let rest = &word[after..];
+    let end = rest.find(['/', '?', '#', ')', '"', '\'', ',']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    // `user:password@host`: the credentials go.
+    let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let tail = &rest[end..];
+    let cut = tail.trim_end_matches([')', '"', '\'', ',']);
+    let closing = &tail[cut.len()..];
+    let marker = if cut.is_empty() && host.len() == authority.len() { "" } else { "/…" };
+    format!("{}{host}{marker}{closing}", &word[..after])
 }
 
 /// Applies [`sanitize`]'s first rule to every string of an event payload: a `\u0000` or other
@@ -120,12 +131,30 @@ mod tests {
         assert_eq!(sanitize("bad\u{0}byte"), "bad byte");
         assert_eq!(
             sanitize("error sending request for url (http://h/v1/verifyCustomToken?key=secret)"),
-            "error sending request for url (http://h/v1/verifyCustomToken?…"
+            "error sending request for url (http://h/…)"
         );
         let long = "é".repeat(1000);
         let cut = sanitize(&long);
         assert_eq!(cut.chars().count(), MAX_TEXT + 1);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn urls_keep_only_their_scheme_and_host() {
+        let cases = [
+            ("error sending request for url (http://127.0.0.1:9/v1/send-code?key=LEAK-KEY)", "error sending request for url (http://127.0.0.1:9/…)"),
+            ("GET https://bff.example/customer/about/ONE-TIME-CODE failed", "GET https://bff.example/… failed"),
+            ("upstream URL https://user:pa55@idp.example/x: bad", "upstream URL https://idp.example/… bad"),
+            ("to http://host, then", "to http://host, then"),
+            ("no url here", "no url here"),
+        ];
+        for (text, expected) in cases {
+            let clean = sanitize(text);
+            assert_eq!(clean, expected, "{text}");
+            for secret in ["LEAK-KEY", "ONE-TIME-CODE", "pa55", "send-code"] {
+                assert!(!clean.contains(secret), "{clean}");
+            }
+        }
     }
 
     #[test]

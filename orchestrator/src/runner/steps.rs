@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use events::flow::{encode, fold, Flow, PiiField, PlannedStep, SecretField};
-use events::pii::{Opened, Vault};
+use events::pii::{Opened, PiiKind, Vault};
 use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -39,6 +39,34 @@ impl StepContext {
             Ok(Opened::Clear(text)) => Ok(text),
             Ok(Opened::Erased) => Err(StepError::Transient("personal data was erased".into())),
             Err(error) => Err(StepError::Transient(format!("opening personal data: {error}"))),
+        }
+    }
+
+    /// Keeps `value` in the attempt's secrets sealed under the attempt's own key, for what
+    /// must neither enter an event nor rest in clear (a partner's customer id).
+    pub async fn put_sealed(&self, name: &str, kind: PiiKind, value: &str, ttl: std::time::Duration) -> Result<(), StepError> {
+        let sealed = async {
+            let link = self.vault.attempt_subject(&self.stream).await?;
+            self.vault.seal_linked(link, kind, value).await
+        };
+        let sealed = sealed.await.map_err(|e| StepError::Transient(format!("sealing a secret: {e}")))?;
+        self.secrets
+            .put(name, &sealed.to_value().to_string(), ttl)
+            .await
+            .map_err(|e| StepError::Transient(format!("storing a secret: {e}")))
+    }
+
+    /// The clear value of a secret [`StepContext::put_sealed`] kept; `None` once it expired.
+    pub async fn get_sealed(&self, name: &str) -> Result<Option<String>, StepError> {
+        let Some(stored) = self.secrets.get(name).await.map_err(|e| StepError::Transient(format!("reading a secret: {e}")))? else {
+            return Ok(None);
+        };
+        let sealed: serde_json::Value =
+            serde_json::from_str(&stored).map_err(|e| StepError::Transient(format!("malformed sealed secret: {e}")))?;
+        match self.vault.open(&sealed).await {
+            Ok(Opened::Clear(text)) => Ok(Some(text)),
+            Ok(Opened::Erased) => Ok(None),
+            Err(error) => Err(StepError::Transient(format!("opening a sealed secret: {error}"))),
         }
     }
 

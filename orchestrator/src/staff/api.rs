@@ -1,6 +1,5 @@
 //! `/api/staff/session`: sign in, who am I, sign out.
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -11,7 +10,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::accounts::{valid_email, Accounts};
-use super::auth::{same_origin, ClientIp, Staff};
+use super::auth::{same_origin, Staff};
+use crate::http::client_ip::ClientIp;
 use super::{audit, password, sessions, throttle};
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -32,13 +32,13 @@ async fn sign_in(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    body: Result<Json<SignIn>, JsonRejection>,
+    body: Result<crate::http::json::Json<SignIn>, ApiError>,
 ) -> Result<Response, ApiError> {
     // A sign-in form posted from another site would sign the browser into our console.
     if headers.contains_key(axum::http::header::ORIGIN) && !same_origin(&headers) {
         return Err(ApiError::StaffForbidden);
     }
-    let Json(body) = body.map_err(|_| ApiError::Invalid(MALFORMED.into()))?;
+    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, MALFORMED))?;
     if body.email.len() > 254 || body.password.len() > password::MAX_LEN || body.password.is_empty() {
         return Err(ApiError::Invalid(MALFORMED.into()));
     }

@@ -2,9 +2,8 @@
 //! CSRF on state-changing requests (`X-CSRF-Token` equal to the session's and an `Origin`
 //! equal to the portal's own, else 403), and the role (403).
 
-use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::header::{HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
@@ -90,26 +89,6 @@ pub fn same_origin(headers: &HeaderMap) -> bool {
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// The client's address: the last hop the proxy added to `X-Forwarded-For`, else the peer.
-#[derive(Debug, Clone)]
-pub struct ClientIp(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .map(|v| v.trim().chars().take(64).collect::<String>())
-            .filter(|v| !v.is_empty());
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
-        Ok(ClientIp(forwarded.or(peer).unwrap_or_else(|| "unknown".into())))
-    }
 }
 
 #[cfg(test)]

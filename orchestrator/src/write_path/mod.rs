@@ -13,5 +13,5 @@ mod prepare;
 pub mod secrets;
 
 pub use commit::{append_and_plan, recorded_after};
-pub use prepare::{prepare, PrepareError};
+pub use prepare::{prepare, prepare_in, PrepareError};
 pub use secrets::Secrets;

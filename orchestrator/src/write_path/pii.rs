@@ -7,18 +7,20 @@ use events::{StoreError, StreamId};
 use serde_json::Value;
 
 /// Replaces every `{"$pii_clear": {kind, value}}` in `payload` by the sealed value of the
-/// subject it belongs to, and links the subject to the stream for support look-ups.
-pub async fn seal_markers(vault: &Vault, stream: &StreamId, payload: &mut Value) -> Result<(), StoreError> {
+/// subject it belongs to, and links the subject to the stream for support look-ups, in the
+/// caller's transaction: the subjects, look-ups and links it writes exist only if that
+/// transaction commits (a command that fails leaves none behind).
+pub async fn seal_markers_in(vault: &Vault, conn: &mut sqlx::PgConnection, stream: &StreamId, payload: &mut Value) -> Result<(), StoreError> {
     let mut found = Vec::new();
     collect_markers(payload, &mut Vec::new(), &mut found)?;
     for (path, kind, clear) in found {
         let link = if kind.is_looked_up() {
-            let subject = vault.subject_for(kind, &clear).await?;
-            vault.link_stream(subject, stream).await?
+            let subject = vault.subject_for_in(&mut *conn, kind, &clear).await?;
+            vault.link_stream_in_tx(&mut *conn, subject, stream).await?
         } else {
-            vault.attempt_subject(stream).await?
+            vault.attempt_subject_in(&mut *conn, stream).await?
         };
-        let sealed = vault.seal_linked(link, kind, &kind.normalize(&clear)).await?.to_value();
+        let sealed = vault.seal_linked_in(&mut *conn, link, kind, &kind.normalize(&clear)).await?.to_value();
         if let Some(slot) = pointer_mut(payload, &path) {
             *slot = sealed;
         }
@@ -67,24 +69,24 @@ fn pointer_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Valu
 const SECRET_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Moves every `{"$secret_clear": value}` in `payload` into the attempt's secrets, leaving
-/// `{"$secret": "<name>"}` in its place.
-pub async fn stash_secrets(secrets: &super::secrets::Secrets, payload: &mut Value) -> Result<(), sqlx::Error> {
+/// `{"$secret": "<name>"}` in its place, in the caller's transaction.
+pub async fn stash_secrets_in(secrets: &super::secrets::Secrets, conn: &mut sqlx::PgConnection, payload: &mut Value) -> Result<(), sqlx::Error> {
     match payload {
         Value::Object(map) => {
             if let Some(clear) = map.get(SECRET_CLEAR_MARKER) {
                 let text = clear.as_str().map(str::to_string).unwrap_or_else(|| clear.to_string());
                 let name = format!("s-{}", uuid::Uuid::new_v4());
-                secrets.put(&name, &text, SECRET_TTL).await?;
+                secrets.put_in(&mut *conn, &name, &text, SECRET_TTL).await?;
                 *payload = serde_json::json!({ SECRET_MARKER: name });
                 return Ok(());
             }
             for child in map.values_mut() {
-                Box::pin(stash_secrets(secrets, child)).await?;
+                Box::pin(stash_secrets_in(secrets, &mut *conn, child)).await?;
             }
         }
         Value::Array(items) => {
             for child in items.iter_mut() {
-                Box::pin(stash_secrets(secrets, child)).await?;
+                Box::pin(stash_secrets_in(secrets, &mut *conn, child)).await?;
             }
         }
         _ => {}

@@ -4,7 +4,7 @@ use events::pii::Vault;
 use events::{Metadata, NewEvent, StoreError, StreamId};
 use serde_json::Value;
 
-use super::pii::{has_clear_marker, seal_markers, stash_secrets};
+use super::pii::{has_clear_marker, seal_markers_in, stash_secrets_in};
 use super::Secrets;
 
 /// Why decided events could not be made fit to store.
@@ -14,14 +14,36 @@ pub enum PrepareError {
     Seal { event_type: String, source: StoreError },
     #[error("keeping a secret of {event_type}: {source}")]
     Secret { event_type: String, source: sqlx::Error },
+    /// The transaction of [`prepare`] could not begin or commit.
+    #[error("the transaction sealing the events: {0}")]
+    Transaction(sqlx::Error),
     /// A personal-data or secret marker survived: a bug, and never stored.
     #[error("unsealed personal data in {0}")]
     LeftInClear(String),
 }
 
 /// Encoded `(type, payload)` pairs of one stream, with their metadata, sealed and stripped of
-/// secrets in order; the first failure stops the whole batch (nothing is half stored).
+/// secrets in order, in a transaction of their own (the runner's path; the visitor's commands
+/// use [`prepare_in`] in the transaction that appends): the first failure stops the whole
+/// batch, and nothing of it is stored.
 pub async fn prepare(
+    vault: &Vault,
+    secrets: &Secrets,
+    stream: &StreamId,
+    decided: Vec<(String, Value)>,
+    metadata: &Metadata,
+) -> Result<Vec<NewEvent>, PrepareError> {
+    let mut tx = secrets.pool().begin().await.map_err(PrepareError::Transaction)?;
+    let prepared = prepare_in(&mut tx, vault, secrets, stream, decided, metadata).await?;
+    tx.commit().await.map_err(PrepareError::Transaction)?;
+    Ok(prepared)
+}
+
+/// [`prepare`] inside the caller's transaction, the one that appends the events: nothing it
+/// writes (vault subjects, look-ups, links, secrets) outlives a command that fails or is
+/// refused after it.
+pub async fn prepare_in(
+    conn: &mut sqlx::PgConnection,
     vault: &Vault,
     secrets: &Secrets,
     stream: &StreamId,
@@ -30,10 +52,10 @@ pub async fn prepare(
 ) -> Result<Vec<NewEvent>, PrepareError> {
     let mut out = Vec::with_capacity(decided.len());
     for (event_type, mut payload) in decided {
-        if let Err(source) = seal_markers(vault, stream, &mut payload).await {
+        if let Err(source) = seal_markers_in(vault, &mut *conn, stream, &mut payload).await {
             return Err(PrepareError::Seal { event_type, source });
         }
-        if let Err(source) = stash_secrets(secrets, &mut payload).await {
+        if let Err(source) = stash_secrets_in(secrets, &mut *conn, &mut payload).await {
             return Err(PrepareError::Secret { event_type, source });
         }
         if has_clear_marker(&payload) {

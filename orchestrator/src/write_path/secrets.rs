@@ -13,8 +13,19 @@ impl Secrets {
         Self { db, stream_id: stream_id.to_string() }
     }
 
+    /// The pool the secrets are kept in.
+    pub fn pool(&self) -> &PgPool {
+        &self.db
+    }
+
     /// Stores (or replaces) a token for `ttl`.
     pub async fn put(&self, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
+        let mut conn = self.db.acquire().await?;
+        self.put_in(&mut conn, name, value, ttl).await
+    }
+
+    /// [`Secrets::put`] inside the caller's transaction.
+    pub async fn put_in(&self, conn: &mut sqlx::PgConnection, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
         // Expiry on the database's clock, the one `get` and the purge compare it with.
         let ttl_secs = i64::try_from(ttl.as_secs()).unwrap_or(3600);
         sqlx::query(
@@ -26,7 +37,7 @@ impl Secrets {
         .bind(name)
         .bind(value)
         .bind(ttl_secs)
-        .execute(&self.db)
+        .execute(conn)
         .await?;
         Ok(())
     }

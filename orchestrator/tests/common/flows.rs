@@ -14,7 +14,9 @@ use orchestrator::upstream::Upstreams;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use super::{spawn_app, spawn_app_against, TestApp};
+use orchestrator::config::ServeConfig;
+
+use super::{spawn_app, spawn_app_configured, TestApp};
 
 pub struct World {
     pub db: PgPool,
@@ -44,8 +46,13 @@ impl World {
     /// flow's steps working in the background, as `orchestrator serve` runs. Its client
     /// follows no redirect (the OAuth hops are part of what the tests check).
     pub async fn serving(db: PgPool, seed: u64) -> Self {
+        Self::serving_configured(db, seed, |_| {}).await
+    }
+
+    /// [`World::serving`] with the portal's configuration changed by `configure`.
+    pub async fn serving_configured(db: PgPool, seed: u64, configure: impl FnOnce(&mut ServeConfig)) -> Self {
         let sandbox = spawn_on_loopback(SandboxConfig { seed }).await.expect("sandbox");
-        let (app, steps) = spawn_app_against(db.clone(), &sandbox.base_url()).await;
+        let (app, steps) = spawn_app_configured(db.clone(), &sandbox.base_url(), configure).await;
         let config = RunnerConfig { poll: Duration::from_millis(100), ..RunnerConfig::default() };
         let runner = steps
             .iter()
@@ -80,13 +87,11 @@ impl World {
     /// `POST /api/attempts` for `flow`: the status, the visitor (when the attempt was opened
     /// and the cookie set) and the body.
     pub async fn open(&self, flow: &str, command: Value) -> (u16, Option<Visitor>, Value) {
-        let response = self
-            .http
-            .post(self.app.url("/api/attempts"))
-            .json(&json!({ "flow": flow, "command": command }))
-            .send()
-            .await
-            .expect("start");
+        let mut request = self.http.post(self.app.url("/api/attempts"));
+        if super::sends_code(flow, &command) {
+            request = request.header("x-altcha", self.app.proof().await);
+        }
+        let response = request.json(&json!({ "flow": flow, "command": command })).send().await.expect("start");
         let status = response.status().as_u16();
         let cookie = response
             .headers()
@@ -103,15 +108,17 @@ impl World {
     }
 
     pub async fn command(&self, visitor: &Visitor, command: Value) -> (u16, Value) {
-        let response = self
+        let mut request = self
             .http
             .post(self.app.url(&format!("/api/attempts/{}/commands", visitor.id)))
             .header("cookie", &visitor.cookie)
-            .header("idempotency-key", uuid::Uuid::new_v4().to_string())
-            .json(&command)
-            .send()
-            .await
-            .expect("command");
+            .header("idempotency-key", uuid::Uuid::new_v4().to_string());
+        // The browser proves work for every command that sends a code (issue 17).
+        let flow = visitor.id.split('-').next().unwrap_or("");
+        if super::sends_code(flow, &command) {
+            request = request.header("x-altcha", self.app.proof().await);
+        }
+        let response = request.json(&command).send().await.expect("command");
         (response.status().as_u16(), response.json().await.expect("json"))
     }
 
@@ -203,6 +210,15 @@ impl World {
     }
 
     /// Event types of the attempt, in order, without the runner's bookkeeping.
+    /// The `abuse.limited` events of the visitor's attempt (the browser never gets them).
+    pub async fn refusals(&self, visitor: &Visitor) -> Vec<Value> {
+        sqlx::query_scalar("SELECT payload FROM events WHERE stream_id = $1 AND event_type = 'abuse.limited' ORDER BY version")
+            .bind(&visitor.id)
+            .fetch_all(&self.db)
+            .await
+            .expect("refusals")
+    }
+
     pub fn types(attempt: &Value) -> Vec<String> {
         attempt["events"]
             .as_array()

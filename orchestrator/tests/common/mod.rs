@@ -24,7 +24,21 @@ impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
+
+    /// A solved proof of work for one command that sends a code (the `X-Altcha` header).
+    pub async fn proof(&self) -> String {
+        solved_proof(&self.client, &format!("http://{}", self.addr)).await
+    }
 }
+
+/// Fetches a challenge from the portal at `base` and solves it, as the browser does.
+pub async fn solved_proof(client: &reqwest::Client, base: &str) -> String {
+    let challenge: altcha::Challenge =
+        client.get(format!("{base}/api/altcha/challenge")).send().await.expect("challenge").json().await.expect("challenge json");
+    orchestrator::abuse::proof::solve(&challenge).expect("solvable challenge")
+}
+
+pub use orchestrator::abuse::rules::sends_code;
 
 impl Drop for TestApp {
     fn drop(&mut self) {
@@ -61,6 +75,8 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         upstreams: UpstreamConfig::sandbox(sandbox_url),
         partners: PartnerConfig::default(),
         download: DownloadConfig::default(),
+        abuse: orchestrator::config::AbuseConfig::default(),
+        server: orchestrator::config::ServerConfig::default(),
     }
 }
 
@@ -73,14 +89,30 @@ pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> T
     spawn(db, "http://127.0.0.1:9", adjust).await.0
 }
 
-/// The app with its upstreams at `sandbox_url`, and every flow's steps for a runner to run.
-pub async fn spawn_app_against(db: PgPool, sandbox_url: &str) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
-    spawn(db, sandbox_url, |_| {}).await
+
+/// The app with its upstreams at `sandbox_url` and its configuration changed by `configure`
+/// (abuse limits, sandbox mode), and every flow's steps for a runner to run.
+pub async fn spawn_app_configured(
+    db: PgPool,
+    sandbox_url: &str,
+    configure: impl FnOnce(&mut ServeConfig),
+) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
+    spawn_with(db, sandbox_url, configure, |_| {}).await
 }
 
 async fn spawn(db: PgPool, sandbox_url: &str, adjust: impl FnOnce(&mut AppState)) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
+    spawn_with(db, sandbox_url, |_| {}, adjust).await
+}
+
+async fn spawn_with(
+    db: PgPool,
+    sandbox_url: &str,
+    configure: impl FnOnce(&mut ServeConfig),
+    adjust: impl FnOnce(&mut AppState),
+) -> (TestApp, Vec<Arc<dyn StepFlow>>) {
     let dist = fake_dist();
-    let config = test_config_against(dist.path().to_path_buf(), sandbox_url);
+    let mut config = test_config_against(dist.path().to_path_buf(), sandbox_url);
+    configure(&mut config);
     // The notifier runs until the test's runtime ends: no stop flag is ever raised.
     let (_, never_stop) = tokio::sync::watch::channel(false);
     let parts = orchestrator::startup::Parts::from_config(&config).expect("parts");

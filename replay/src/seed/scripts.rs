@@ -140,7 +140,7 @@ fn activation(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, variant: &str)
                 j.step(call(rng), json!({"type": "customer.not_found", "data": {"status": 404}}))?;
                 return Ok(None);
             }
-            j.step(call(rng), json!({"type": "customer.found", "data": {"customer_id": format!("BRS-{}", rng.gen::<u32>())}}))?;
+            j.step(call(rng), json!({"type": "customer.found", "data": {}}))?;
         }
         if chance(rng, 0.18) {
             return Ok(None); // left the form untouched
@@ -152,7 +152,7 @@ fn activation(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, variant: &str)
                     j.step(call(rng), json!({"type": "partner.login_refused", "data": {"status": 404}}))?;
                     return Ok(None);
                 }
-                j.step(call(rng), json!({"type": "partner.logged_in", "data": {"customer_id": format!("AGL-{}", rng.gen::<u32>())}}))?;
+                j.step(call(rng), json!({"type": "partner.logged_in", "data": {}}))?;
                 j.step(call(rng), json!({"type": "partner.plan_found", "data": {"plan_id": "plano-familia"}}))?;
             }
             "carrier" => {

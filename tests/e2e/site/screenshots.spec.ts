@@ -62,7 +62,7 @@ for (const width of [375, 1280]) {
         await page.waitForLoadState('networkidle');
         await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
         await page.evaluate(() => document.fonts.ready);
-        // The site's own typeface (styles/fonts.css) is the one in use, not a system font.
+        // The site's own typeface (src/typeface.ts, loaded after the first paint) is the one in use, not a system font.
         expect(await page.evaluate(() => document.fonts.check('700 16px "Inter Variable"'))).toBe(true);
 
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

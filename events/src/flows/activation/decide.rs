@@ -31,6 +31,9 @@ fn on_panel(state: &ActivationState, panel: ActivationPanel) -> Result<(), Rejec
     }
 }
 
+/// Download buttons of the product list one attempt may press (issue 15: bounded attempts).
+pub const MAX_PRODUCT_CHOICES: usize = 20;
+
 pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
     match command {
         ActivationCommand::Start { variant, licenca, code, return_url } => start(state, variant, licenca, code, return_url),
@@ -65,6 +68,10 @@ pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime
         }
         ActivationCommand::ChooseProduct { product, platform } => {
             on_panel(state, ActivationPanel::ProductList)?;
+            // Each press is an event: a visitor (or a script) may not grow the attempt for ever.
+            if state.chosen.len() >= MAX_PRODUCT_CHOICES {
+                return Err(Rejection::general(messages::TOO_MANY_CHOICES));
+            }
             let granted = state.products.map(|p| p.granted()).unwrap_or_default();
             if !granted.contains(&product.as_str()) {
                 return Err(not_now());
@@ -94,8 +101,15 @@ fn start(
         Variant::Broadband => code.map(|c| c.trim().to_string()).filter(|c| is_partner_code(c)).map(|c| SecretField::clear(&c)),
         _ => None,
     };
+    // The OAuth `redirect_uri`: only our own return page, refused (not ignored) otherwise. The
+    // server checks its origin against the configured one before the flow sees it.
     let return_url = match variant {
-        Variant::Broadband => return_url.filter(|url| is_return_url(url)),
+        Variant::Broadband => match return_url {
+            Some(url) if !is_return_url(&url) => {
+                return Err(Rejection::field(super::messages::RETURN_URL_FIELD, super::messages::RETURN_URL_REFUSED));
+            }
+            url => url,
+        },
         _ => None,
     };
     Ok(vec![ActivationEvent::Started(Started {

@@ -121,16 +121,20 @@ pub enum ActivationEvent {
     /// The partner OAuth authorization URL for the partner-login button.
     #[serde(rename = "partner.login_prepared")]
     PartnerLoginPrepared { authorize_url: String },
+    /// The broadband partner knows the customer. Their id stays server-side, sealed in the
+    /// attempt's secrets (issue 17): neither the event nor the browser gets it.
     #[serde(rename = "customer.found")]
-    CustomerFound { customer_id: String },
+    CustomerFound {},
     #[serde(rename = "customer.not_found")]
     CustomerNotFound(Refused),
     #[serde(rename = "phone.submitted")]
     PhoneSubmitted(PhoneSubmitted),
     #[serde(rename = "email.submitted")]
     EmailSubmitted(EmailSubmitted),
+    /// The telecom partner accepted the e-mail. The customer id stays server-side, sealed in
+    /// the attempt's secrets (issue 17): an arbitrary e-mail tells a prober nothing more.
     #[serde(rename = "partner.logged_in")]
-    PartnerLoggedIn { customer_id: String },
+    PartnerLoggedIn {},
     #[serde(rename = "partner.login_refused")]
     PartnerLoginRefused(Refused),
     /// The telecom partner's plan id (`hash_agility_plan`).

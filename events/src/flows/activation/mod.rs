@@ -4,7 +4,7 @@
 mod commands;
 mod decide;
 mod events;
-mod messages;
+pub mod messages;
 mod next_step;
 mod state;
 mod step;

@@ -58,7 +58,8 @@ pub struct ActivationState {
     pub partner_code: Option<SecretField>,
     pub return_url: Option<String>,
     pub partner_login_url: Option<String>,
-    pub customer_id: Option<String>,
+    /// The partner knows the customer (their id is in the attempt's secrets).
+    pub customer_known: bool,
     pub plan_id: Option<String>,
     pub phone: Option<PiiField>,
     pub phone_display: Option<String>,
@@ -176,9 +177,9 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
             state.partner_login_url = Some(authorize_url.clone());
             state
         }
-        ActivationEvent::CustomerFound { customer_id } => {
+        ActivationEvent::CustomerFound {} => {
             let mut state = state.idle();
-            state.customer_id = Some(customer_id.clone());
+            state.customer_known = true;
             state.panel = ActivationPanel::SendCode;
             state
         }
@@ -205,9 +206,9 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
             let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
             state.run(first, at)
         }
-        ActivationEvent::PartnerLoggedIn { customer_id } => {
+        ActivationEvent::PartnerLoggedIn {} => {
             let mut state = state;
-            state.customer_id = Some(customer_id.clone());
+            state.customer_known = true;
             state.after(ActivationStep::PartnerLogin, at, |s| s)
         }
         ActivationEvent::PartnerLoginRefused(_) => {

@@ -166,7 +166,7 @@ impl Licence {
     /// Trimmed; empty or longer than 21 characters answers 'Por favor, informe o código recebido!'.
     pub fn parse(input: &str) -> Result<Self, FieldError> {
         let value = input.trim();
-        if value.is_empty() || value.chars().count() > Self::MAX_LEN {
+        if value.is_empty() || value.chars().count() > Self::MAX_LEN || crate::flow::has_control(value) {
             return Err(FieldError::new(Self::FIELD, messages::MISSING_LICENCE));
         }
         Ok(Self(value.to_string()))
@@ -210,7 +210,7 @@ impl Email {
     pub fn parse(input: &str) -> Result<Self, FieldError> {
         let invalid = || FieldError::new(Self::FIELD, messages::INVALID_EMAIL);
         let value = input.trim().to_lowercase();
-        if value.is_empty() || value.len() > 254 || value.chars().any(char::is_whitespace) {
+        if value.is_empty() || value.len() > 254 || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(invalid());
         }
         let (local, domain) = value.split_once('@').ok_or_else(invalid)?;
@@ -272,6 +272,16 @@ mod tests {
         assert_eq!(CpfCnpj::parse("12.abc.345/01de-35").map(|d| d.value), Ok("12ABC34501DE35".to_string()));
         assert_eq!(CpfCnpj::parse("12.ABC.345/01DE-36").unwrap_err().message, messages::INVALID_CNPJ);
         assert_eq!(CpfCnpj::parse("12.ABC.345/01DE-3A").unwrap_err().message, messages::INVALID_CNPJ);
+    }
+
+    #[test]
+    fn control_characters_are_refused_with_the_fields_message() {
+        assert_eq!(Licence::parse("AB\u{0}CD").map(|_| ()), Err(FieldError::new(Licence::FIELD, messages::MISSING_LICENCE)));
+        assert_eq!(Email::parse("\u{0}ana@exemplo.com").map(|_| ()), Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL)));
+        assert_eq!(Email::parse("ana@exem\u{1b}plo.com").map(|_| ()), Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL)));
+        assert!(CpfCnpj::parse("529.982.247-25\u{0}").is_err());
+        assert!(Msisdn::parse("(11) 91000-0001\u{0}").is_err());
+        assert!(Pincode::parse("123456\u{0}").is_err());
     }
 
     #[test]

@@ -6,6 +6,8 @@
 pub const PHONE_REQUIRED: &str = "Por favor, informe o número do seu celular.";
 pub const PHONE_INVALID: &str = "Por favor, digite um numero de celular válido!";
 pub const SERIAL_REQUIRED: &str = "Por favor, informe o número de série.";
+/// A serial with a control character (no label prints one; a NUL would break the store).
+pub const SERIAL_INVALID: &str = "O número de série contém caracteres inválidos.";
 pub const SERIAL_TOO_LONG: &str = "O número de série deve ter no máximo 21 caracteres.";
 pub const CODE_REQUIRED: &str = "Por favor, informe o código recebido!";
 pub const CODE_INVALID: &str = "O código deve ter 6 dígitos.";

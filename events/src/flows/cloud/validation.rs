@@ -5,7 +5,7 @@
 //! reusing the activation flow's wording where the rule is the same. `docs/cloud-flow.md`
 //! lists them; `tests/vectors/cloud/fields.json` pins them for the web form too.
 
-use super::messages::{CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_REQUIRED, SERIAL_TOO_LONG};
+use super::messages::{CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_INVALID, SERIAL_REQUIRED, SERIAL_TOO_LONG};
 use crate::flow::{debug_masked, FieldError};
 
 /// Brazil's country prefix (spec section 9).
@@ -68,6 +68,9 @@ impl Serial {
         }
         if serial.chars().count() > SERIAL_MAX_LEN {
             return Err(FieldError::new(Self::FIELD, SERIAL_TOO_LONG));
+        }
+        if crate::flow::has_control(serial) {
+            return Err(FieldError::new(Self::FIELD, SERIAL_INVALID));
         }
         Ok(Self(serial.to_string()))
     }
@@ -140,6 +143,14 @@ mod tests {
         assert_eq!(Serial::parse(""), Err(FieldError::new("serial", SERIAL_REQUIRED)));
         assert!(Serial::parse(&"A".repeat(21)).is_ok());
         assert_eq!(Serial::parse(&"A".repeat(22)), Err(FieldError::new("serial", SERIAL_TOO_LONG)));
+    }
+
+    #[test]
+    fn control_characters_are_refused_with_the_fields_message() {
+        assert_eq!(Serial::parse("C02X\u{0}1").map(|_| ()), Err(FieldError::new(Serial::FIELD, SERIAL_INVALID)));
+        assert_eq!(Serial::parse("\u{7}").map(|_| ()), Err(FieldError::new(Serial::FIELD, SERIAL_INVALID)));
+        assert!(CloudPhone::parse("11910000001").is_ok());
+        assert!(Pincode::parse("12345\u{0}").is_err());
     }
 
     #[test]

@@ -6,10 +6,13 @@ use chrono::{DateTime, Utc};
 use super::commands::DownloadCommand;
 use super::events::DownloadEvent;
 use super::state::{DownloadPanel, DownloadState};
-use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, UNKNOWN_CHOICE};
+use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, TOO_MANY_RETRIES, UNKNOWN_CHOICE};
 use super::validation::{BrowserName, DesktopOs, DesktopPhone, SmsCode};
 use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
+
+/// "clique aqui" (download again) one attempt may use (issue 15: bounded attempts).
+pub const MAX_DOWNLOAD_RETRIES: u32 = 10;
 
 pub fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc>) -> Result<Vec<DownloadEvent>, Rejection> {
     if let DownloadCommand::Start { os, browser } = command {
@@ -63,6 +66,10 @@ pub fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc
         }
         DownloadCommand::RetryDownload {} => {
             expect(state, &[DownloadPanel::DownloadDone])?;
+            // Each retry calls the upstream and appends events: bounded per attempt.
+            if state.retries >= MAX_DOWNLOAD_RETRIES {
+                return Err(Rejection::general(TOO_MANY_RETRIES));
+            }
             Ok(vec![DownloadEvent::DownloadRetryRequested {}])
         }
         DownloadCommand::Restart {} => {

@@ -109,6 +109,8 @@ pub struct DownloadState {
     pub snackbar: Option<Snackbar>,
     /// How many download URLs were granted: each one makes the browser save the file.
     pub downloads: u32,
+    /// How many times the visitor asked for the download again ("clique aqui").
+    pub retries: u32,
     /// Domain events folded so far (snackbar ids).
     pub seen: u64,
     /// Time of the latest event: steps planned by it are due from then.
@@ -235,7 +237,10 @@ pub fn evolve(mut state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>
         DownloadEvent::LicencesFull {} => state.pending = Some(Pending::ListDevices),
         DownloadEvent::PlanWithoutAntivirus {} => state.panel = DownloadPanel::PlanWithoutAntivirus,
         DownloadEvent::DownloadFailed { .. } => state.fail_download(),
-        DownloadEvent::DownloadRetryRequested {} => state.pending = Some(Pending::RequestDownload),
+        DownloadEvent::DownloadRetryRequested {} => {
+            state.retries += 1;
+            state.pending = Some(Pending::RequestDownload);
+        }
         DownloadEvent::DevicesListed { devices } => {
             state.panel = DownloadPanel::LicencesInUse;
             state.devices = devices.clone();

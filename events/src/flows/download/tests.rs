@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::flow::testing::FlowTest;
-use crate::flow::{decode, encode, PiiField};
+use crate::flow::{decode, encode, PiiField, Rejection};
 use crate::pii::PiiKind;
 
 fn t0() -> DateTime<Utc> {
@@ -268,6 +268,15 @@ fn click_here_asks_for_the_download_again() {
     let again = given(granted_once()).and([DownloadEvent::DownloadRetryRequested {}]);
     assert_eq!(again.step_name().as_deref(), Some("request_download"));
     assert_eq!(again.and([DownloadEvent::DownloadGranted {}]).state().downloads, 2);
+}
+
+#[test]
+fn the_eleventh_click_here_is_refused() {
+    let retried = (0..10).fold(given(granted_once()), |t, _| {
+        t.and([DownloadEvent::DownloadRetryRequested {}, DownloadEvent::DownloadGranted {}])
+    });
+    assert_eq!(retried.state().retries, 10);
+    retried.when(json!({"type": "retry_download"})).then_expect_rejection(Rejection::general(TOO_MANY_RETRIES));
 }
 
 fn licences_full() -> Vec<DownloadEvent> {

@@ -350,10 +350,9 @@ impl Call<'_> {
             }
         };
         let status = response.status().as_u16();
-        let bytes = match response.bytes().await {
+        let bytes = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
             Ok(bytes) => bytes,
-            Err(error) => {
-                let kind = transport_kind(&error);
+            Err(kind) => {
                 timer.record(Some(status), Some(kind));
                 return Err(StepError::Transient(format!("{}: reading the answer: {kind}", self.endpoint)));
             }
@@ -371,7 +370,8 @@ impl Call<'_> {
 /// `base` + `path`, or a transient error naming the bad configuration.
 fn url(base: &str, path: &str) -> Result<Url, StepError> {
     Url::parse(&format!("{}{}", base.trim_end_matches('/'), path))
-        .map_err(|e| StepError::Transient(format!("upstream URL {base}{path}: {e}")))
+        // The configured base is not named: an operator may have put a key in it.
+        .map_err(|e| StepError::Transient(format!("upstream URL for {path}: {e}")))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::{PiiField, PlannedStep};
+use events::pii::PiiKind;
 use events::flows::activation::{
     ActivationEvent as Event, ActivationFlow, ActivationState as State, ActivationStep as Step, Brand, CodeRefusal,
     Products, Refused, StepFailed, Variant,
@@ -25,6 +26,8 @@ pub mod secret {
     pub const FS_CUSTOM_TOKEN: &str = "fs_custom_token";
     pub const CUSTOM_TOKEN: &str = "custom_token";
     pub const ID_TOKEN: &str = "id_token";
+    /// The partner's customer id, sealed (`StepContext::put_sealed`).
+    pub const CUSTOMER_ID: &str = "customer_id";
 }
 
 const MINUTES_15: Duration = Duration::from_secs(15 * 60);
@@ -108,7 +111,10 @@ impl Run<'_> {
         };
         let code = self.ctx.reveal(field).await?;
         Ok(match self.client.broadband_customer(&code).await? {
-            Reply::Done(customer_id) => Event::CustomerFound { customer_id },
+            Reply::Done(customer_id) => {
+                self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
+                Event::CustomerFound {}
+            }
             Reply::Refused(status) | Reply::Malformed(status) => Event::CustomerNotFound(refused(status)),
         })
     }
@@ -119,7 +125,8 @@ impl Run<'_> {
         Ok(match self.client.partner_login(&email, self.key).await? {
             Reply::Done(PartnerSession { token, customer_id }) => {
                 self.put(secret::HERO_TOKEN, &token, HOUR).await?;
-                Event::PartnerLoggedIn { customer_id }
+                self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
+                Event::PartnerLoggedIn {}
             }
             Reply::Refused(status) => Event::PartnerLoginRefused(refused(status)),
             Reply::Malformed(status) => failed(Step::PartnerLogin, Some(status)),
@@ -263,7 +270,8 @@ impl Run<'_> {
     /// The broadband partner's fixed plan hash and customer id, or the telecom partner's plan
     /// id, customer id and e-mail.
     async fn subscribe_by_hash(&self, partners: &PartnerConfig) -> Result<Event, StepError> {
-        let Some(customer_id) = self.state.customer_id.as_deref() else {
+        let stored = if self.state.customer_known { self.ctx.get_sealed(secret::CUSTOMER_ID).await? } else { None };
+        let Some(customer_id) = stored.as_deref() else {
             return Ok(failed(Step::SubscribeByHash, None));
         };
         let msisdn = self.open(self.state.phone.as_ref(), "phone").await?;

@@ -140,10 +140,9 @@ impl CloudClient {
             }
         };
         let status = response.status();
-        let bytes = match response.bytes().await {
+        let bytes = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
             Ok(bytes) => bytes,
-            Err(error) => {
-                let kind = transport_kind(&error);
+            Err(kind) => {
                 timer.record(Some(status.as_u16()), Some(kind));
                 return Err(CallError::Transient(format!("{function}: reading the answer: {kind}")));
             }

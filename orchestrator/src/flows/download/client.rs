@@ -248,10 +248,9 @@ impl DesktopClient {
             }
         };
         let status = response.status();
-        let body = match response.bytes().await {
+        let body = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
             Ok(body) => body,
-            Err(error) => {
-                let kind = transport_kind(&error);
+            Err(kind) => {
                 timer.record(Some(status.as_u16()), Some(kind));
                 return Err(CallError::Transient(format!("{endpoint}: reading the answer: {kind}")));
             }

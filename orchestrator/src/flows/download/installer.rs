@@ -31,8 +31,17 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/attempts/{id}/installer", get(installer))
 }
 
-/// One client for every installer download: no overall time-out (installers are large),
-/// but a bounded connect and read.
+/// Longest a whole installer download may take (a 100 MB file at 1.5 Mbit/s fits).
+pub const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(10 * 60);
+
+/// Downloads of one attempt's installer at once (a double click, a second tab), and in all.
+pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps = crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
+
+/// Shown past [`DOWNLOAD_CAPS`].
+pub const TOO_MANY_DOWNLOADS: &str = "Este instalador já está sendo baixado. Aguarde o download terminar e tente de novo.";
+
+/// One client for every installer download: a bounded connect and read here, and the whole
+/// download bounded by [`DOWNLOAD_DEADLINE`].
 fn http() -> &'static reqwest::Client {
     static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
     CLIENT.get_or_init(|| {
@@ -49,7 +58,7 @@ fn message(status: StatusCode, text: &str) -> Response {
 }
 
 async fn installer(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse };
     let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
     if stream.category() != DownloadFlow::CATEGORY {
         return Err(ApiError::NotFound);
@@ -61,11 +70,20 @@ async fn installer(State(state): State<AppState>, Path(id): Path<String>, header
     let Some(url) = Secrets::new(state.db.clone(), stream.as_str()).get(INSTALLER_URL).await? else {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     };
+    // Held until the body is sent or dropped.
+    let Ok(place) = state.downloads.enter(stream.as_str()) else {
+        return Ok(message(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_DOWNLOADS));
+    };
+    let deadline = tokio::time::Instant::now() + DOWNLOAD_DEADLINE;
 
-    let upstream = match http().get(&url).send().await {
-        Ok(response) => response,
-        Err(error) => {
+    let upstream = match tokio::time::timeout_at(deadline, http().get(&url).send()).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => {
             tracing::warn!(stream = %stream, timeout = error.is_timeout(), "installer download failed");
+            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+        }
+        Err(_) => {
+            tracing::warn!(stream = %stream, "installer download timed out before its answer");
             return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
         }
     };
@@ -79,12 +97,14 @@ async fn installer(State(state): State<AppState>, Path(id): Path<String>, header
     }
     let length = upstream.content_length();
     // Streamed chunk by chunk, so a large installer never sits in memory whole.
-    let body = futures::stream::unfold(Some(upstream), |upstream| async move {
-        let mut upstream = upstream?;
-        match upstream.chunk().await {
-            Ok(Some(bytes)) => Some((Ok::<_, std::io::Error>(bytes), Some(upstream))),
-            Ok(None) => None,
-            Err(error) => Some((Err(std::io::Error::other(error.without_url())), None)),
+    // The attempt's place and the deadline go with the body: both end with the download.
+    let body = futures::stream::unfold(Some((upstream, place)), move |open| async move {
+        let (mut upstream, place) = open?;
+        match tokio::time::timeout_at(deadline, upstream.chunk()).await {
+            Ok(Ok(Some(bytes))) => Some((Ok::<_, std::io::Error>(bytes), Some((upstream, place)))),
+            Ok(Ok(None)) => None,
+            Ok(Err(error)) => Some((Err(std::io::Error::other(error.without_url())), None)),
+            Err(_) => Some((Err(std::io::Error::other("installer download past its deadline")), None)),
         }
     });
 

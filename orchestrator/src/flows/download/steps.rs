@@ -105,9 +105,18 @@ fn desktop_msisdn(opened: &str) -> Option<String> {
 }
 
 /// Only URLs of the configured download manager are fetched later on the visitor's behalf.
-fn is_download_manager_url(url: &str, base: &str) -> bool {
-    let base = base.trim_end_matches('/');
-    url.strip_prefix(base).is_some_and(|rest| rest.starts_with('/'))
+/// Both are parsed and normalised first (`a/../b` is `b`), so a granted URL cannot climb out of
+/// the manager's path; one with credentials in it is refused. Returns the normalised URL.
+fn download_manager_url(url: &str, base: &str) -> Option<String> {
+    let granted = reqwest::Url::parse(url).ok()?;
+    let base = reqwest::Url::parse(base.trim_end_matches('/')).ok()?;
+    let same_origin = granted.scheme() == base.scheme()
+        && granted.host_str() == base.host_str()
+        && granted.port_or_known_default() == base.port_or_known_default();
+    let prefix = format!("{}/", base.path().trim_end_matches('/'));
+    let inside = granted.path().starts_with(&prefix) && granted.path().len() > prefix.len();
+    let no_credentials = granted.username().is_empty() && granted.password().is_none();
+    (same_origin && inside && no_credentials).then(|| granted.to_string())
 }
 
 #[async_trait]
@@ -182,11 +191,13 @@ impl FlowSteps for DownloadSteps {
                     return Ok(vec![DownloadEvent::DownloadFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.desktop_url(&token, &subscription, &state.browser, os.as_str()).await {
-                    Ok(url) if is_download_manager_url(&url, &ctx.upstreams.urls.download_manager) => {
-                        keep(ctx, INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
-                        Ok(vec![DownloadEvent::DownloadGranted {}])
-                    }
-                    Ok(_) => Ok(vec![DownloadEvent::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
+                    Ok(url) => match download_manager_url(&url, &ctx.upstreams.urls.download_manager) {
+                        Some(url) => {
+                            keep(ctx, INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
+                            Ok(vec![DownloadEvent::DownloadGranted {}])
+                        }
+                        None => Ok(vec![DownloadEvent::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
+                    },
                     Err(error) if error.code() == Some("NO_FREE_LICENSE") => Ok(vec![DownloadEvent::LicencesFull {}]),
                     Err(error) if error.code() == Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION") => {
                         Ok(vec![DownloadEvent::PlanWithoutAntivirus {}])
@@ -324,8 +335,26 @@ mod tests {
     #[test]
     fn only_download_manager_urls_are_kept() {
         let base = "http://127.0.0.1:8090/download-manager";
-        assert!(is_download_manager_url("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe", base));
-        assert!(!is_download_manager_url("http://127.0.0.1:8090/download-manager-evil/x", base));
-        assert!(!is_download_manager_url("http://evil.test/download-manager/files/x", base));
+        let kept = |url: &str| download_manager_url(url, base);
+        assert_eq!(
+            kept("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe").as_deref(),
+            Some("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe")
+        );
+        assert_eq!(kept("http://127.0.0.1:8090/download-manager/a/../files/x").as_deref(), Some("http://127.0.0.1:8090/download-manager/files/x"));
+        for refused in [
+            "http://127.0.0.1:8090/download-manager-evil/x",
+            "http://evil.test/download-manager/files/x",
+            // Issue 16, item 7: these passed the old prefix check.
+            "http://127.0.0.1:8090/download-manager/../x",
+            "http://127.0.0.1:8090/download-manager/%2e%2e/admin/reset",
+            "http://127.0.0.1:8090/download-manager/..",
+            "http://user:pw@127.0.0.1:8090/download-manager/files/x",
+            "http://127.0.0.1:8091/download-manager/files/x",
+            "https://127.0.0.1:8090/download-manager/files/x",
+            "http://127.0.0.1:8090/download-manager/",
+            "not a url",
+        ] {
+            assert_eq!(kept(refused), None, "{refused}");
+        }
     }
 }

@@ -22,6 +22,7 @@ import { RedirectStorePanel } from './components/RedirectStorePanel';
 import { SendCodePanel } from './components/SendCodePanel';
 import { TopBar } from './components/TopBar';
 import { ActivationFooter } from './components/ActivationFooter';
+import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
 /** Spec section 3: the telecom partner's plan id, kept in local storage. */
 export const AGILITY_PLAN_KEY = 'hash_agility_plan';
@@ -90,6 +91,7 @@ export default function ActivationPage({ variant }: Props) {
   const resolved = variant ?? variantForPath(location.pathname) ?? 'standard';
   const config = VARIANT_CONFIGS[resolved];
   usePageMeta({ title: config.pageTitle, description: config.description, noindex: true });
+  useProofOfWork();
   // "Alterar número" starts over: a new key gives a fresh machine and a new attempt.
   const [round, setRound] = useState(0);
   // A new query string (back from the partner with ?code=) starts a new attempt: the key gives

@@ -14,6 +14,7 @@ import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
 import { isBusy, panelOf } from './selectors';
+import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
 const STEPS = ['Seus dados', 'Código SMS', 'Ativação'] as const;
 
@@ -92,6 +93,7 @@ export default function CloudActivationPage() {
     description: 'Ative o EXA Cloud do seu computador com o número de série e o seu celular.',
     noindex: true,
   });
+  useProofOfWork();
   const navigate = useNavigate();
   const machine = useMemo(
     () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),

@@ -18,6 +18,7 @@ import { isBusy, panelOf, stepOf } from './machine';
 import { TEXTS } from './texts';
 import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './validation';
+import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
 function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
   switch (panel) {
@@ -79,6 +80,7 @@ export default function DownloadPage() {
   const { os } = useParams();
   // "Alterar número" starts over with a fresh machine and a new attempt.
   const [round, setRound] = useState(0);
+  useProofOfWork();
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
   // A new os is a new attempt: the key gives it a fresh machine.
   return (

@@ -134,8 +134,10 @@ export const downloadMachine = setup({
         enqueue.assign({ fieldError: { field: error.field, message: error.message } });
         return;
       }
-      // A general refusal says why; anything else is the spec's generic failure.
-      const message = error instanceof AttemptError && error.status === 422 ? error.message : GENERIC_FAILURE;
+      // A refusal (the flow's rule, or an abuse limit's 429/403) says why; anything else is the
+      // spec's generic failure.
+      const refused = error instanceof AttemptError && [403, 422, 429].includes(error.status);
+      const message = refused ? error.message : GENERIC_FAILURE;
       const id = context.snackbarSeq + 1;
       enqueue.assign({ snackbar: { id, message }, snackbarSeq: id });
       enqueue.raise({ type: 'SNACKBAR_TIMEOUT', id }, { delay: SNACKBAR_MS });

@@ -53,7 +53,8 @@ export interface Device {
 }
 
 type Empty = Record<string, never> | null;
-type Reason = { reason: string };
+/** Upstream reasons are for support only: the server never sends them to the browser (docs/security.md). */
+type Reason = { reason?: string };
 
 export type DomainEvent =
   | { type: 'download.started'; data: { os: string; browser: string } }

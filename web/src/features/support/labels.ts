@@ -7,6 +7,7 @@ import labels from './labels.json';
 
 const STEPS: Record<string, string> = labels.steps;
 const PANELS: Record<string, string> = labels.panels;
+const LIMITS: Record<string, string> = labels.limits;
 
 export function stepLabel(name: string): string {
   return STEPS[name] ?? name;
@@ -14,4 +15,9 @@ export function stepLabel(name: string): string {
 
 export function panelLabel(name: string): string {
   return PANELS[name] ?? name;
+}
+
+/** The abuse limit that refused a visitor (`abuse.limited`'s rule, docs/abuse.md). */
+export function limitLabel(rule: string): string {
+  return LIMITS[rule] ?? rule;
 }

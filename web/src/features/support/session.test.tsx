@@ -52,9 +52,11 @@ describe('the staff session on every console page', () => {
     let fail = true;
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => {
+      vi.fn(async (url: string) => {
         if (fail) throw new TypeError('Failed to fetch');
-        return new Response(JSON.stringify(SUPPORT), { status: 200 });
+        // The session answers; the attempt does not exist (any other body would be read as one).
+        if (url === '/api/staff/session') return new Response(JSON.stringify(SUPPORT), { status: 200 });
+        return new Response(JSON.stringify({ message: 'Tentativa não encontrada.' }), { status: 404 });
       }),
     );
     renderAt('/suporte/tentativas/x');

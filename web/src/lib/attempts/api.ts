@@ -1,5 +1,7 @@
 // The attempt API shared by the three flows (see docs/attempts.md).
 
+import { needsProof, PROOF_HEADER, takeProof } from './proof';
+
 export interface AttemptEvent {
   type: string;
   data: Record<string, unknown> | null;
@@ -52,30 +54,42 @@ function newKey(): string {
     : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
+/** The headers of a command: its proof of work when it sends a code. */
+async function commandHeaders(flow: string, command: Record<string, unknown>): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (needsProof(flow, command)) {
+    const proof = await takeProof();
+    if (proof) headers[PROOF_HEADER] = proof;
+  }
+  return headers;
+}
+
 /** Starts an attempt of `flow` with its start command. */
-export function startAttempt<View>(
+export async function startAttempt<View>(
   flow: string,
   command: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<AttemptReply<View>> {
   return call<View>('/api/attempts', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: await commandHeaders(flow, command),
     body: JSON.stringify({ flow, command }),
     signal,
   });
 }
 
 /** Sends one command; a retry of the same call reuses its idempotency key. */
-export function sendCommand<View>(
+export async function sendCommand<View>(
   id: string,
   command: Record<string, unknown>,
   signal?: AbortSignal,
   idempotencyKey: string = newKey(),
 ): Promise<AttemptReply<View>> {
+  // An attempt's id is `<flow>-<uuid>`.
+  const flow = id.split('-')[0] ?? '';
   return call<View>(`/api/attempts/${encodeURIComponent(id)}/commands`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    headers: { ...(await commandHeaders(flow, command)), 'idempotency-key': idempotencyKey },
     body: JSON.stringify(command),
     signal,
   });

@@ -1,6 +1,7 @@
 import { PanelName, StepName } from './Names';
 import type { Seen, TimelineEntry } from '../api';
 import { actorLabel, formatDateTime, formatTime } from '../format';
+import { limitLabel } from '../labels';
 
 export type TimelineMode = 'compact' | 'full';
 
@@ -37,6 +38,9 @@ function callFacts(data: unknown): string[] {
   if (typeof retries === 'number' && retries > 0) facts.push(retries === 1 ? '1 repetição' : `${retries} repetições`);
   const reason = d.reason ?? d.error;
   if (typeof reason === 'string' && reason) facts.push(reason);
+  // A refusal by an abuse limit: which limit, and what the visitor was told.
+  if (typeof d.rule === 'string') facts.push(limitLabel(d.rule));
+  if (typeof d.rule === 'string' && typeof d.message === 'string') facts.push(`“${d.message}”`);
   return [...new Set(facts)];
 }
 

@@ -1,0 +1,124 @@
+//! Counting in PostgreSQL, so every replica sees the same counts: a limit is the number of
+//! `abuse_hits` rows of its rule and key in its window. Each check holds a transaction-scoped
+//! advisory lock on its rule and key, so two replicas cannot both take the last place.
+
+use std::time::Duration;
+
+use sqlx::PgConnection;
+
+use super::rules::Rule;
+
+/// Advisory-lock class of abuse counters ('ABUS'), apart from streams and idempotency keys.
+const LOCK_CLASS: i32 = 0x4142_5553;
+
+/// One counter to check and, if there is room, to count in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub rule: Rule,
+    pub key: Vec<u8>,
+    pub limit: u32,
+}
+
+/// A refused action: the rule, and when the oldest counted action leaves the window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limited {
+    pub rule: Rule,
+    pub retry_after: Duration,
+}
+
+/// Checks every counter and counts the action in all of them, or none when one is full, in
+/// the caller's transaction (the service commits it before the command acts: a send that was
+/// let through counts even if an upstream then fails it).
+pub async fn admit(conn: &mut PgConnection, checks: &[Check]) -> Result<Result<(), Limited>, sqlx::Error> {
+    let mut ordered: Vec<&Check> = checks.iter().collect();
+    // One lock order for every request, so two of them cannot wait on each other.
+    ordered.sort_by(|a, b| (a.rule, &a.key).cmp(&(b.rule, &b.key)));
+    for check in &ordered {
+        lock(conn, check.rule, &check.key).await?;
+        let window = check.rule.window();
+        let (count, retry_after): (i64, Option<f64>) = sqlx::query_as(
+            "SELECT count(*), EXTRACT(EPOCH FROM (min(at) + make_interval(secs => $3) - now()))::float8
+               FROM abuse_hits WHERE rule = $1 AND key = $2 AND at > now() - make_interval(secs => $3)",
+        )
+        .bind(check.rule.name())
+        .bind(&check.key)
+        .bind(window.as_secs_f64())
+        .fetch_one(&mut *conn)
+        .await?;
+        if count >= i64::from(check.limit) {
+            let retry_after = Duration::from_secs_f64(retry_after.unwrap_or(window.as_secs_f64()).max(1.0).ceil());
+            return Ok(Err(Limited { rule: check.rule, retry_after }));
+        }
+    }
+    for check in &ordered {
+        count(conn, check.rule, &check.key).await?;
+    }
+    Ok(Ok(()))
+}
+
+/// Counts one action without a limit of its own (the breaker's trips).
+async fn count(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO abuse_hits (rule, key) VALUES ($1, $2)").bind(rule.name()).bind(key).execute(&mut *conn).await?;
+    Ok(())
+}
+
+async fn lock(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2 || ':' || encode($3, 'hex')))")
+        .bind(LOCK_CLASS)
+        .bind(rule.name())
+        .bind(key)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The key of the portal-wide SMS counter and breaker.
+pub const GLOBAL_KEY: &[u8] = b"all";
+
+/// Whether the SMS breaker is open: tripped within the cool-down. Returns when it closes.
+pub async fn breaker_open(conn: &mut PgConnection, cooldown: Duration) -> Result<Option<Duration>, sqlx::Error> {
+    let left: Option<f64> = sqlx::query_scalar(
+        "SELECT EXTRACT(EPOCH FROM (max(at) + make_interval(secs => $2) - now()))::float8
+           FROM abuse_hits WHERE rule = $1 AND key = $3 AND at > now() - make_interval(secs => $2)",
+    )
+    .bind(Rule::SmsBreaker.name())
+    .bind(cooldown.as_secs_f64())
+    .bind(GLOBAL_KEY)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(left.map(|secs| Duration::from_secs_f64(secs.max(1.0).ceil())))
+}
+
+/// Opens the breaker (its trip is a row of its own, so every replica sees it).
+pub async fn trip_breaker(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    count(conn, Rule::SmsBreaker, GLOBAL_KEY).await
+}
+
+/// The phone hash an attempt sends its codes to.
+pub async fn attempt_phone(conn: &mut PgConnection, stream: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar("SELECT phone_hash FROM abuse_attempt_phones WHERE stream_id = $1")
+        .bind(stream)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+pub async fn set_attempt_phone(conn: &mut PgConnection, stream: &str, phone_hash: &[u8]) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO abuse_attempt_phones (stream_id, phone_hash) VALUES ($1, $2)
+         ON CONFLICT (stream_id) DO UPDATE SET phone_hash = EXCLUDED.phone_hash, updated_at = now()",
+    )
+    .bind(stream)
+    .bind(phone_hash)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Forgets counts older than the longest window, spent challenges past their expiry and the
+/// phones of attempts idle for a day; run periodically. Returns the rows deleted.
+pub async fn purge(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
+    let hits = sqlx::query("DELETE FROM abuse_hits WHERE at < now() - interval '1 day 1 hour'").execute(db).await?;
+    let phones = sqlx::query("DELETE FROM abuse_attempt_phones WHERE updated_at < now() - interval '1 day'").execute(db).await?;
+    let spent = sqlx::query("DELETE FROM altcha_spent WHERE expires_at < now()").execute(db).await?;
+    Ok(hits.rows_affected() + phones.rows_affected() + spent.rows_affected())
+}

@@ -1,0 +1,211 @@
+//! Limits against SMS pumping, code guessing, scripted starts and account probing, checked
+//! before any upstream call and counted in PostgreSQL so they hold across replicas
+//! (docs/abuse.md). Every refusal becomes an `abuse.limited` event, so support sees it and
+//! funnels count it.
+
+pub mod api;
+pub mod gate;
+pub mod proof;
+pub mod rules;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use events::pii::Vault;
+use events::RecordedEvent;
+use serde_json::Value;
+use sqlx::PgConnection;
+
+use crate::config::AbuseConfig;
+use gate::Check;
+use proof::{ProofError, ProofOfWork};
+use rules::{classify, Limits, Rule, SmsTo};
+
+/// A refused action: the rule, how long until it may be tried again (when the rule knows),
+/// and what failed for a proof of work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub rule: Rule,
+    pub retry_after: Option<Duration>,
+    pub proof: Option<ProofError>,
+}
+
+impl Refusal {
+    fn rule(rule: Rule) -> Self {
+        Self { rule, retry_after: None, proof: None }
+    }
+}
+
+/// What the caller's request brought besides its command.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// The `X-Altcha` header.
+    pub proof: Option<&'a str>,
+    /// The client's address ([`crate::http::client_ip`]).
+    pub ip: Option<&'a str>,
+}
+
+/// The limits in force, the proof of work, and counts of refusals for the metrics.
+#[derive(Debug)]
+pub struct AbuseGuard {
+    pub limits: Limits,
+    pub pow: ProofOfWork,
+    trusted_proxy_hops: usize,
+    refusals: [AtomicU64; Rule::ALL.len()],
+    breaker_trips: AtomicU64,
+}
+
+impl AbuseGuard {
+    pub fn new(config: &AbuseConfig, sandbox_mode: bool, vault: &Vault) -> Self {
+        let pow = ProofOfWork::new(
+            vault.derived_secret("altcha-signature"),
+            vault.derived_secret("altcha-key-signature"),
+            config.altcha_max_counter,
+            Duration::from_secs(config.altcha_expires_secs.into()),
+        );
+        Self {
+            limits: Limits::from_config(config, sandbox_mode),
+            pow,
+            trusted_proxy_hops: config.trusted_proxy_hops,
+            refusals: Default::default(),
+            breaker_trips: AtomicU64::new(0),
+        }
+    }
+
+    pub fn trusted_proxy_hops(&self) -> usize {
+        self.trusted_proxy_hops
+    }
+
+    /// Checks a visitor's command against every limit it meets, counting it where there is
+    /// room, in `conn`'s transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn admit(
+        &self,
+        conn: &mut PgConnection,
+        vault: &Vault,
+        flow: &str,
+        stream: &str,
+        history: &[RecordedEvent],
+        command: &Value,
+        request: Request<'_>,
+    ) -> Result<Result<(), Refusal>, sqlx::Error> {
+        let guarded = classify(flow, command);
+        if guarded.code_check && rules::wrong_codes(history) >= self.limits.wrong_codes_per_attempt as usize {
+            return Ok(Err(Refusal::rule(Rule::WrongCodes)));
+        }
+        let mut checks = Vec::new();
+        if let Some(sms) = &guarded.sms {
+            let verified = match self.pow.verify(request.proof) {
+                Ok(verified) => verified,
+                Err(error) => return Ok(Err(Refusal { proof: Some(error), ..Refusal::rule(Rule::ProofOfWork) })),
+            };
+            if let Err(error) = proof::spend(conn, &verified).await? {
+                return Ok(Err(Refusal { proof: Some(error), ..Refusal::rule(Rule::ProofOfWork) }));
+            }
+            if let Some(left) = gate::breaker_open(conn, self.limits.breaker_cooldown).await? {
+                return Ok(Err(Refusal { retry_after: Some(left), ..Refusal::rule(Rule::SmsBreaker) }));
+            }
+            checks.push(Check { rule: Rule::SmsPerMinute, key: gate::GLOBAL_KEY.to_vec(), limit: self.limits.sms_per_minute });
+            let (phone_key, exempt) = match sms {
+                SmsTo::Typed(national) => {
+                    let key = vault.tag("abuse:phone", national);
+                    gate::set_attempt_phone(conn, stream, &key).await?;
+                    (key, self.limits.phone_exempt(national))
+                }
+                SmsTo::Current => match gate::attempt_phone(conn, stream).await? {
+                    Some(key) => (key, false),
+                    // No code sent yet: the flow refuses the resend; count it by attempt anyway.
+                    None => (vault.tag("abuse:attempt", stream), false),
+                },
+            };
+            let exempt = exempt || self.exempt_key(vault, &phone_key);
+            if !exempt {
+                checks.extend(self.limits.phone_rules().map(|(rule, limit)| Check { rule, key: phone_key.clone(), limit }));
+            }
+        }
+        if let Some(email) = &guarded.partner_login {
+            checks.push(Check {
+                rule: Rule::PartnerLoginsPerEmail,
+                key: vault.tag("abuse:email", email),
+                limit: self.limits.partner_logins_per_email_hour,
+            });
+            if let (Some(limit), Some(ip)) = (self.limits.partner_logins_per_ip_hour, request.ip) {
+                checks.push(Check { rule: Rule::PartnerLoginsPerIp, key: vault.tag("abuse:ip", ip), limit });
+            }
+        }
+        Ok(gate::admit(conn, &checks).await?.map_err(|limited| Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }))
+    }
+
+    /// Whether a start meets any limit (most starts do not, and skip the transaction).
+    pub fn watches_start(&self, flow: &str, command: &Value) -> bool {
+        self.limits.starts_per_ip_10min.is_some() || !classify(flow, command).is_empty()
+    }
+
+    /// Checks an attempt's start: the per-address limit, then its command like any other.
+    pub async fn admit_start(
+        &self,
+        conn: &mut PgConnection,
+        vault: &Vault,
+        flow: &str,
+        stream: &str,
+        command: &Value,
+        request: Request<'_>,
+    ) -> Result<Result<(), Refusal>, sqlx::Error> {
+        if let (Some(limit), Some(ip)) = (self.limits.starts_per_ip_10min, request.ip) {
+            let check = Check { rule: Rule::StartsPerIp, key: vault.tag("abuse:ip", ip), limit };
+            if let Err(limited) = gate::admit(conn, &[check]).await? {
+                return Ok(Err(Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }));
+            }
+        }
+        self.admit(conn, vault, flow, stream, &[], command, request).await
+    }
+
+    /// A resend's phone is known only by its hash: it is exempt when it is a scenario phone's.
+    fn exempt_key(&self, vault: &Vault, key: &[u8]) -> bool {
+        self.limits.exempt_phones.iter().any(|phone| vault.tag("abuse:phone", phone) == key)
+    }
+
+    /// Counts a refusal for the metrics, and opens the breaker when the portal-wide ceiling
+    /// was hit (in `conn`, the refusal's own transaction, so it stays open for every replica).
+    pub async fn record(&self, conn: &mut PgConnection, refusal: &Refusal) -> Result<(), sqlx::Error> {
+        if let Some(index) = Rule::ALL.iter().position(|r| *r == refusal.rule) {
+            self.refusals[index].fetch_add(1, Ordering::Relaxed);
+        }
+        if refusal.rule == Rule::SmsPerMinute {
+            gate::trip_breaker(conn).await?;
+            self.breaker_trips.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(
+                alert = "sms_breaker_open",
+                limit = self.limits.sms_per_minute,
+                cooldown_secs = self.limits.breaker_cooldown.as_secs(),
+                "SMS circuit breaker open: the portal-wide ceiling of codes per minute was reached; every send is refused for the cool-down"
+            );
+        } else {
+            tracing::warn!(rule = refusal.rule.name(), proof = ?refusal.proof, "abuse limit refused a request");
+        }
+        Ok(())
+    }
+
+    /// The refusal counts in Prometheus' text format.
+    pub fn metrics(&self) -> String {
+        let mut text = String::from("# HELP exa_abuse_refusals_total Requests refused by an abuse limit, by rule.\n# TYPE exa_abuse_refusals_total counter\n");
+        for (rule, count) in Rule::ALL.iter().zip(&self.refusals) {
+            text.push_str(&format!("exa_abuse_refusals_total{{rule=\"{}\"}} {}\n", rule.name(), count.load(Ordering::Relaxed)));
+        }
+        text.push_str("# HELP exa_sms_breaker_trips_total Times the portal-wide SMS ceiling opened the circuit breaker.\n# TYPE exa_sms_breaker_trips_total counter\n");
+        text.push_str(&format!("exa_sms_breaker_trips_total {}\n", self.breaker_trips.load(Ordering::Relaxed)));
+        text
+    }
+}
+
+/// The `abuse.limited` event's payload: the rule and what the visitor was told; never the
+/// phone, e-mail or address the count was kept by.
+pub fn limited_event(refusal: &Refusal, flow: &str, command: &Value) -> Value {
+    serde_json::json!({
+        "rule": refusal.rule.name(),
+        "command": command.get("type").and_then(Value::as_str).unwrap_or(""),
+        "message": refusal.rule.message(flow),
+        "retry_after_secs": refusal.retry_after.map(|d| d.as_secs()),
+        "proof": refusal.proof.map(|e| e.to_string()),
+    })
+}

@@ -1,0 +1,359 @@
+//! Which limits a visitor's command meets, and with what Portuguese message it is refused:
+//! pure reading of the flow, the command and the configuration (the counting is `gate`'s).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::config::AbuseConfig;
+
+/// A limit, by the name its refusals carry (`abuse.limited`'s `rule`, metrics, docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// Codes sent to one phone in 10 minutes.
+    SmsPerPhone10Min,
+    /// Codes sent to one phone in a day.
+    SmsPerPhoneDay,
+    /// Codes sent by the whole portal in a minute; tripping it opens the breaker.
+    SmsPerMinute,
+    /// The breaker opened by [`Rule::SmsPerMinute`], for the cool-down.
+    SmsBreaker,
+    /// Attempts started from one address in 10 minutes.
+    StartsPerIp,
+    /// Wrong codes in one attempt.
+    WrongCodes,
+    /// Partner log-ins with one e-mail in an hour.
+    PartnerLoginsPerEmail,
+    /// Partner log-ins from one address in an hour.
+    PartnerLoginsPerIp,
+    /// A command that sends a code came without a valid proof of work.
+    ProofOfWork,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 9] = [
+        Rule::SmsPerPhone10Min,
+        Rule::SmsPerPhoneDay,
+        Rule::SmsPerMinute,
+        Rule::SmsBreaker,
+        Rule::StartsPerIp,
+        Rule::WrongCodes,
+        Rule::PartnerLoginsPerEmail,
+        Rule::PartnerLoginsPerIp,
+        Rule::ProofOfWork,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::SmsPerPhone10Min => "sms_per_phone_10min",
+            Rule::SmsPerPhoneDay => "sms_per_phone_day",
+            Rule::SmsPerMinute => "sms_per_minute",
+            Rule::SmsBreaker => "sms_breaker",
+            Rule::StartsPerIp => "starts_per_ip",
+            Rule::WrongCodes => "wrong_codes",
+            Rule::PartnerLoginsPerEmail => "partner_logins_per_email",
+            Rule::PartnerLoginsPerIp => "partner_logins_per_ip",
+            Rule::ProofOfWork => "proof_of_work",
+        }
+    }
+
+    /// The sliding window the rule counts in.
+    pub fn window(self) -> Duration {
+        match self {
+            Rule::SmsPerPhone10Min | Rule::StartsPerIp => Duration::from_secs(600),
+            Rule::SmsPerPhoneDay => Duration::from_secs(86_400),
+            Rule::SmsPerMinute => Duration::from_secs(60),
+            Rule::PartnerLoginsPerEmail | Rule::PartnerLoginsPerIp => Duration::from_secs(3_600),
+            // Counted elsewhere (the breaker by its cool-down, the others per request).
+            Rule::SmsBreaker | Rule::WrongCodes | Rule::ProofOfWork => Duration::ZERO,
+        }
+    }
+
+    /// What the visitor reads; `flow` picks the wrong-code text (the activation spec's 406).
+    pub fn message(self, flow: &str) -> &'static str {
+        match self {
+            Rule::SmsPerPhone10Min => SMS_PER_PHONE,
+            Rule::SmsPerPhoneDay => SMS_PER_DAY,
+            Rule::SmsPerMinute | Rule::SmsBreaker => SMS_PAUSED,
+            Rule::StartsPerIp => STARTS_PER_IP,
+            Rule::WrongCodes if flow == "activation" => events::flows::activation::messages::CODE_LOCKED,
+            Rule::WrongCodes => WRONG_CODES,
+            Rule::PartnerLoginsPerEmail | Rule::PartnerLoginsPerIp => PARTNER_LOGINS,
+            Rule::ProofOfWork => PROOF_MISSING,
+        }
+    }
+}
+
+pub const SMS_PER_PHONE: &str =
+    "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
+pub const SMS_PER_DAY: &str =
+    "Este número chegou ao limite de códigos por hoje. Tente de novo amanhã ou fale com nosso atendimento.";
+pub const SMS_PAUSED: &str =
+    "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
+pub const STARTS_PER_IP: &str =
+    "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
+pub const WRONG_CODES: &str =
+    "Máximo de tentativas excedido. Recarregue a página para recomeçar ou fale com nosso atendimento.";
+pub const PARTNER_LOGINS: &str =
+    "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
+pub const PROOF_MISSING: &str =
+    "Não conseguimos confirmar o envio pelo seu navegador. Atualize a página e tente de novo.";
+
+/// Where a command sends a code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SmsTo {
+    /// The phone typed in this command, as national digits (`11987654321`).
+    Typed(String),
+    /// The phone the attempt sent its last code to ("Reenviar código").
+    Current,
+}
+
+/// What a command does that a limit watches.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Guarded {
+    pub sms: Option<SmsTo>,
+    /// Checks a typed code upstream.
+    pub code_check: bool,
+    /// Logs in at the telecom partner with this e-mail.
+    pub partner_login: Option<String>,
+}
+
+impl Guarded {
+    pub fn is_empty(&self) -> bool {
+        self == &Guarded::default()
+    }
+}
+
+/// The commands of each flow that send a code, check one, or log in at a partner (the browser
+/// attaches a proof of work to the first kind: `tests/vectors/guarded_commands.json`).
+pub fn sms_commands(flow: &str) -> &'static [&'static str] {
+    match flow {
+        "activation" => &["submit_phone", "submit_email", "resend_code"],
+        "cloud" => &["start", "submit_details", "resend"],
+        "download" => &["submit_phone", "resend_code"],
+        _ => &[],
+    }
+}
+
+pub fn code_check_commands(flow: &str) -> &'static [&'static str] {
+    match flow {
+        "activation" | "cloud" | "download" => &["submit_code"],
+        _ => &[],
+    }
+}
+
+pub fn partner_login_commands(flow: &str) -> &'static [&'static str] {
+    match flow {
+        "activation" => &["submit_email"],
+        _ => &[],
+    }
+}
+
+/// Whether `command` of `flow` sends a code (and so needs a proof of work).
+pub fn sends_code(flow: &str, command: &Value) -> bool {
+    sms_commands(flow).contains(&command.get("type").and_then(Value::as_str).unwrap_or(""))
+}
+
+/// What `command` of `flow` does that the limits watch.
+pub fn classify(flow: &str, command: &Value) -> Guarded {
+    let kind = command.get("type").and_then(Value::as_str).unwrap_or("");
+    let typed_phone = command.get("phone").and_then(Value::as_str).map(national_digits);
+    let sms = sends_code(flow, command).then(|| match typed_phone {
+        Some(phone) => SmsTo::Typed(phone),
+        None => SmsTo::Current,
+    });
+    let partner_login = partner_login_commands(flow)
+        .contains(&kind)
+        .then(|| command.get("email").and_then(Value::as_str).unwrap_or("").trim().to_lowercase());
+    Guarded { sms, code_check: code_check_commands(flow).contains(&kind), partner_login }
+}
+
+/// The phone's digits without the country code, so `+55 (11) 98765-4321`, `5511987654321` and
+/// `(11) 98765-4321` count as one phone in every flow. Whatever else was typed keeps its
+/// digits (the flow refuses it; if it did not, it would still be counted).
+pub fn national_digits(typed: &str) -> String {
+    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
+    match digits.strip_prefix("55") {
+        Some(national) if digits.len() >= 12 => national.to_string(),
+        _ => digits,
+    }
+}
+
+/// The phones of `docs/sandbox.md`'s scenarios (national digits): in sandbox mode they are
+/// exempt from the per-phone limits, so scenarios can be walked again and again.
+pub const SANDBOX_SCENARIO_PHONES: [&str; 13] = [
+    "11910000001",
+    "11910000002",
+    "11910000003",
+    "11910000004",
+    "11910000005",
+    "11910000006",
+    "11910000007",
+    "11920000001",
+    "11920000002",
+    "11930000001",
+    "11930000002",
+    "11930000003",
+    "11940000001",
+];
+
+/// The limits in force: the configuration read with the deployment's mode.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub sms_per_phone_10min: u32,
+    pub sms_per_phone_day: u32,
+    pub sms_per_minute: u32,
+    pub breaker_cooldown: Duration,
+    pub starts_per_ip_10min: Option<u32>,
+    pub wrong_codes_per_attempt: u32,
+    pub partner_logins_per_email_hour: u32,
+    pub partner_logins_per_ip_hour: Option<u32>,
+    pub exempt_phones: Vec<String>,
+}
+
+/// Production's per-address limits, used outside sandbox mode when none is configured.
+pub const PRODUCTION_STARTS_PER_IP_10MIN: u32 = 20;
+pub const PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR: u32 = 20;
+
+impl Limits {
+    pub fn from_config(config: &AbuseConfig, sandbox_mode: bool) -> Self {
+        // Every local browser and test comes from one address: off in sandbox mode unless set.
+        let per_ip = |configured: Option<u32>, production: u32| match configured {
+            Some(0) => None,
+            Some(limit) => Some(limit),
+            None if sandbox_mode => None,
+            None => Some(production),
+        };
+        Self {
+            sms_per_phone_10min: config.sms_per_phone_10min,
+            sms_per_phone_day: config.sms_per_phone_day,
+            sms_per_minute: config.sms_per_minute,
+            breaker_cooldown: Duration::from_secs(config.sms_breaker_cooldown_secs.into()),
+            starts_per_ip_10min: per_ip(config.starts_per_ip_10min, PRODUCTION_STARTS_PER_IP_10MIN),
+            wrong_codes_per_attempt: config.wrong_codes_per_attempt,
+            partner_logins_per_email_hour: config.partner_logins_per_email_hour,
+            partner_logins_per_ip_hour: per_ip(config.partner_logins_per_ip_hour, PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR),
+            exempt_phones: if sandbox_mode {
+                SANDBOX_SCENARIO_PHONES.iter().map(|p| p.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    pub fn phone_exempt(&self, national: &str) -> bool {
+        self.exempt_phones.iter().any(|p| p == national)
+    }
+
+    /// The per-phone rules a code send to a phone counts against.
+    pub fn phone_rules(&self) -> [(Rule, u32); 2] {
+        [(Rule::SmsPerPhone10Min, self.sms_per_phone_10min), (Rule::SmsPerPhoneDay, self.sms_per_phone_day)]
+    }
+}
+
+/// Wrong codes an attempt has had: every flow records a refused code as `code.rejected`.
+pub fn wrong_codes(history: &[events::RecordedEvent]) -> usize {
+    history.iter().filter(|e| e.event_type == "code.rejected").count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_spelling_of_a_phone_is_one_phone() {
+        for typed in ["(11) 98765-4321", "11987654321", "5511987654321", "+55 11 98765-4321"] {
+            assert_eq!(national_digits(typed), "11987654321", "{typed}");
+        }
+        assert_eq!(national_digits("(55) 98765-4321"), "55987654321", "area code 55 is kept");
+        assert_eq!(national_digits("abc"), "");
+    }
+
+    #[test]
+    fn a_typed_phone_is_where_the_code_goes_and_a_resend_goes_to_the_attempts_phone() {
+        let submit = classify("download", &json!({"type": "submit_phone", "phone": "(11) 98765-4321"}));
+        assert_eq!(submit.sms, Some(SmsTo::Typed("11987654321".into())));
+        let resend = classify("download", &json!({"type": "resend_code"}));
+        assert_eq!(resend.sms, Some(SmsTo::Current));
+        let cloud_back = classify("cloud", &json!({"type": "submit_details", "phone": "11987654321", "serial": "X"}));
+        assert_eq!(cloud_back.sms, Some(SmsTo::Typed("11987654321".into())), "'Voltar' then the details again sends again");
+    }
+
+    #[test]
+    fn the_telecom_email_form_logs_in_and_sends_a_code() {
+        let guarded = classify("activation", &json!({"type": "submit_email", "phone": "11987654321", "email": " Ana@X.com "}));
+        assert_eq!(guarded.partner_login.as_deref(), Some("ana@x.com"));
+        assert!(guarded.sms.is_some());
+    }
+
+    #[test]
+    fn commands_that_send_nothing_meet_no_limit() {
+        for (flow, command) in [
+            ("activation", json!({"type": "record_store_redirect", "platform": "ios"})),
+            ("download", json!({"type": "choose_partner", "partner_id": "p"})),
+            ("cloud", json!({"type": "back"})),
+            ("elsewhere", json!({"type": "submit_phone", "phone": "11987654321"})),
+        ] {
+            assert!(classify(flow, &command).is_empty(), "{flow} {command}");
+        }
+        assert!(classify("cloud", &json!({"type": "submit_code", "code": "123456"})).code_check);
+    }
+
+    #[test]
+    fn per_address_limits_are_off_in_sandbox_mode_unless_configured() {
+        let config = AbuseConfig::default();
+        assert_eq!(Limits::from_config(&config, true).starts_per_ip_10min, None);
+        assert_eq!(Limits::from_config(&config, false).starts_per_ip_10min, Some(20));
+        assert_eq!(Limits::from_config(&config, false).partner_logins_per_ip_hour, Some(20));
+        let set = AbuseConfig { starts_per_ip_10min: Some(3), ..AbuseConfig::default() };
+        assert_eq!(Limits::from_config(&set, true).starts_per_ip_10min, Some(3));
+        let off = AbuseConfig { starts_per_ip_10min: Some(0), ..AbuseConfig::default() };
+        assert_eq!(Limits::from_config(&off, false).starts_per_ip_10min, None);
+    }
+
+    #[test]
+    fn only_sandbox_mode_exempts_the_scenario_phones() {
+        let config = AbuseConfig::default();
+        assert!(Limits::from_config(&config, true).phone_exempt("11910000001"));
+        assert!(!Limits::from_config(&config, true).phone_exempt("11987654321"));
+        assert!(!Limits::from_config(&config, false).phone_exempt("11910000001"));
+    }
+
+    #[test]
+    fn the_exempt_phones_are_the_documented_scenarios() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/sandbox.md")).expect("docs/sandbox.md");
+        for phone in SANDBOX_SCENARIO_PHONES {
+            let shown = format!("({}) {}-{}", &phone[..2], &phone[2..7], &phone[7..]);
+            assert!(doc.contains(&shown), "{shown} is not a scenario of docs/sandbox.md");
+        }
+    }
+
+    #[test]
+    fn the_guarded_commands_are_the_ones_the_browser_proves() {
+        let vectors: Value = serde_json::from_str(include_str!("../../../tests/vectors/guarded_commands.json")).expect("json");
+        for flow in ["activation", "cloud", "download"] {
+            let listed = |kind: &str| -> Vec<String> {
+                vectors[flow][kind].as_array().expect(kind).iter().map(|v| v.as_str().unwrap_or("").to_string()).collect()
+            };
+            assert_eq!(listed("sms"), sms_commands(flow), "{flow}");
+            assert_eq!(listed("code_check"), code_check_commands(flow), "{flow}");
+            assert_eq!(listed("partner_login"), partner_login_commands(flow), "{flow}");
+        }
+    }
+
+    #[test]
+    fn the_support_console_names_every_rule_in_portuguese() {
+        let labels: Value =
+            serde_json::from_str(include_str!("../../../web/src/features/support/labels.json")).expect("labels.json");
+        for rule in Rule::ALL {
+            assert!(labels["limits"][rule.name()].as_str().is_some_and(|l| !l.is_empty()), "no label for {}", rule.name());
+        }
+    }
+
+    #[test]
+    fn the_activation_flow_refuses_the_sixth_code_with_the_specs_406_text() {
+        assert_eq!(Rule::WrongCodes.message("activation"), events::flows::activation::messages::CODE_LOCKED);
+        assert_eq!(Rule::WrongCodes.message("cloud"), WRONG_CODES);
+    }
+}
