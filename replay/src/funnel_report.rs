@@ -20,7 +20,7 @@ pub enum Format {
 }
 
 fn rows(funnel: &Funnel, result: &FunnelResult) -> Vec<(String, Vec<StepRow>)> {
-    result.tallies.iter().map(|(key, tally)| (key.clone(), tally.rows(funnel, TOP_REFUSALS))).collect()
+    result.tallies().iter().map(|(key, tally)| (key.clone(), tally.rows(funnel, TOP_REFUSALS))).collect()
 }
 
 fn pct(x: f64) -> String {
@@ -50,7 +50,7 @@ fn table(funnel: &Funnel, result: &FunnelResult) -> String {
         Some(v) => format!("{} / {v}", funnel.flow),
         None => funnel.flow.to_string(),
     };
-    if result.tallies.is_empty() {
+    if result.tallies().is_empty() {
         let _ = writeln!(out, "Funil {title}: nenhuma tentativa no período.");
         return out;
     }

@@ -3,6 +3,7 @@ use std::io::Write as _;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use events::funnel::projection;
 use replay::funnel::{replay as replay_funnel, Breakdown, FunnelQuery};
 use replay::funnel_report::{render, Format};
 use replay::seed::{seed, SeedOptions};
@@ -81,6 +82,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
         order: OrderArg,
     },
+    /// Keep the funnel projection (the table the funnel page reads) current: fold the events
+    /// after its checkpoint, writing rows and checkpoint in one transaction each page.
+    Project {
+        /// Keep following the log after catching up.
+        #[arg(long)]
+        follow: bool,
+        /// Events per page (and per transaction).
+        #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+        page: i64,
+    },
+    /// Rebuild the funnel projection from the start of the log into a new table and swap it in
+    /// without stopping readers; resumes a rebuild that was killed unless --fresh.
+    Rebuild {
+        /// Start over even if a killed rebuild left a half-built table.
+        #[arg(long)]
+        fresh: bool,
+        #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+        page: i64,
+    },
     /// Write a synthetic history (benchmarks, demos): attempts of the three flows, made by
     /// the flows' own rules, personal data sealed as the portal seals it.
     Seed {
@@ -140,6 +160,13 @@ enum FormatArg {
     Table,
     Csv,
     Json,
+}
+
+/// A bar of events read on stderr: drawn only on a terminal, silent when piped.
+fn events_bar(total: i64) -> anyhow::Result<ProgressBar> {
+    let progress = ProgressBar::with_draw_target(Some(total.max(0) as u64), ProgressDrawTarget::stderr());
+    progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} eventos ({per_sec}, falta {eta})").context("progress template")?);
+    Ok(progress)
 }
 
 /// Bad input: a clear message and exit code 2, as clap does for its own errors.
@@ -208,10 +235,7 @@ async fn main() -> anyhow::Result<()> {
                 }),
             };
             let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
-            let progress = ProgressBar::with_draw_target(Some(total.max(0) as u64), ProgressDrawTarget::stderr());
-            progress.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} eventos ({per_sec}, falta {eta})").context("progress template")?,
-            );
+            let progress = events_bar(total)?;
             let result = replay_funnel(&store, &query, 5_000, |read| progress.set_position(read)).await?;
             progress.finish_and_clear();
             let format = match format {
@@ -252,6 +276,31 @@ async fn main() -> anyhow::Result<()> {
                 None => {}
             }
             out.flush()?;
+        }
+        Command::Project { follow, page } => {
+            sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
+            let standing = projection::standing(&pool, projection::LIVE).await?;
+            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
+            let progress = events_bar(total.saturating_sub(standing.events))?;
+            let mut projector = projection::Projector::new(store.clone(), projection::LIVE, page);
+            let written = projector.catch_up(|n| progress.set_position(n)).await?;
+            progress.finish_and_clear();
+            eprintln!("projeção em dia: {written} eventos lidos");
+            while follow {
+                match projector.step().await? {
+                    projection::Step::Wrote(_) | projection::Step::Raced => {}
+                    projection::Step::CaughtUp { held_back: true } => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                    projection::Step::CaughtUp { held_back: false } => tokio::time::sleep(std::time::Duration::from_millis(500)).await,
+                }
+            }
+        }
+        Command::Rebuild { fresh, page } => {
+            sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
+            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
+            let progress = events_bar(total.max(0))?;
+            let written = projection::rebuild(&store, page, fresh, |n| progress.set_position(n)).await?;
+            progress.finish_and_clear();
+            eprintln!("projeção refeita: {written} eventos lidos, tabela trocada");
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
             let keys = match (pii_kek_hex, pii_hmac_hex) {

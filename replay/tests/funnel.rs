@@ -50,7 +50,7 @@ async fn the_replay_and_plain_sql_agree_step_by_step(pool: PgPool) {
     for (flow, variant) in [("cloud", None), ("download", None), ("activation", Some("carrier")), ("activation", Some("standard"))] {
         let query = all_dates(flow, variant, None);
         let result = replay(&store, &query, 97, |_| {}).await.expect("replays");
-        let rows = result.tallies.get("todas").expect("one group").rows(&query.funnel, 3);
+        let rows = result.tallies().get("todas").expect("one group").rows(&query.funnel, 3);
         if variant.is_none() {
             let steps: Vec<&[&str]> = query.funnel.steps.iter().map(|s| s.events).collect();
             for (i, row) in rows.iter().enumerate() {
@@ -78,18 +78,18 @@ async fn a_breakdown_splits_the_same_attempts(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let whole = replay(&store, &all_dates("activation", None, None), 500, |_| {}).await.expect("whole");
     let split = replay(&store, &all_dates("activation", None, Some(Breakdown::Variant)), 500, |_| {}).await.expect("split");
-    assert!(split.tallies.len() >= 5, "{:?}", split.tallies.keys().collect::<Vec<_>>());
+    assert!(split.tallies().len() >= 5, "{:?}", split.tallies().keys().collect::<Vec<_>>());
     let funnel = funnel("activation", None).expect("known");
-    let whole_rows = whole.tallies["todas"].rows(&funnel, 3);
+    let whole_rows = whole.tallies()["todas"].rows(&funnel, 3);
     for (i, row) in whole_rows.iter().enumerate() {
-        let sum: u64 = split.tallies.values().map(|t| t.rows(&funnel, 3)[i].entered).sum();
+        let sum: u64 = split.tallies().values().map(|t| t.rows(&funnel, 3)[i].entered).sum();
         assert_eq!(sum, row.entered, "step {}", row.key);
     }
     // No day in the range: nobody.
     let mut none = all_dates("activation", None, None);
     none.from = NaiveDate::from_ymd_opt(2001, 1, 1).expect("date");
     none.to = none.from;
-    assert!(replay(&store, &none, 500, |_| {}).await.expect("empty").tallies.is_empty());
+    assert!(replay(&store, &none, 500, |_| {}).await.expect("empty").tallies().is_empty());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -105,7 +105,7 @@ async fn after_people_are_erased_the_funnel_still_counts_their_steps(pool: PgPoo
         vault.forget(*person).await.expect("forgotten");
     }
     let after = replay(&store, &query, 300, |_| {}).await.expect("after");
-    assert_eq!(before.tallies, after.tallies, "erasure removes keys, never steps");
+    assert_eq!(before.tallies(), after.tallies(), "erasure removes keys, never steps");
     let text = replay::funnel_report::render(&query.funnel, &after, replay::funnel_report::Format::Json);
     assert!(!text.contains("$pii") && !text.contains("cliente"), "no personal data in the report");
 }
@@ -124,7 +124,7 @@ async fn the_export_has_a_row_per_attempt_and_step_reached_and_no_personal_data(
         .await
         .expect("replays");
     let text = String::from_utf8(out).expect("utf-8");
-    let entered: u64 = result.tallies["todas"].rows(&query.funnel, 3).iter().map(|r| r.entered).sum();
+    let entered: u64 = result.tallies()["todas"].rows(&query.funnel, 3).iter().map(|r| r.entered).sum();
     assert_eq!(text.lines().count() as u64, entered);
     assert!(text.lines().all(|l| l.starts_with("activation-")));
     assert!(!text.contains("@exemplo") && !text.contains("$pii"), "no personal data");
@@ -156,7 +156,7 @@ fn a_refusal_by_an_abuse_limit_is_counted_where_the_visitor_stopped() {
     let message = "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
     replay.observe(&event(2, "abuse.limited", json!({ "rule": "sms_per_phone_10min", "command": "submit_phone", "message": message })));
     let result = replay.finish();
-    let rows = result.tallies.get("todas").expect("one group").rows(&query.funnel, 3);
+    let rows = result.tallies().get("todas").expect("one group").rows(&query.funnel, 3);
     assert_eq!((rows[0].entered, rows[0].dropped), (1, 1));
     assert_eq!(rows[0].refusals, vec![(message.to_string(), 1)]);
 }

@@ -1,8 +1,15 @@
-//! Funnels of the three flows, pure: the definitions (steps and refusals as event types) and
-//! the maths (how far an attempt got, the step table). `replay funnel` feeds them the log.
+//! Funnels of the three flows, pure: the definitions (steps and refusals as event types), what
+//! is kept of one attempt (its track), the maths (how far an attempt got, the step table) and
+//! a question's answer. `replay funnel` feeds them the log; the projection
+//! ([`crate::funnel::projection`]) keeps the attempts' facts current in PostgreSQL.
 
+pub mod answer;
 pub mod compute;
 pub mod definitions;
+pub mod projection;
+pub mod track;
 
+pub use answer::{DayCount, FunnelAnswer, FunnelQuery};
 pub use compute::{Histogram, Order, Progress, StepRow, Tally};
 pub use definitions::{funnel, Funnel, FunnelError, FunnelStep, ACTIVATION_VARIANTS};
+pub use track::{sao_paulo, AttemptFacts, AttemptTrack, Breakdown, Facts, LIMITED_EVENT};
