@@ -167,6 +167,7 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
         web_dist: dist,
         runner_workers: 1,
         runner_lease_secs: 45,
+        funnel_projection: false,
         keys: KeyConfig::default(),
         site: SiteSettings::default(),
         upstreams: UpstreamConfig::sandbox("http://127.0.0.1:9"),

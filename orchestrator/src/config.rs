@@ -44,6 +44,12 @@ pub struct ServeConfig {
     #[arg(long, env = "RUNNER_LEASE_SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(3..=600))]
     pub runner_lease_secs: u64,
 
+    /// Keep the funnel projection (the funnel page's table) current from the event log in this
+    /// process. Replicas may all do it (one writes at a time); `false` leaves it to
+    /// `replay project --follow`.
+    #[arg(long, env = "FUNNEL_PROJECTION", default_value_t = true, action = clap::ArgAction::Set)]
+    pub funnel_projection: bool,
+
     #[command(flatten)]
     pub keys: KeyConfig,
 

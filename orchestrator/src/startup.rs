@@ -183,6 +183,9 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let lease = std::time::Duration::from_secs(config.runner_lease_secs);
     let mut background = spawn_runners(&app, config.runner_workers, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
+    if config.funnel_projection {
+        background.push(crate::analytics::projector::spawn(app.state.store.clone(), stop_rx.clone()));
+    }
     let listener = TcpListener::bind(config.bind_addr)
         .await
         .with_context(|| format!("binding {}", config.bind_addr))?;

@@ -135,7 +135,7 @@ pub struct AttemptFacts {
 }
 
 /// A flow's state folded event by event, for its outcome.
-trait Fold: Send {
+trait Fold: Send + Sync {
     fn apply(&mut self, event: &RecordedEvent);
     fn outcome(&self) -> Outcome;
 }

@@ -30,6 +30,9 @@ pub enum ApiError {
     /// Bad input to a staff route: the Portuguese message to show.
     #[error("invalid: {0}")]
     Invalid(String),
+    /// A bad field in a staff query (the funnel page's question): 400 naming the field.
+    #[error("bad {field}: {message}")]
+    BadField { field: &'static str, message: String },
     /// An abuse limit refused the request (docs/abuse.md): 429 with the rule's Portuguese
     /// message and `Retry-After` when known; 403 when the proof of work was missing or bad.
     #[error("limited by {}", .0.rule.name())]
@@ -98,6 +101,7 @@ impl IntoResponse for ApiError {
             ),
             ApiError::Body(status, message) => (*status, json!({ "message": message, "field": null })),
             ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),
+            ApiError::BadField { field, message } => (StatusCode::BAD_REQUEST, json!({ "message": message, "field": field })),
             ApiError::Limited(refusal, message) => {
                 let status = if refusal.rule == crate::abuse::rules::Rule::ProofOfWork {
                     StatusCode::FORBIDDEN

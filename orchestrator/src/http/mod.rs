@@ -30,6 +30,7 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         .merge(crate::attempts::api::router())
         .merge(crate::staff::api::router())
         .merge(crate::support::api::router())
+        .merge(crate::analytics::api::router())
         .merge(crate::flows::download::installer::router())
         .merge(crate::abuse::api::router())
         .merge(public_config::router());

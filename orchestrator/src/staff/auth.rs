@@ -28,6 +28,10 @@ pub struct Staff {
 #[derive(Debug, Clone)]
 pub struct SupportStaff(pub Staff);
 
+/// A staff member who may read funnels (analyst or admin).
+#[derive(Debug, Clone)]
+pub struct AnalystStaff(pub Staff);
+
 /// An admin.
 #[derive(Debug, Clone)]
 pub struct AdminStaff(pub Staff);
@@ -62,6 +66,18 @@ impl FromRequestParts<AppState> for SupportStaff {
             return Err(ApiError::StaffForbidden);
         }
         Ok(SupportStaff(staff))
+    }
+}
+
+impl FromRequestParts<AppState> for AnalystStaff {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let staff = Staff::from_request_parts(parts, state).await?;
+        if !staff.role.may_analyse() {
+            return Err(ApiError::StaffForbidden);
+        }
+        Ok(AnalystStaff(staff))
     }
 }
 

@@ -39,6 +39,11 @@ impl Role {
     pub fn may_support(self) -> bool {
         matches!(self, Role::Support | Role::Admin)
     }
+
+    /// Funnels: analysts and admins.
+    pub fn may_analyse(self) -> bool {
+        matches!(self, Role::Analyst | Role::Admin)
+    }
 }
 
 impl fmt::Display for Role {

@@ -70,6 +70,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         web_dist: dist,
         runner_workers: 1,
         runner_lease_secs: 45,
+        funnel_projection: false,
         keys: KeyConfig::default(),
         site: SiteSettings::default(),
         upstreams: UpstreamConfig::sandbox(sandbox_url),

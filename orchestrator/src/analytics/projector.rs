@@ -1,0 +1,34 @@
+//! The server's task that keeps the funnel projection current (what `replay project --follow`
+//! does): a page at a time, every second when idle. Several replicas may run it: the
+//! checkpoint's row lock lets one write at a time, and a loser only drops its cache.
+
+use events::funnel::projection::{Projector, Step, LIVE};
+use events::EventStore;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// Events per page (and per transaction).
+const PAGE: i64 = 2_000;
+
+pub fn spawn(store: EventStore, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let until = crate::shutdown::stopped(stop);
+        tokio::pin!(until);
+        let mut projector = Projector::new(store, LIVE, PAGE);
+        loop {
+            let pause = match projector.step().await {
+                Ok(Step::Wrote(_) | Step::Raced) => std::time::Duration::ZERO,
+                Ok(Step::CaughtUp { held_back: true }) => std::time::Duration::from_millis(20),
+                Ok(Step::CaughtUp { held_back: false }) => std::time::Duration::from_secs(1),
+                Err(error) => {
+                    tracing::warn!(%error, "funnel projection: a page failed; retrying");
+                    std::time::Duration::from_secs(5)
+                }
+            };
+            tokio::select! {
+                () = &mut until => break,
+                () = tokio::time::sleep(pause) => {}
+            }
+        }
+    })
+}
