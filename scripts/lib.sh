@@ -30,6 +30,11 @@ ensure_chromium() {
   [ -x /usr/bin/chromium ] || apt_install chromium
 }
 
+# The analysts' export test starts its own ClickHouse from Debian's package (replay/tests/clickhouse.rs).
+ensure_clickhouse() {
+  [ -x "${CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}" ] || apt_install clickhouse-server
+}
+
 pg_bindir() {
   if command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then
     dirname "$(command -v initdb)"

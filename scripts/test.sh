@@ -8,6 +8,7 @@ cd "$ROOT"
 
 ensure_tools
 ensure_chromium
+ensure_clickhouse
 ensure_postgres
 PIDS=()
 cleanup() {

@@ -1,6 +1,7 @@
 //! The analysts' CLI: streams and replays the event log into funnels, and seeds synthetic
 //! histories.
 
+pub mod clickhouse;
 pub mod export;
 pub mod funnel;
 pub mod funnel_report;

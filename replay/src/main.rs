@@ -65,10 +65,12 @@ enum Command {
         format: FormatArg,
     },
     /// The funnel facts as CSV on stdout: one row per attempt and step reached (no personal
-    /// data), for DuckDB, ClickHouse or pandas.
+    /// data), for DuckDB, ClickHouse or pandas. With --clickhouse, every flow's projected
+    /// attempts streamed into a ClickHouse table instead, resuming after the last export.
     Export {
-        #[arg(long)]
-        flow: String,
+        /// activation, download or cloud (CSV only).
+        #[arg(long, required_unless_present = "clickhouse")]
+        flow: Option<String>,
         #[arg(long)]
         variant: Option<String>,
         /// First day (São Paulo), YYYY-MM-DD; 2000-01-01 by default.
@@ -81,6 +83,15 @@ enum Command {
         window: i64,
         #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
         order: OrderArg,
+        /// A ClickHouse HTTP interface (http://host:8123, credentials in the URL if any).
+        #[arg(long, conflicts_with_all = ["flow", "variant", "from", "to"])]
+        clickhouse: Option<String>,
+        /// The ClickHouse table (created if absent).
+        #[arg(long, default_value = "funnel_marks", requires = "clickhouse")]
+        clickhouse_table: String,
+        /// Attempts per insert.
+        #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+        page: i64,
     },
     /// Keep the funnel projection (the table the funnel page reads) current: fold the events
     /// after its checkpoint, writing rows and checkpoint in one transaction each page.
@@ -179,10 +190,13 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // Bad funnel questions are refused before anything connects.
-    if let Command::Funnel { flow, variant, window, from, to, .. } | Command::Export { flow, variant, window, from, to, .. } =
-        &cli.command
-    {
-        if let Err(error) = events::funnel::funnel(flow, variant.as_deref()) {
+    let asked = match &cli.command {
+        Command::Funnel { flow, variant, window, from, to, .. } => Some((Some(flow), variant, window, from, to)),
+        Command::Export { flow, variant, window, from, to, .. } => Some((flow.as_ref(), variant, window, from, to)),
+        _ => None,
+    };
+    if let Some((flow, variant, window, from, to)) = asked {
+        if let Some(Err(error)) = flow.map(|flow| events::funnel::funnel(flow, variant.as_deref())) {
             usage_error(error);
         }
         if *window < 1 {
@@ -245,7 +259,24 @@ async fn main() -> anyhow::Result<()> {
             };
             print!("{}", render(&query.funnel, &result, format));
         }
-        Command::Export { flow, variant, from, to, window, order } => {
+        Command::Export { clickhouse: Some(url), clickhouse_table, page, .. } => {
+            sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
+            let clickhouse = replay::clickhouse::ClickHouse::new(&url, &clickhouse_table).unwrap_or_else(|e| usage_error(e));
+            // The projection first, so the export carries the log as it is now.
+            let mut projector = projection::Projector::new(store.clone(), projection::LIVE, 5_000);
+            projector.catch_up(|_| {}).await?;
+            let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM funnel_attempts").fetch_one(&pool).await?;
+            let progress = ProgressBar::with_draw_target(Some(pending.max(0) as u64), ProgressDrawTarget::stderr());
+            progress.set_style(ProgressStyle::with_template("{bar:30} {pos} tentativas enviadas ({per_sec})").context("progress template")?);
+            let done = replay::clickhouse::export(&pool, &clickhouse, page, |n| progress.set_position(n)).await?;
+            progress.finish_and_clear();
+            if done.restarted {
+                eprintln!("a projeção foi refeita desde a última exportação: tabela preenchida de novo");
+            }
+            println!("{} tentativas, {} linhas enviadas para {}", done.attempts, done.rows, clickhouse.target());
+        }
+        Command::Export { flow, variant, from, to, window, order, .. } => {
+            let flow = flow.unwrap_or_else(|| usage_error("--flow é obrigatório sem --clickhouse"));
             let funnel = events::funnel::funnel(&flow, variant.as_deref()).unwrap_or_else(|e| usage_error(e));
             let today = chrono::Utc::now().with_timezone(&replay::funnel::sao_paulo()).date_naive();
             let query = FunnelQuery {

@@ -209,12 +209,13 @@ async fn upsert(tx: &mut Transaction<'_, Postgres>, table: &str, rows: &[Attempt
     let column = |f: fn(&AttemptFacts) -> String| rows.iter().map(f).collect::<Vec<String>>();
     let marks: Vec<Value> = rows.iter().map(|r| Value::from(r.marks.iter().map(|(t, ms)| serde_json::json!([t, ms])).collect::<Vec<_>>())).collect();
     let sql = format!(
-        "INSERT INTO {table} (attempt, flow, variant, brand, partner, os, platform, day, started_at, marks, refusal) \
-         SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
+        "INSERT INTO {table} (attempt, flow, variant, brand, partner, os, platform, day, started_at, marks, refusal, revision) \
+         SELECT *, nextval('funnel_revision') FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
                               $8::date[], $9::timestamptz[], $10::jsonb[], $11::text[]) \
          ON CONFLICT (attempt) DO UPDATE SET variant = excluded.variant, brand = excluded.brand, \
            partner = excluded.partner, os = excluded.os, platform = excluded.platform, day = excluded.day, \
-           started_at = excluded.started_at, marks = excluded.marks, refusal = excluded.refusal"
+           started_at = excluded.started_at, marks = excluded.marks, refusal = excluded.refusal, \
+           revision = excluded.revision"
     );
     sqlx::query(&sql)
         .bind(column(|r| r.attempt.clone()))
