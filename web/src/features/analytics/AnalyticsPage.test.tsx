@@ -150,6 +150,28 @@ describe('/analise funnels', () => {
     expect(screen.getByText('5,2 s', { selector: '.an-stats strong' })).toBeTruthy();
   });
 
+  it('draws the histogram of the chosen group, with its median and p90', async () => {
+    const ios = {
+      ...CARRIER_BY_OS.groups[0],
+      key: 'ios',
+      attempts: 30,
+      steps: CARRIER_BY_OS.groups[0].steps.map((s) => ({ ...s, median_ms: s.median_ms && 190_000, durations: s.durations.slice(0, 1) })),
+    };
+    api.on(FUNNEL, { status: 200, body: { ...CARRIER_BY_OS, groups: [...CARRIER_BY_OS.groups, ios] } });
+    renderAt(`/analise?${CARRIER_QUERY}`);
+    const group = await screen.findByLabelText('Grupo');
+    expect((screen.getByLabelText('Etapa') as HTMLSelectElement).value).toBe('form_sent');
+    const histogram = () => screen.getAllByRole('img')[1].getAttribute('aria-label');
+    // All groups: the two groups' buckets added up, no single median to show.
+    expect(histogram()).toBe(
+      'Histograma do tempo até “Enviou celular e CPF/CNPJ”, 7 tentativas. de 4,98 s a 5,08 s: 6; de 5,08 s a 5,19 s: 1.',
+    );
+    expect(document.querySelector('.an-stats')).toBeNull();
+    fireEvent.change(group, { target: { value: 'ios' } });
+    expect(histogram()).toBe('Histograma do tempo até “Enviou celular e CPF/CNPJ”, 3 tentativas. de 4,98 s a 5,08 s: 3.');
+    expect(document.querySelector('.an-stats')?.textContent).toBe('Mediana 3 min 10 s · p90 19 s · 3 tentativas');
+  });
+
   it('says so when nothing started in the period', async () => {
     const empty: FunnelReply = {
       ...CARRIER_BY_OS,
