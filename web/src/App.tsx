@@ -23,6 +23,8 @@ const DownloadPage = lazy(() => import('./features/download/DownloadPage'));
 const SupportSignInPage = lazy(() => import('./features/support/SupportSignInPage'));
 const SupportLookupPage = lazy(() => import('./features/support/SupportLookupPage'));
 const SupportAttemptPage = lazy(() => import('./features/support/SupportAttemptPage'));
+// The analysts' funnels (docs/funnels.md), same staff session; its charts are a further chunk.
+const AnalyticsPage = lazy(() => import('./features/analytics/AnalyticsPage'));
 
 export function App() {
   return (
@@ -56,6 +58,7 @@ export function App() {
         <Route path="/suporte/entrar" element={<SupportSignInPage />} />
         <Route path="/suporte" element={<SupportLookupPage />} />
         <Route path="/suporte/tentativas/:id" element={<SupportAttemptPage />} />
+        <Route path="/analise" element={<AnalyticsPage />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

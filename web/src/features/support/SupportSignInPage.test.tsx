@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeApi, renderAt, SUPPORT } from './testing';
+import { ANALYST, FakeApi, renderAt, SUPPORT } from './testing';
 
 let api: FakeApi;
 const NO_SESSION = { status: 401, body: { message: 'Entre para continuar.' } };
@@ -58,6 +58,36 @@ describe('/suporte/entrar', () => {
     await fillAndSubmit('bia@exa.com.br', 'uma-senha-longa-1');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/suporte?phone=11910000001'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Buscar tentativas' })).toBeTruthy();
+  });
+
+  it('takes an analyst without ?volta= to the funnels', async () => {
+    let signedIn = false;
+    api
+      .on('GET /api/staff/session', () => (signedIn ? { status: 200, body: ANALYST } : NO_SESSION))
+      .on('POST /api/staff/session', () => {
+        signedIn = true;
+        return { status: 200, body: ANALYST };
+      })
+      .on('GET /api/analytics/funnel', { status: 403, body: { message: 'Você não tem permissão para esta ação.' } });
+    renderAt('/suporte/entrar');
+    await fillAndSubmit('caio@exa.com.br', 'uma-senha-longa-1');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toMatch(/^\/analise\?flow=activation&/));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sem permissão para ver os funis' })).toBeTruthy();
+  });
+
+  it('goes back to a /analise ?volta= page after signing in', async () => {
+    let signedIn = false;
+    api
+      .on('GET /api/staff/session', () => (signedIn ? { status: 200, body: ANALYST } : NO_SESSION))
+      .on('POST /api/staff/session', () => {
+        signedIn = true;
+        return { status: 200, body: ANALYST };
+      })
+      .on('GET /api/analytics/funnel', { status: 403, body: { message: 'Você não tem permissão para esta ação.' } });
+    renderAt('/suporte/entrar?volta=%2Fanalise%3Fflow%3Dcloud');
+    await fillAndSubmit('caio@exa.com.br', 'uma-senha-longa-1');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toMatch(/^\/analise\?flow=cloud&/));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sem permissão para ver os funis' })).toBeTruthy();
   });
 
   it('never follows ?volta= outside the console', async () => {

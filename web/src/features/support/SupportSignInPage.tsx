@@ -1,5 +1,5 @@
 // `/suporte/entrar`: e-mail and password → POST /api/staff/session, then back to the page the
-// agent came from (`?volta=`) or the look-up.
+// agent came from (`?volta=`) or the role's home: the look-up, or the funnels for an analyst.
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -16,7 +16,7 @@ export default function SupportSignInPage() {
   });
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const target = safeReturnPath(params.get('volta'));
+  const volta = params.get('volta');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -29,10 +29,10 @@ export default function SupportSignInPage() {
   useEffect(() => {
     const controller = new AbortController();
     getStaffSession(controller.signal)
-      .then(() => navigate(target, { replace: true }))
+      .then((session) => navigate(safeReturnPath(volta, session.role), { replace: true }))
       .catch(() => {});
     return () => controller.abort();
-  }, [navigate, target]);
+  }, [navigate, volta]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,8 +45,8 @@ export default function SupportSignInPage() {
     setBusy(true);
     setError(null);
     try {
-      await signIn(email.trim(), password);
-      navigate(target, { replace: true });
+      const session = await signIn(email.trim(), password);
+      navigate(safeReturnPath(volta, session.role), { replace: true });
     } catch (failure) {
       setBusy(false);
       setPassword('');

@@ -83,10 +83,13 @@ export const NETWORK_MESSAGE = 'Não foi possível falar com o servidor. Verifiq
 /** A refusal with the server's Portuguese message, or a network failure (status 0). */
 export class SupportApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The input a 400 is about (`{"message": …, "field": "to"}`), when the server names one. */
+  readonly field: string | null;
+  constructor(status: number, message: string, field: string | null = null) {
     super(message);
     this.name = 'SupportApiError';
     this.status = status;
+    this.field = field;
   }
 }
 
@@ -125,12 +128,18 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
     throw new SupportApiError(0, NETWORK_MESSAGE);
   }
   if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => null)) as (T & { message?: unknown }) | null;
+  const body = (await response.json().catch(() => null)) as (T & { message?: unknown; field?: unknown }) | null;
   if (!response.ok || body === null) {
     const message = typeof body?.message === 'string' && body.message ? body.message : fallbackMessage(response.status);
-    throw new SupportApiError(response.status, message);
+    const field = !response.ok && typeof body?.field === 'string' && body.field ? body.field : null;
+    throw new SupportApiError(response.status, message, field);
   }
   return body;
+}
+
+/** A GET of another staff API (the analysts' funnels, features/analytics) with the same errors. */
+export function staffGet<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return call<T>(url, { signal });
 }
 
 export async function getStaffSession(signal?: AbortSignal): Promise<StaffSession> {

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { homeFor, safeReturnPath } from './session';
 import { ANALYST, FakeApi, renderAt, SUPPORT } from './testing';
 
 let api: FakeApi;
@@ -40,12 +41,22 @@ describe('the staff session on every console page', () => {
     expect(del.headers.get('X-CSRF-Token')).toBe(SUPPORT.csrf_token);
   });
 
-  it('tells an analyst the console is for support and looks nothing up', async () => {
+  it('tells an analyst the console is for support, points to the funnels and looks nothing up', async () => {
     api.on('GET /api/staff/session', { status: 200, body: ANALYST });
     renderAt('/suporte?phone=11910000001');
     expect(await screen.findByRole('heading', { level: 1, name: 'Este console é do suporte' })).toBeTruthy();
-    expect(screen.getByText(/funis de conversão para analistas chegam em breve/)).toBeTruthy();
+    expect(screen.getByText(/Os funis de conversão estão em/)).toBeTruthy();
+    const funnels = screen.getAllByRole('link', { name: 'Funis' });
+    expect(funnels.map((a) => a.getAttribute('href'))).toEqual(['/analise', '/analise']);
     expect(api.calls('GET /api/support/attempts')).toHaveLength(0);
+  });
+
+  it('shows the support API’s 403 message on an attempt page', async () => {
+    api
+      .on('GET /api/staff/session', { status: 200, body: SUPPORT })
+      .on('GET /api/support/attempts/x', { status: 403, body: { message: 'Você não tem permissão para esta ação.' } });
+    renderAt('/suporte/tentativas/x');
+    expect((await screen.findByRole('alert')).textContent).toContain('Você não tem permissão para esta ação.');
   });
 
   it('offers to try again when the server cannot be reached', async () => {
@@ -64,5 +75,47 @@ describe('the staff session on every console page', () => {
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Tentar de novo' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Tentar de novo' })).toBeNull());
+  });
+});
+
+describe('safeReturnPath (?volta= after sign-in)', () => {
+  it('follows console pages, /suporte and /analise, with their query', () => {
+    expect(safeReturnPath('/suporte?phone=11910000001')).toBe('/suporte?phone=11910000001');
+    expect(safeReturnPath('/suporte/tentativas/activation-abc?vista=completa')).toBe(
+      '/suporte/tentativas/activation-abc?vista=completa',
+    );
+    expect(safeReturnPath('/analise')).toBe('/analise');
+    expect(safeReturnPath('/analise?flow=activation&variant=carrier&from=2026-11-01', 'analyst')).toBe(
+      '/analise?flow=activation&variant=carrier&from=2026-11-01',
+    );
+  });
+
+  it('sends anything else to the role’s home', () => {
+    for (const volta of [
+      null,
+      '',
+      '//exemplo.test/suporte',
+      '//exemplo.test/analise',
+      '/\\exemplo.test/analise',
+      'https://exemplo.test/analise',
+      'javascript:alert(1)//analise',
+      '/analisex',
+      '/suportex',
+      '/analise/../contato',
+      '/suporte/entrar',
+      '/suporte/entrar?volta=%2Fanalise',
+      '/',
+      'analise',
+    ]) {
+      expect(safeReturnPath(volta)).toBe('/suporte');
+      expect(safeReturnPath(volta, 'analyst')).toBe('/analise');
+    }
+  });
+
+  it('starts analysts at the funnels, support and admin at the look-up', () => {
+    expect(homeFor('analyst')).toBe('/analise');
+    expect(homeFor('support')).toBe('/suporte');
+    expect(homeFor('admin')).toBe('/suporte');
+    expect(homeFor(null)).toBe('/suporte');
   });
 });

@@ -2,23 +2,47 @@
 // session (401) the page hands over to the sign-in page, which brings the agent back here.
 
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
-import { getStaffSession, SupportApiError, type StaffSession } from './api';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { getStaffSession, SupportApiError, type StaffRole, type StaffSession } from './api';
 import { SupportShell } from './components/SupportShell';
 
 export const SIGN_IN_PATH = '/suporte/entrar';
 export const HOME_PATH = '/suporte';
+/** The analysts' funnels (features/analytics). */
+export const ANALYSIS_PATH = '/analise';
+
+/** The console pages `?volta=` may lead back to: each path itself, or below it. */
+const CONSOLE_PATHS = [HOME_PATH, ANALYSIS_PATH];
+
+/** Where a staff member starts: analysts at the funnels, support and admin at the look-up. */
+export function homeFor(role: StaffRole | null | undefined): string {
+  return role === 'analyst' ? ANALYSIS_PATH : HOME_PATH;
+}
 
 /** The sign-in page's address that brings the agent back to `here` afterwards. */
 export function signInPathFor(here: string): string {
   return here === HOME_PATH ? SIGN_IN_PATH : `${SIGN_IN_PATH}?volta=${encodeURIComponent(here)}`;
 }
 
-/** `?volta=` is honoured only for console pages, so the sign-in page cannot send anyone elsewhere. */
-export function safeReturnPath(volta: string | null): string {
-  if (!volta || !volta.startsWith('/suporte') || volta.startsWith(SIGN_IN_PATH)) return HOME_PATH;
-  if (volta.startsWith('//') || volta.includes('\\')) return HOME_PATH;
-  return volta;
+/**
+ * `?volta=` is honoured only for console pages (`/suporte…`, `/analise…`) on this origin, so the
+ * sign-in page cannot send anyone elsewhere; otherwise the role's home (homeFor).
+ */
+export function safeReturnPath(volta: string | null, role?: StaffRole | null): string {
+  const home = homeFor(role);
+  if (!volta || !volta.startsWith('/') || volta.startsWith('//') || volta.includes('\\')) return home;
+  const base = 'https://console.invalid';
+  let url: URL;
+  try {
+    url = new URL(volta, base);
+  } catch {
+    return home;
+  }
+  if (url.origin !== base) return home;
+  const path = url.pathname;
+  if (path === SIGN_IN_PATH || path.startsWith(`${SIGN_IN_PATH}/`)) return home;
+  if (!CONSOLE_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return home;
+  return `${path}${url.search}${url.hash}`;
 }
 
 interface StaffContextValue {
@@ -60,7 +84,31 @@ type State =
   | { kind: 'failed'; message: string }
   | { kind: 'ready'; session: StaffSession };
 
-export function RequireStaff({ children }: { children: ReactNode }) {
+/** What a support page shows an analyst (the support API would answer 403 anyway). */
+function SupportOnly() {
+  return (
+    <section className="sp-card" aria-labelledby="sp-analyst-title">
+      <h1 id="sp-analyst-title" className="sp-title">
+        Este console é do suporte
+      </h1>
+      <p>
+        Seu perfil é de analista: a busca de tentativas e os dados pessoais ficam restritos ao suporte e à
+        administração. Os funis de conversão estão em <Link to={ANALYSIS_PATH}>Funis</Link>.
+      </p>
+    </section>
+  );
+}
+
+interface RequireStaffProps {
+  children: ReactNode;
+  /** The roles the page is for; the others see `denied` and the page makes no request. */
+  roles?: readonly StaffRole[];
+  denied?: ReactNode;
+}
+
+const SUPPORT_ROLES: readonly StaffRole[] = ['support', 'admin'];
+
+export function RequireStaff({ children, roles = SUPPORT_ROLES, denied = <SupportOnly /> }: RequireStaffProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const here = `${location.pathname}${location.search}`;
@@ -103,18 +151,8 @@ export function RequireStaff({ children }: { children: ReactNode }) {
         </div>
       </>
     );
-  } else if (state.session.role === 'analyst') {
-    content = (
-      <section className="sp-card" aria-labelledby="sp-analyst-title">
-        <h1 id="sp-analyst-title" className="sp-title">
-          Este console é do suporte
-        </h1>
-        <p>
-          Seu perfil é de analista: a busca de tentativas e os dados pessoais ficam restritos ao suporte e à
-          administração. Os funis de conversão para analistas chegam em breve por aqui.
-        </p>
-      </section>
-    );
+  } else if (!roles.includes(state.session.role)) {
+    content = denied;
   } else {
     content = children;
   }

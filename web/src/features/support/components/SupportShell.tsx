@@ -1,6 +1,6 @@
 import '../support.css';
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { signOut, type StaffSession } from '../api';
 import { roleLabel } from '../format';
 
@@ -10,10 +10,29 @@ interface Props {
   children: ReactNode;
 }
 
-/** The console's frame: skip link, a header with who is signed in and "Sair", the content. */
+/** The console's pages a role may open, when it has more than the one it starts at. */
+function navFor(role: StaffSession['role']): { to: string; label: string }[] {
+  switch (role) {
+    case 'admin':
+      return [
+        { to: '/suporte', label: 'Buscar tentativas' },
+        { to: '/analise', label: 'Funis' },
+      ];
+    case 'analyst':
+      return [{ to: '/analise', label: 'Funis' }];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The console's frame: skip link, a header with who is signed in, the pages the role may open
+ * (analysts and admins) and "Sair", the content.
+ */
 export function SupportShell({ session, children }: Props) {
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
+  const nav = session ? navFor(session.role) : [];
 
   const leave = async () => {
     setLeaving(true);
@@ -32,12 +51,25 @@ export function SupportShell({ session, children }: Props) {
       </a>
       <header className="sp-header">
         <div className="sp-header__bar">
-          <Link to="/suporte" className="sp-header__brand">
+          <Link to={session?.role === 'analyst' ? '/analise' : '/suporte'} className="sp-header__brand">
             <span className="sp-header__logo" aria-hidden="true">
               EXA
             </span>
-            <span>Console de suporte</span>
+            <span>{session?.role === 'analyst' ? 'Console de análise' : 'Console de suporte'}</span>
           </Link>
+          {nav.length > 0 && (
+            <nav className="sp-nav" aria-label="Páginas do console">
+              <ul className="sp-nav__list">
+                {nav.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end={false} className="sp-nav__link">
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
           {session && (
             <div className="sp-header__staff">
               <p className="sp-header__who">
