@@ -43,9 +43,11 @@ test('without a session a console page sends to sign-in and comes back after it'
   await expect(page).toHaveURL(/\/suporte\/entrar$/);
 });
 
-test('an analyst is told the console is for support', async ({ page }) => {
+test('an analyst lands on the funnels and is told the look-up is for support', async ({ page }) => {
   const analyst = createStaff('analyst');
   await signIn(page, analyst);
+  await expect(page).toHaveURL(/\/analise/);
+  await page.goto('/suporte');
   await expect(page.getByRole('heading', { level: 1, name: 'Este console é do suporte' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Analista');
   await expect(page.getByRole('search')).toHaveCount(0);

@@ -120,8 +120,8 @@ describe('/analise funnels', () => {
       '% da primeira',
       'Desistiram',
       'Principais recusas',
-      'Tempo até a etapa (mediana)',
-      'Tempo até a etapa (p90)',
+      'Tempo desde a etapa anterior (mediana)',
+      'Tempo desde a etapa anterior (p90)',
     ]);
     const [, first, second] = within(table).getAllByRole('row');
     const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
@@ -144,7 +144,7 @@ describe('/analise funnels', () => {
     const charts = screen.getAllByRole('img').map((img) => img.getAttribute('aria-label'));
     expect(charts).toEqual([
       'Gráfico de barras do funil. android: Abriu a página, 120 (100%); Enviou celular e CPF/CNPJ, 100 (83,3%).',
-      'Histograma do tempo até “Enviou celular e CPF/CNPJ”, 4 tentativas. de 4,98 s a 5,08 s: 3; de 5,08 s a 5,19 s: 1.',
+      'Histograma do tempo da etapa anterior até “Enviou celular e CPF/CNPJ”, 4 tentativas. de 4,98 s a 5,08 s: 3; de 5,08 s a 5,19 s: 1.',
       'Linha da conversão por dia. 01/11: 55%. 22 dias sem tentativas.',
     ]);
     expect(screen.getByText('5,2 s', { selector: '.an-stats strong' })).toBeTruthy();
@@ -164,11 +164,11 @@ describe('/analise funnels', () => {
     const histogram = () => screen.getAllByRole('img')[1].getAttribute('aria-label');
     // All groups: the two groups' buckets added up, no single median to show.
     expect(histogram()).toBe(
-      'Histograma do tempo até “Enviou celular e CPF/CNPJ”, 7 tentativas. de 4,98 s a 5,08 s: 6; de 5,08 s a 5,19 s: 1.',
+      'Histograma do tempo da etapa anterior até “Enviou celular e CPF/CNPJ”, 7 tentativas. de 4,98 s a 5,08 s: 6; de 5,08 s a 5,19 s: 1.',
     );
     expect(document.querySelector('.an-stats')).toBeNull();
     fireEvent.change(group, { target: { value: 'ios' } });
-    expect(histogram()).toBe('Histograma do tempo até “Enviou celular e CPF/CNPJ”, 3 tentativas. de 4,98 s a 5,08 s: 3.');
+    expect(histogram()).toBe('Histograma do tempo da etapa anterior até “Enviou celular e CPF/CNPJ”, 3 tentativas. de 4,98 s a 5,08 s: 3.');
     expect(document.querySelector('.an-stats')?.textContent).toBe('Mediana 3 min 10 s · p90 19 s · 3 tentativas');
   });
 

@@ -279,10 +279,10 @@ function StepTable({ group, caption }: { group: FunnelGroup; caption: string }) 
             </th>
             <th scope="col">Principais recusas</th>
             <th scope="col" className="an-num">
-              Tempo até a etapa (mediana)
+              Tempo desde a etapa anterior (mediana)
             </th>
             <th scope="col" className="an-num">
-              Tempo até a etapa (p90)
+              Tempo desde a etapa anterior (p90)
             </th>
           </tr>
         </thead>
@@ -380,13 +380,13 @@ function HistogramSection({ reply, labelOf }: { reply: FunnelReply; labelOf: (ke
   const single = chosen.length === 1 ? chosen[0].steps.find((s) => s.key === stepKey) : undefined;
   const total = bins.reduce((sum, bin) => sum + bin.count, 0);
   const range = (from: number, to: number) => `de ${formatBound(from)} a ${formatBound(to)}`;
-  const label = `Histograma do tempo até “${step.label}”, ${attemptsText(total)}. ${bins
+  const label = `Histograma do tempo da etapa anterior até “${step.label}”, ${attemptsText(total)}. ${bins
     .map((bin) => `${range(bin.from_ms, bin.to_ms)}: ${formatCount(bin.count)}`)
     .join('; ')}.`;
   return (
     <section className="sp-card an-section" aria-labelledby={titleId}>
       <h2 id={titleId} className="sp-subtitle">
-        Tempo até a etapa
+        Tempo entre etapas
       </h2>
       <div className="an-controls">
         <div className="sp-field">
@@ -427,7 +427,7 @@ function HistogramSection({ reply, labelOf }: { reply: FunnelReply; labelOf: (ke
               <strong>{formatDurationMs(single.p90_ms)}</strong> · {attemptsText(total)}
             </p>
           )}
-          <ChartFigure label={label} caption="Tempo desde o início da tentativa até chegar à etapa (escala logarítmica nas faixas).">
+          <ChartFigure label={label} caption="Tempo entre a etapa anterior e esta (faixas em escala logarítmica).">
             <HistogramChart bins={bins} />
           </ChartFigure>
           <details className="an-details">
@@ -436,7 +436,7 @@ function HistogramSection({ reply, labelOf }: { reply: FunnelReply; labelOf: (ke
               <table className="sp-table an-table">
                 <thead>
                   <tr>
-                    <th scope="col">Tempo até a etapa</th>
+                    <th scope="col">Tempo desde a etapa anterior</th>
                     <th scope="col" className="an-num">
                       Tentativas
                     </th>
