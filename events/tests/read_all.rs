@@ -333,3 +333,35 @@ async fn recorded_events_serialize_as_json_lines(pool: PgPool) {
     assert!(line["recorded_at"].is_string());
     assert!(line["tx_id"].as_i64().unwrap() > 0);
 }
+
+/// The analysts' streaming read of one category holds back what a still-open transaction
+/// may precede, skips other categories, and delivers everything, in order, once it commits.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: PgPool) {
+    use futures::TryStreamExt;
+    let store = EventStore::new(pool.clone());
+    let stream = |after| {
+        let store = store.clone();
+        async move { store.stream_category_after("activation", after).try_collect::<Vec<_>>().await.unwrap() }
+    };
+    let (s0, sa, sb, other) = (
+        StreamId::new("activation").unwrap(),
+        StreamId::new("activation").unwrap(),
+        StreamId::new("activation").unwrap(),
+        StreamId::new("download").unwrap(),
+    );
+    store.append(&s0, ExpectedVersion::NoStream, vec![event("C", json!({}))]).await.unwrap();
+    store.append(&other, ExpectedVersion::NoStream, vec![event("D", json!({}))]).await.unwrap();
+    let first = stream(Checkpoint::START).await;
+    assert_eq!(types(&first), ["C"], "the download's event is not read");
+
+    let mut tx_a = pool.begin().await.unwrap();
+    store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    store.append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    assert!(stream(first[0].checkpoint()).await.is_empty(), "B waits for A");
+    assert!(store.has_held_back_after(first[0].checkpoint()).await.unwrap());
+
+    tx_a.commit().await.unwrap();
+    assert_eq!(types(&stream(first[0].checkpoint()).await), ["A", "B"]);
+    assert_eq!(types(&stream(Checkpoint::START).await), ["C", "A", "B"]);
+}

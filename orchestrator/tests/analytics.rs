@@ -99,7 +99,7 @@ async fn the_page_and_replay_funnel_give_the_same_numbers_for_the_same_question(
             order,
             breakdown,
         };
-        let replayed = replay::funnel::replay(&store, &question, 500, |_| {}).await.expect("replays");
+        let replayed = replay::funnel::replay(&store, &question, |_| {}).await.expect("replays");
         let cli = replay::funnel_report::json(&question.funnel, &replayed);
 
         let order_name = match order {

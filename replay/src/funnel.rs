@@ -130,28 +130,34 @@ impl<'a> Replay<'a> {
     }
 }
 
-/// Replays the whole log, `page` events at a time; `progress` gets the events read so far.
-pub async fn replay(store: &EventStore, query: &FunnelQuery, page: i64, progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
-    replay_with(store, Replay::new(query), page, progress).await
+/// Replays the flow's events of the whole log; `progress` gets the events read so far.
+pub async fn replay(store: &EventStore, query: &FunnelQuery, progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+    replay_with(store, Replay::new(query), progress).await
 }
 
-/// [`replay`] with a replay set up by the caller (a sink for finished attempts, say).
-pub async fn replay_with(store: &EventStore, mut replay: Replay<'_>, page: i64, mut progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+/// [`replay`] with a replay set up by the caller (a sink for finished attempts, say). One
+/// streaming read of the flow's category, in the gap-free order; again from where it stopped
+/// while events of transactions that were open are held back.
+pub async fn replay_with(store: &EventStore, mut replay: Replay<'_>, mut progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+    use futures::TryStreamExt;
     let mut checkpoint = Checkpoint::START;
     loop {
-        let batch = store.read_all_after(checkpoint, page).await?;
-        if batch.is_empty() {
-            if store.has_held_back_after(checkpoint).await? {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                continue;
+        {
+            let events = store.stream_category_after(replay.query.funnel.flow, checkpoint);
+            futures::pin_mut!(events);
+            while let Some(event) = events.try_next().await? {
+                replay.observe(&event);
+                checkpoint = event.checkpoint();
+                if replay.result.events_read.is_multiple_of(5_000) {
+                    progress(replay.result.events_read);
+                }
             }
-            break;
-        }
-        for event in &batch {
-            replay.observe(event);
-            checkpoint = event.checkpoint();
         }
         progress(replay.result.events_read);
+        if !store.has_held_back_after(checkpoint).await? {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     Ok(replay.finish())
 }

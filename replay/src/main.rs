@@ -248,9 +248,10 @@ async fn main() -> anyhow::Result<()> {
                     BreakdownArg::Day => Breakdown::Day,
                 }),
             };
-            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
+            // An estimate is enough for the bar; counting the category would read it twice.
+            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE category = $1").bind(query.funnel.flow).fetch_one(&pool).await?;
             let progress = events_bar(total)?;
-            let result = replay_funnel(&store, &query, 5_000, |read| progress.set_position(read)).await?;
+            let result = replay_funnel(&store, &query, |read| progress.set_position(read)).await?;
             progress.finish_and_clear();
             let format = match format {
                 FormatArg::Table => Format::Table,
@@ -299,7 +300,7 @@ async fn main() -> anyhow::Result<()> {
                 }
             };
             let replay = replay::funnel::Replay::new(&query).with_sink(sink);
-            replay::funnel::replay_with(&store, replay, 5_000, |_| {}).await?;
+            replay::funnel::replay_with(&store, replay, |_| {}).await?;
             match failed {
                 // `replay export | head`: the reader had enough.
                 Some(error) if error.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),

@@ -105,7 +105,7 @@ fn questions() -> Vec<FunnelQuery> {
 async fn assert_window_funnel_matches_the_replay(pool: &PgPool, clickhouse: &ClickHouse) {
     let store = EventStore::new(pool.clone());
     for question in questions() {
-        let replayed = replay(&store, &question, 1_000, |_| {}).await.expect("replays");
+        let replayed = replay(&store, &question, |_| {}).await.expect("replays");
         let entered: Vec<u64> = replayed
             .tallies()
             .get("todas")

@@ -49,7 +49,7 @@ async fn the_replay_and_plain_sql_agree_step_by_step(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     for (flow, variant) in [("cloud", None), ("download", None), ("activation", Some("carrier")), ("activation", Some("standard"))] {
         let query = all_dates(flow, variant, None);
-        let result = replay(&store, &query, 97, |_| {}).await.expect("replays");
+        let result = replay(&store, &query, |_| {}).await.expect("replays");
         let rows = result.tallies().get("todas").expect("one group").rows(&query.funnel, 3);
         if variant.is_none() {
             let steps: Vec<&[&str]> = query.funnel.steps.iter().map(|s| s.events).collect();
@@ -76,8 +76,8 @@ async fn a_breakdown_splits_the_same_attempts(pool: PgPool) {
     let options = SeedOptions { attempts: 300, days: 5, seed: 3, force: false, batch: 100 };
     seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
     let store = EventStore::new(pool.clone());
-    let whole = replay(&store, &all_dates("activation", None, None), 500, |_| {}).await.expect("whole");
-    let split = replay(&store, &all_dates("activation", None, Some(Breakdown::Variant)), 500, |_| {}).await.expect("split");
+    let whole = replay(&store, &all_dates("activation", None, None), |_| {}).await.expect("whole");
+    let split = replay(&store, &all_dates("activation", None, Some(Breakdown::Variant)), |_| {}).await.expect("split");
     assert!(split.tallies().len() >= 5, "{:?}", split.tallies().keys().collect::<Vec<_>>());
     let funnel = funnel("activation", None).expect("known");
     let whole_rows = whole.tallies()["todas"].rows(&funnel, 3);
@@ -89,7 +89,7 @@ async fn a_breakdown_splits_the_same_attempts(pool: PgPool) {
     let mut none = all_dates("activation", None, None);
     none.from = NaiveDate::from_ymd_opt(2001, 1, 1).expect("date");
     none.to = none.from;
-    assert!(replay(&store, &none, 500, |_| {}).await.expect("empty").tallies().is_empty());
+    assert!(replay(&store, &none, |_| {}).await.expect("empty").tallies().is_empty());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -98,13 +98,13 @@ async fn after_people_are_erased_the_funnel_still_counts_their_steps(pool: PgPoo
     seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
     let store = EventStore::new(pool.clone());
     let query = all_dates("download", None, Some(Breakdown::Platform));
-    let before = replay(&store, &query, 300, |_| {}).await.expect("before");
+    let before = replay(&store, &query, |_| {}).await.expect("before");
     let vault = events::pii::Vault::new(pool.clone(), Keys::insecure_dev());
     let people: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT subject_id FROM pii_subjects").fetch_all(&pool).await.expect("people");
     for person in &people {
         vault.forget(*person).await.expect("forgotten");
     }
-    let after = replay(&store, &query, 300, |_| {}).await.expect("after");
+    let after = replay(&store, &query, |_| {}).await.expect("after");
     assert_eq!(before.tallies(), after.tallies(), "erasure removes keys, never steps");
     let text = replay::funnel_report::render(&query.funnel, &after, replay::funnel_report::Format::Json);
     assert!(!text.contains("$pii") && !text.contains("cliente"), "no personal data in the report");
@@ -120,7 +120,7 @@ async fn the_export_has_a_row_per_attempt_and_step_reached_and_no_personal_data(
     let sink = |finished: &replay::funnel::Finished| {
         replay::export::write_rows(&mut out, &query.funnel, finished).expect("writes");
     };
-    let result = replay::funnel::replay_with(&store, replay::funnel::Replay::new(&query).with_sink(sink), 300, |_| {})
+    let result = replay::funnel::replay_with(&store, replay::funnel::Replay::new(&query).with_sink(sink), |_| {})
         .await
         .expect("replays");
     let text = String::from_utf8(out).expect("utf-8");

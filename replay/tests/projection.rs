@@ -58,7 +58,7 @@ fn questions() -> Vec<FunnelQuery> {
 async fn assert_projection_answers_like_the_replay(pool: &PgPool) {
     let store = EventStore::new(pool.clone());
     for question in questions() {
-        let replayed = replay(&store, &question, 500, |_| {}).await.expect("replays");
+        let replayed = replay(&store, &question, |_| {}).await.expect("replays");
         let projected = answer(pool, &question).await.expect("answers");
         let label = format!("{} {:?} {:?}", question.funnel.flow, question.funnel.variant, question.order);
         assert!(!replayed.answer.tallies.is_empty(), "{label}: the seed has attempts");
