@@ -311,7 +311,7 @@ async fn replies_carry_the_times_the_database_recorded(db: PgPool) {
     assert_eq!(replied(&confirmed["events"][0]), Some(recorded[1]), "the command's reply");
 
     // Secrets expire on the database's clock too.
-    let secrets = orchestrator::write_path::Secrets::new(db.clone(), &id);
+    let secrets = orchestrator::write_path::Secrets::new(db.clone(), events::pii::SecretBox::from_keys(&events::pii::Keys::insecure_dev()), &id);
     secrets.put("t", "v", Duration::from_secs(60)).await.expect("put");
     let lives: f64 = sqlx::query_scalar("SELECT extract(epoch FROM expires_at - now())::float8 FROM attempt_secrets")
         .fetch_one(&db)

@@ -56,12 +56,21 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
     assert_eq!(stranger.status().as_u16(), 403);
 
     // Tokens: in the attempt's secrets, never in an event or the browser; the phone sealed.
-    let secrets: Vec<(String, String)> =
+    let stored: Vec<(String, String)> =
         sqlx::query_as("SELECT name, value FROM attempt_secrets WHERE stream_id = $1 ORDER BY name")
             .bind(&visitor.id)
             .fetch_all(&db)
             .await
             .expect("secrets");
+    // Sealed at rest: only the master key opens them.
+    let sealer = events::pii::SecretBox::from_keys(&events::pii::Keys::insecure_dev());
+    let secrets: Vec<(String, String)> = stored
+        .iter()
+        .map(|(name, value)| {
+            assert!(value.starts_with("v1.") && !value.contains("sbx-") && !value.contains("http"), "{name} is sealed: {value}");
+            (name.clone(), sealer.open(&visitor.id, name, value).expect("opens"))
+        })
+        .collect();
     // The typed SMS code is a secret too, named in its event only.
     let (codes, secrets): (Vec<_>, Vec<_>) = secrets.into_iter().partition(|(n, _)| n.starts_with("s-"));
     assert_eq!(codes.len(), 1, "the submitted code: {codes:?}");

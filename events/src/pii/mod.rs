@@ -11,6 +11,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod sealed;
+mod secret_box;
 mod vault;
 
 use std::fmt;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 
 pub use keys::Keys;
+pub use secret_box::SecretBox;
 pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
 pub use vault::{StreamLink, Vault};
 

@@ -27,6 +27,11 @@ impl Vault {
         }
     }
 
+    /// The sealer of attempts' short-lived secrets, under the same master key.
+    pub fn secret_box(&self) -> super::SecretBox {
+        super::SecretBox::from_keys(&self.keys)
+    }
+
     /// The subject of this phone / CPF-CNPJ / e-mail, created (with a fresh data key)
     /// on first sight. `value` is normalized with [`PiiKind::normalize`].
     pub async fn subject_for(&self, kind: PiiKind, value: &str) -> Result<Uuid, StoreError> {

@@ -473,7 +473,7 @@ impl AttemptService<'_> {
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
     ) -> Result<Vec<NewEvent>, ApiError> {
-        let secrets = Secrets::new(self.db.clone(), stream.as_str());
+        let secrets = Secrets::new(self.db.clone(), self.vault.secret_box(), stream.as_str());
         prepare_in(conn, self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
             PrepareError::Seal { source, .. } => store_error(source),
             PrepareError::Secret { source, .. } | PrepareError::Transaction(source) => ApiError::Database(source),

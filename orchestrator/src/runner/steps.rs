@@ -147,7 +147,7 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
             stream: stream.clone(),
             correlation_id,
             vault: self.deps.vault.clone(),
-            secrets: Secrets::new(self.deps.db.clone(), stream.as_str()),
+            secrets: Secrets::new(self.deps.db.clone(), self.deps.vault.secret_box(), stream.as_str()),
             http: self.deps.http.clone(),
             upstreams: self.deps.upstreams.clone(),
             calls: calls.clone(),

@@ -1,16 +1,19 @@
-//! Upstream tokens of one attempt, kept server-side for a short time and never in an event.
+//! Upstream tokens of one attempt, kept server-side for a short time and never in an event,
+//! sealed at rest ([`events::pii::SecretBox`]: the master key, bound to the attempt and name).
 
+use events::pii::SecretBox;
 use sqlx::PgPool;
 
 #[derive(Clone)]
 pub struct Secrets {
     db: PgPool,
+    sealer: SecretBox,
     stream_id: String,
 }
 
 impl Secrets {
-    pub fn new(db: PgPool, stream_id: &str) -> Self {
-        Self { db, stream_id: stream_id.to_string() }
+    pub fn new(db: PgPool, sealer: SecretBox, stream_id: &str) -> Self {
+        Self { db, sealer, stream_id: stream_id.to_string() }
     }
 
     /// The pool the secrets are kept in.
@@ -28,6 +31,7 @@ impl Secrets {
     pub async fn put_in(&self, conn: &mut sqlx::PgConnection, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
         // Expiry on the database's clock, the one `get` and the purge compare it with.
         let ttl_secs = i64::try_from(ttl.as_secs()).unwrap_or(3600);
+        let sealed = self.sealer.seal(&self.stream_id, name, value).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
         sqlx::query(
             "INSERT INTO attempt_secrets (stream_id, name, value, expires_at)
              VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))
@@ -35,22 +39,31 @@ impl Secrets {
         )
         .bind(&self.stream_id)
         .bind(name)
-        .bind(value)
+        .bind(sealed)
         .bind(ttl_secs)
         .execute(conn)
         .await?;
         Ok(())
     }
 
-    /// The token if it is there and has not expired.
+    /// The token if it is there and has not expired. One that does not open (sealed under
+    /// another master key, moved, altered, or written in clear before sealing) counts as
+    /// absent: the step asks the upstream again or the visitor starts over.
     pub async fn get(&self, name: &str) -> Result<Option<String>, sqlx::Error> {
-        sqlx::query_scalar(
+        let stored: Option<String> = sqlx::query_scalar(
             "SELECT value FROM attempt_secrets WHERE stream_id = $1 AND name = $2 AND expires_at > now()",
         )
         .bind(&self.stream_id)
         .bind(name)
         .fetch_optional(&self.db)
-        .await
+        .await?;
+        Ok(stored.and_then(|stored| match self.sealer.open(&self.stream_id, name, &stored) {
+            Ok(clear) => Some(clear),
+            Err(error) => {
+                tracing::warn!(stream = %self.stream_id, name, %error, "an attempt secret did not open; treated as absent");
+                None
+            }
+        }))
     }
 
     /// Forgets every token of the attempt (when it ends).

@@ -15,12 +15,10 @@ use crate::runner::StepError;
 /// Secret names of an attempt.
 pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
 pub const CUSTOM_TOKEN: &str = "cloud.custom_token";
-pub const ID_TOKEN: &str = "cloud.id_token";
 
 /// The upstream's `fs_custom_token` lives 15 minutes; ours no longer.
 const FS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 const CUSTOM_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
-const ID_TOKEN_TTL: Duration = Duration::from_secs(60 * 60);
 
 /// The token a later step needs is gone (expired or never stored): start again.
 pub const SESSION_LOST: &str = "Sua sessão expirou. Comece a ativação novamente.";
@@ -125,8 +123,10 @@ impl FlowSteps for CloudSteps {
                     return Ok(vec![CloudEvent::SignInFailed { message: SESSION_LOST.into() }]);
                 };
                 match client.sign_in_with_token(&custom_token, key).await {
-                    Ok(id_token) => {
-                        Self::keep(ctx, ID_TOKEN, &id_token, ID_TOKEN_TTL).await?;
+                    // Activated: nothing later needs a token (the id token is not kept at all),
+                    // so the attempt's secrets go now rather than when they expire.
+                    Ok(_id_token) => {
+                        ctx.secrets.clear().await.map_err(db_error)?;
                         return Ok(vec![CloudEvent::SignedIn {}, CloudEvent::Activated {}]);
                     }
                     Err(error) => CloudEvent::SignInFailed { message: refused_or_retry(error)? },

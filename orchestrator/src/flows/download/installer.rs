@@ -67,7 +67,7 @@ async fn installer(State(state): State<AppState>, Path(id): Path<String>, header
     if fold::<DownloadFlow>(&history).downloads == 0 {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     }
-    let Some(url) = Secrets::new(state.db.clone(), stream.as_str()).get(INSTALLER_URL).await? else {
+    let Some(url) = Secrets::new(state.db.clone(), state.vault.secret_box(), stream.as_str()).get(INSTALLER_URL).await? else {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     };
     // Held until the body is sent or dropped.
