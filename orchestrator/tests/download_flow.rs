@@ -42,6 +42,28 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
     let body = response.bytes().await.expect("body");
     assert!(body.starts_with(b"MZ"), "a Windows executable");
 
+    // Sent whole: recorded once for the grant (the funnel's "file served"), by the portal;
+    // a second download of the same grant adds nothing.
+    let served = || async {
+        sqlx::query_as::<_, (String,)>("SELECT metadata->>'actor' FROM events WHERE stream_id = $1 AND event_type = 'installer.served'")
+            .bind(&visitor.id)
+            .fetch_all(&db)
+            .await
+            .expect("served events")
+    };
+    let mut recorded = Vec::new();
+    for _ in 0..50 {
+        recorded = served().await;
+        if !recorded.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(recorded, vec![("portal".to_string(),)]);
+    assert!(world.installer(&visitor).await.bytes().await.expect("again").starts_with(b"MZ"));
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(served().await.len(), 1, "one per grant");
+
     // The download call carried the spec's headers: the sandbox refuses it otherwise, and
     // its log shows one grant for this attempt.
     assert_eq!(world.calls("antivirus.av-desktop-url").await.len(), 1);

@@ -136,6 +136,7 @@ fn download() -> Funnel {
             step("user_found", "Usuário encontrado", &["user.found"]),
             step("partners", "Planos de parceiros listados", &["partners.listed"]),
             step("download_granted", "Download liberado", &["download.granted"]),
+            step("file_served", "Instalador baixado", &["installer.served"]),
         ],
         refusals: &[
             "code.send_failed",

@@ -333,6 +333,34 @@ impl AttemptService<'_> {
         ApiError::Limited(refusal.clone(), refusal.rule.message(flow.category()))
     }
 
+    /// Records a fact the portal observed itself (not a visitor's command) in the attempt, by
+    /// `actor`, when `wanted` says the attempt still needs it; `Ok(false)` when it did not, or
+    /// when another writer got there first.
+    pub async fn record_fact(
+        &self,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        event: (String, Value),
+        actor: &str,
+        wanted: impl FnOnce(&[RecordedEvent]) -> bool,
+    ) -> Result<bool, ApiError> {
+        let mut tx = self.db.begin().await?;
+        let history = self.store.read_stream(stream).await.map_err(store_error)?;
+        if !wanted(&history) || history.len() >= MAX_EVENTS_PER_ATTEMPT {
+            return Ok(false);
+        }
+        let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+        let metadata = Metadata { correlation_id, causation_id: None, actor: actor.into(), client: None };
+        let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
+        match append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h)).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => return Ok(false),
+            Err(error) => return Err(store_error(error)),
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Records a refused start in a stream of its own (there is no attempt to record it in).
     async fn refuse_start(&self, flow: &dyn AttemptFlow, command: &Value, refusal: Refusal, metadata: &Metadata) -> ApiError {
         let recorded = async {

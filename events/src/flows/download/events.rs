@@ -97,6 +97,10 @@ pub enum DownloadEvent {
     /// The antivirus API granted a download URL (kept in the attempt's secrets).
     #[serde(rename = "download.granted")]
     DownloadGranted {},
+    /// The portal finished sending the granted installer to the visitor's browser (recorded
+    /// by the installer route, once per grant: the funnel's "file served").
+    #[serde(rename = "installer.served")]
+    InstallerServed {},
     /// 403 `NO_FREE_LICENSE`.
     #[serde(rename = "licences.full")]
     LicencesFull {},
@@ -155,6 +159,7 @@ impl DownloadEvent {
             DownloadEvent::PartnersFailed { .. } => "partners.failed",
             DownloadEvent::PartnerChosen { .. } => "partner.chosen",
             DownloadEvent::DownloadGranted {} => "download.granted",
+            DownloadEvent::InstallerServed {} => "installer.served",
             DownloadEvent::LicencesFull {} => "licences.full",
             DownloadEvent::PlanWithoutAntivirus {} => "plan.without_antivirus",
             DownloadEvent::DownloadFailed { .. } => "download.failed",

@@ -109,6 +109,8 @@ pub struct DownloadState {
     pub snackbar: Option<Snackbar>,
     /// How many download URLs were granted: each one makes the browser save the file.
     pub downloads: u32,
+    /// Installers sent whole to the browser (at most one per grant).
+    pub served: u32,
     /// How many times the visitor asked for the download again ("clique aqui").
     pub retries: u32,
     /// Domain events folded so far (snackbar ids).
@@ -234,6 +236,7 @@ pub fn evolve(mut state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>
             state.panel = DownloadPanel::DownloadDone;
             state.downloads += 1;
         }
+        DownloadEvent::InstallerServed {} => state.served += 1,
         DownloadEvent::LicencesFull {} => state.pending = Some(Pending::ListDevices),
         DownloadEvent::PlanWithoutAntivirus {} => state.panel = DownloadPanel::PlanWithoutAntivirus,
         DownloadEvent::DownloadFailed { .. } => state.fail_download(),

@@ -53,6 +53,29 @@ fn http() -> &'static reqwest::Client {
     })
 }
 
+/// What the installer route records once the file went out whole.
+struct Served {
+    state: AppState,
+    stream: events::StreamId,
+}
+
+impl Served {
+    /// `installer.served`, once per grant (a second download of one grant adds nothing).
+    async fn record(self) {
+        let state = &self.state;
+        let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse };
+        let Some(flow) = state.flows.get(DownloadFlow::CATEGORY) else { return };
+        let event = ("installer.served".to_string(), json!({}));
+        let wanted = |history: &[events::RecordedEvent]| {
+            let folded = fold::<DownloadFlow>(history);
+            folded.served < folded.downloads
+        };
+        if let Err(error) = service.record_fact(&self.stream, flow, event, "portal", wanted).await {
+            tracing::warn!(stream = %self.stream, %error, "recording the served installer failed");
+        }
+    }
+}
+
 fn message(status: StatusCode, text: &str) -> Response {
     (status, Json(json!({ "message": text }))).into_response()
 }
@@ -97,12 +120,29 @@ async fn installer(State(state): State<AppState>, Path(id): Path<String>, header
     }
     let length = upstream.content_length();
     // Streamed chunk by chunk, so a large installer never sits in memory whole.
-    // The attempt's place and the deadline go with the body: both end with the download.
-    let body = futures::stream::unfold(Some((upstream, place)), move |open| async move {
-        let (mut upstream, place) = open?;
+    // The attempt's place and the deadline go with the body: both end with the download,
+    // and a download that ends whole is recorded (the funnel's "file served").
+    let served = Some(Served { state: state.clone(), stream: stream.clone() });
+    let body = futures::stream::unfold(Some((upstream, place, served, 0u64)), move |open| async move {
+        let (mut upstream, place, mut served, sent) = open?;
         match tokio::time::timeout_at(deadline, upstream.chunk()).await {
-            Ok(Ok(Some(bytes))) => Some((Ok::<_, std::io::Error>(bytes), Some((upstream, place)))),
-            Ok(Ok(None)) => None,
+            Ok(Ok(Some(bytes))) => {
+                let sent = sent + bytes.len() as u64;
+                // With a known length the server may not ask for the end of the body once it
+                // has all of it: the last byte handed over is the end.
+                if length.is_some_and(|length| sent >= length) {
+                    if let Some(served) = served.take() {
+                        tokio::spawn(served.record());
+                    }
+                }
+                Some((Ok::<_, std::io::Error>(bytes), Some((upstream, place, served, sent))))
+            }
+            Ok(Ok(None)) => {
+                if let Some(served) = served.take() {
+                    tokio::spawn(served.record());
+                }
+                None
+            }
             Ok(Err(error)) => Some((Err(std::io::Error::other(error.without_url())), None)),
             Err(_) => Some((Err(std::io::Error::other("installer download past its deadline")), None)),
         }
