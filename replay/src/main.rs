@@ -9,6 +9,9 @@ use replay::funnel_report::{render, Format};
 use replay::seed::{seed, SeedOptions};
 use replay::tail::{parse_checkpoint, tail, TailOptions};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Analysts' tools over the EXA event log.
 #[derive(Parser)]
 #[command(name = "replay", version)]

@@ -30,6 +30,13 @@ pub fn flow_of(stream_id: &str) -> Option<&'static str> {
     FLOWS.iter().copied().find(|flow| *flow == category)
 }
 
+/// [`step_events`] of each flow, worked out once (every attempt of a replay asks).
+fn step_events_of(flow: &str) -> &'static [&'static str] {
+    static ALL: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| FLOWS.iter().map(|f| step_events(f)).collect());
+    FLOWS.iter().position(|f| *f == flow).map_or(&[], |i| all[i].as_slice())
+}
+
 /// Every event type that is a step of some funnel of `flow` (any variant): all a funnel
 /// question, in any order or window, needs of an attempt's sequence.
 pub fn step_events(flow: &str) -> Vec<&'static str> {
@@ -171,8 +178,8 @@ pub struct AttemptTrack {
     started: DateTime<Utc>,
     last_seen: DateTime<Utc>,
     facts: Facts,
-    steps: Vec<&'static str>,
-    marks: Vec<(String, i64)>,
+    steps: &'static [&'static str],
+    marks: Vec<(&'static str, i64)>,
     fold: Box<dyn Fold>,
     /// The message of the last abuse limit that refused the visitor (`abuse.limited`, which
     /// the flow's fold does not know): their refusal when the flow records none.
@@ -189,7 +196,7 @@ impl AttemptTrack {
             started: first.recorded_at,
             last_seen: first.recorded_at,
             facts: Facts::of_first(first),
-            steps: step_events(flow),
+            steps: step_events_of(flow),
             marks: Vec::new(),
             fold: fold_for(flow),
             limited: None,
@@ -206,7 +213,7 @@ impl AttemptTrack {
             self.limited = event.payload.get("message").and_then(Value::as_str).map(str::to_string);
         }
         if let Some(step) = self.steps.iter().find(|s| **s == event.event_type) {
-            self.marks.push(((*step).to_string(), (event.recorded_at - self.started).num_milliseconds()));
+            self.marks.push((step, (event.recorded_at - self.started).num_milliseconds()));
         }
         if let Some(partner) = partner_of(event) {
             self.facts.partner = partner;
@@ -236,7 +243,7 @@ impl AttemptTrack {
             flow: self.flow,
             started: self.started,
             facts: self.facts.clone(),
-            marks: self.marks.clone(),
+            marks: self.marks.iter().map(|(t, at)| ((*t).to_string(), *at)).collect(),
             refusal,
         }
     }
