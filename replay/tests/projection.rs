@@ -167,3 +167,76 @@ async fn a_rebuild_killed_half_way_resumes_and_swaps_in_while_readers_read(pool:
     assert!(reads.load(Ordering::Relaxed) > 0);
     assert_projection_answers_like_the_replay(&pool).await;
 }
+
+/// Writers append while the projector follows, some holding their transaction open past later
+/// ones (a lower position committed late): the gap-free read waits for them, so the projection
+/// ends equal to a replay of the settled log, every event read once.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_projector_following_concurrent_writers_with_late_commits_misses_nothing(pool: PgPool) {
+    use events::{ExpectedVersion, Metadata, NewEvent, StreamId};
+    seeded(&pool, 300, 6).await;
+    let store = EventStore::new(pool.clone());
+
+    let writing = Arc::new(AtomicBool::new(true));
+    let follower = {
+        let (store, writing) = (store.clone(), writing.clone());
+        tokio::spawn(async move {
+            let mut projector = projection::Projector::new(store, LIVE, 50);
+            loop {
+                match projector.step().await.expect("a page") {
+                    projection::Step::CaughtUp { .. } if !writing.load(Ordering::Relaxed) => break,
+                    projection::Step::CaughtUp { .. } => tokio::time::sleep(StdDuration::from_millis(5)).await,
+                    _ => {}
+                }
+            }
+        })
+    };
+    let event = |event_type: &str, payload: serde_json::Value| NewEvent {
+        event_type: event_type.into(),
+        schema_version: 1,
+        payload,
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::new_v4(),
+            causation_id: None,
+            actor: "visitor".into(),
+            // Marks the writers' attempts apart from the seeded ones.
+            client: Some(serde_json::json!({ "os": "Escritor", "platform": "mobile" })),
+        },
+    };
+    let mut writers = Vec::new();
+    for writer in 0..6u64 {
+        let (pool, store) = (pool.clone(), store.clone());
+        writers.push(tokio::spawn(async move {
+            for i in 0..20u64 {
+                let stream = StreamId::new("activation").expect("stream");
+                let mut tx = pool.begin().await.expect("tx");
+                store
+                    .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("attempt.started", serde_json::json!({ "variant": "standard" }))])
+                    .await
+                    .expect("started");
+                // Held open for a while: writers that began later commit first.
+                tokio::time::sleep(StdDuration::from_millis((writer * 7 + i * 13) % 40)).await;
+                tx.commit().await.expect("commit");
+                if i % 2 == 0 {
+                    store
+                        .append(&stream, ExpectedVersion::Exact(1), vec![event("phone.submitted", serde_json::json!({}))])
+                        .await
+                        .expect("phone");
+                }
+            }
+        }));
+    }
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    writing.store(false, Ordering::Relaxed);
+    follower.await.expect("follower");
+    // Settled: anything the follower had not reached yet is read now.
+    projection::Projector::new(store.clone(), LIVE, 50).catch_up(|_| {}).await.expect("caught up");
+
+    assert_eq!(standing(&pool, LIVE).await.expect("standing").events, count(&pool, "SELECT count(*) FROM events").await);
+    let written = |marks: i64| format!("SELECT count(*) FROM funnel_attempts WHERE os = 'Escritor' AND jsonb_array_length(marks) = {marks}");
+    assert_eq!(count(&pool, &written(1)).await, 60, "started only");
+    assert_eq!(count(&pool, &written(2)).await, 60, "started and phone sent");
+    assert_projection_answers_like_the_replay(&pool).await;
+}
