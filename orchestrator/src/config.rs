@@ -130,6 +130,11 @@ pub struct KeyConfig {
     /// Key (32 bytes, hex) of the HMAC that indexes phones, CPF/CNPJ and e-mails.
     #[arg(long, env = "PII_HMAC_HEX", hide_env_values = true, value_parser = secret)]
     pub pii_hmac_hex: Option<SecretString>,
+
+    /// During a master key rotation: the master keys being replaced (hex, comma-separated).
+    /// They still open what they wrapped until `orchestrator keys rotate` has wrapped it again.
+    #[arg(long, env = "PII_KEK_PREVIOUS_HEX", hide_env_values = true, value_parser = secret)]
+    pub pii_kek_previous_hex: Option<SecretString>,
 }
 
 impl KeyConfig {
@@ -138,7 +143,13 @@ impl KeyConfig {
     pub fn keys(&self, sandbox_mode: bool) -> anyhow::Result<Keys> {
         match (&self.pii_kek_hex, &self.pii_hmac_hex) {
             (Some(kek), Some(hmac)) => {
-                Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")
+                let keys = Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")?;
+                let previous: Vec<&str> = self
+                    .pii_kek_previous_hex
+                    .as_ref()
+                    .map(|p| p.expose_secret().split(',').map(str::trim).filter(|k| !k.is_empty()).collect())
+                    .unwrap_or_default();
+                keys.with_previous(&previous).context("PII_KEK_PREVIOUS_HEX")
             }
             (None, None) if !sandbox_mode => anyhow::bail!(
                 "PII_KEK_HEX and PII_HMAC_HEX are required outside sandbox mode (SANDBOX_MODE=false): \

@@ -32,6 +32,25 @@ enum Command {
         #[command(subcommand)]
         command: PersonCommand,
     },
+    /// The personal-data keys (docs/security.md).
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Wraps every person's data key again under PII_KEK_HEX, opening each with it or one of
+    /// PII_KEK_PREVIOUS_HEX; the portal keeps reading throughout. Resumable, and safe to run
+    /// twice at once. Once it reports nothing left, drop PII_KEK_PREVIOUS_HEX.
+    Rotate {
+        /// Data keys per transaction.
+        #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(i64).range(1..=100_000))]
+        batch: i64,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
 }
 
 #[derive(Subcommand)]
@@ -95,7 +114,30 @@ async fn main() -> anyhow::Result<()> {
         Command::Migrate(config) => orchestrator::startup::connect(&config).await.map(|_| ()),
         Command::Staff { command } => staff(command).await,
         Command::Person { command } => person(command).await,
+        Command::Keys { command: KeysCommand::Rotate { batch, config } } => rotate(batch, &config).await,
     }
+}
+
+async fn rotate(batch: i64, config: &AdminConfig) -> anyhow::Result<()> {
+    let (_db, vault) = open(config).await?;
+    let left = vault.left_to_rewrap().await?;
+    // Drawn only on a terminal; silent when stderr is piped.
+    let progress = indicatif::ProgressBar::with_draw_target(Some(left.max(0) as u64), indicatif::ProgressDrawTarget::stderr());
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} chaves ({per_sec}, falta {eta})").context("progress template")?,
+    );
+    let mut done = 0u64;
+    loop {
+        let wrapped = vault.rewrap(batch).await?;
+        if wrapped == 0 {
+            break;
+        }
+        done += wrapped;
+        progress.set_position(done);
+    }
+    progress.finish_and_clear();
+    println!("{done} data keys wrapped again; {} left under another master key", vault.left_to_rewrap().await?);
+    Ok(())
 }
 
 async fn open(config: &AdminConfig) -> anyhow::Result<(sqlx::PgPool, Vault)> {

@@ -93,7 +93,7 @@ impl BulkSealer {
     /// A person already in the database: their subject and wrapped key, so their new fields
     /// are sealed under it instead of a second subject.
     pub fn remember(&mut self, kind: PiiKind, hmac: Vec<u8>, subject: Uuid, wrapped_key: &[u8]) -> Result<(), StoreError> {
-        let key = crypto::unwrap_key(&self.keys.kek, subject, wrapped_key)?;
+        let key = crypto::unwrap_key_any(&self.keys, subject, wrapped_key)?;
         self.people.insert((kind, hmac), (subject, key));
         Ok(())
     }

@@ -73,6 +73,18 @@ pub(crate) fn unwrap_key(
         .map_err(|_| StoreError::Crypto("bad data key length".into()))
 }
 
+/// [`unwrap_key`] with the master key, then each previous one (a rotation under way).
+pub(crate) fn unwrap_key_any(keys: &super::Keys, subject: Uuid, wrapped: &[u8]) -> Result<[u8; 32], StoreError> {
+    let mut last = StoreError::Crypto("no master key".into());
+    for kek in keys.all_keks() {
+        match unwrap_key(kek, subject, wrapped) {
+            Ok(key) => return Ok(key),
+            Err(error) => last = error,
+        }
+    }
+    Err(last)
+}
+
 fn wrap_aad(subject: Uuid) -> Vec<u8> {
     let mut aad = b"exa-pii-key/v1|".to_vec();
     aad.extend_from_slice(subject.as_bytes());

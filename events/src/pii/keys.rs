@@ -12,11 +12,33 @@ use crate::error::StoreError;
 pub struct Keys {
     pub(crate) kek: [u8; 32],
     pub(crate) hmac: [u8; 32],
+    /// Master keys being rotated out: they still open what they wrapped until
+    /// [`crate::pii::Vault::rewrap`] has wrapped it again under `kek`.
+    pub(crate) previous: Vec<[u8; 32]>,
 }
 
 impl Keys {
     pub fn new(kek: [u8; 32], hmac: [u8; 32]) -> Self {
-        Self { kek, hmac }
+        Self { kek, hmac, previous: Vec::new() }
+    }
+
+    /// These keys, still opening what the `previous` master keys (hex, during a rotation)
+    /// wrapped.
+    pub fn with_previous(mut self, previous_hex: &[&str]) -> Result<Self, StoreError> {
+        for hex_key in previous_hex {
+            self.previous.push(decode_key("previous master key", hex_key)?);
+        }
+        Ok(self)
+    }
+
+    /// The master key and then the previous ones, in the order they are tried.
+    pub(crate) fn all_keks(&self) -> impl Iterator<Item = &[u8; 32]> {
+        std::iter::once(&self.kek).chain(self.previous.iter())
+    }
+
+    /// A short public fingerprint of the master key (stored beside what it wrapped).
+    pub fn kek_id(&self) -> String {
+        kek_id(&self.kek)
     }
 
     /// Both keys as 64 hex characters each (as passed from configuration).
@@ -24,6 +46,7 @@ impl Keys {
         Ok(Self {
             kek: decode_key("master key", kek_hex)?,
             hmac: decode_key("HMAC key", hmac_hex)?,
+            previous: Vec::new(),
         })
     }
 
@@ -33,6 +56,7 @@ impl Keys {
         Self {
             kek: *b"exa-dev-only-insecure-master-key",
             hmac: *b"exa-dev-only-insecure-hmac-key!!",
+            previous: Vec::new(),
         }
     }
 
@@ -41,6 +65,7 @@ impl Keys {
         let mut keys = Self {
             kek: [0; 32],
             hmac: [0; 32],
+            previous: Vec::new(),
         };
         rand::rngs::OsRng.fill_bytes(&mut keys.kek);
         rand::rngs::OsRng.fill_bytes(&mut keys.hmac);
@@ -51,6 +76,12 @@ impl Keys {
     pub fn to_hex(&self) -> (String, String) {
         (hex::encode(self.kek), hex::encode(self.hmac))
     }
+}
+
+/// 16 hex characters of an HMAC of the key under a fixed label: tells keys apart, reveals
+/// nothing of them.
+pub(crate) fn kek_id(kek: &[u8; 32]) -> String {
+    hex::encode(&super::crypto::labelled_hmac(kek, "exa-kek-id/v1", "")[..8])
 }
 
 fn decode_key(name: &str, hex_str: &str) -> Result<[u8; 32], StoreError> {

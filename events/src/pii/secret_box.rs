@@ -15,6 +15,8 @@ const PREFIX: &str = "v1.";
 #[derive(Clone)]
 pub struct SecretBox {
     key: [u8; 32],
+    /// Derived from the previous master keys during a rotation: they still open.
+    previous: Vec<[u8; 32]>,
 }
 
 impl fmt::Debug for SecretBox {
@@ -30,10 +32,13 @@ fn aad(stream: &str, name: &str) -> Vec<u8> {
 impl SecretBox {
     /// The box of these keys: its key is HMAC-SHA256 of the master key over a fixed label.
     pub fn from_keys(keys: &Keys) -> Self {
-        let derived = labelled_hmac(&keys.kek, "exa-attempt-secrets/v1", "");
-        let mut key = [0u8; 32];
-        key.copy_from_slice(&derived[..32]);
-        Self { key }
+        let derive = |kek: &[u8; 32]| {
+            let derived = labelled_hmac(kek, "exa-attempt-secrets/v1", "");
+            let mut key = [0u8; 32];
+            key.copy_from_slice(&derived[..32]);
+            key
+        };
+        Self { key: derive(&keys.kek), previous: keys.previous.iter().map(derive).collect() }
     }
 
     /// `v1.` and the hex of nonce and ciphertext.
@@ -53,7 +58,11 @@ impl SecretBox {
             return Err(StoreError::Crypto("sealed secret too short".into()));
         }
         let (nonce, ct) = bytes.split_at(NONCE_LEN);
-        let clear = decrypt(&self.key, &aad(stream, name), nonce, ct)?;
+        let aad = aad(stream, name);
+        let clear = std::iter::once(&self.key)
+            .chain(self.previous.iter())
+            .find_map(|key| decrypt(key, &aad, nonce, ct).ok())
+            .ok_or_else(|| StoreError::Crypto("sealed secret does not open (wrong key or altered)".into()))?;
         String::from_utf8(clear).map_err(|_| StoreError::Crypto("sealed secret is not text".into()))
     }
 }

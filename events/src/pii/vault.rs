@@ -27,6 +27,43 @@ impl Vault {
         }
     }
 
+    /// Wraps again under the current master key up to `batch` data keys that another one
+    /// wrapped (a rotation: the previous keys are still configured, so reads work all along).
+    /// Returns how many it wrapped; 0 once the rotation is complete. Rows are locked and
+    /// skipped if locked, so two runs share the work.
+    pub async fn rewrap(&self, batch: i64) -> Result<u64, StoreError> {
+        let current = self.keys.kek_id();
+        let mut tx = self.pool.begin().await?;
+        let rows: Vec<(Uuid, Vec<u8>)> = sqlx::query_as(
+            "SELECT subject_id, wrapped_key FROM pii_subjects WHERE kek_id IS DISTINCT FROM $1 \
+             ORDER BY subject_id LIMIT $2 FOR UPDATE SKIP LOCKED",
+        )
+        .bind(&current)
+        .bind(batch)
+        .fetch_all(&mut *tx)
+        .await?;
+        for (subject, wrapped) in &rows {
+            let key = crypto::unwrap_key_any(&self.keys, *subject, wrapped)?;
+            let again = crypto::wrap_key(&self.keys.kek, *subject, &key)?;
+            sqlx::query("UPDATE pii_subjects SET wrapped_key = $2, kek_id = $3 WHERE subject_id = $1")
+                .bind(subject)
+                .bind(again)
+                .bind(&current)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(rows.len() as u64)
+    }
+
+    /// Data keys still wrapped by another master key than the current one.
+    pub async fn left_to_rewrap(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT count(*) FROM pii_subjects WHERE kek_id IS DISTINCT FROM $1")
+            .bind(self.keys.kek_id())
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
     /// The sealer of attempts' short-lived secrets, under the same master key.
     pub fn secret_box(&self) -> super::SecretBox {
         super::SecretBox::from_keys(&self.keys)
@@ -53,9 +90,10 @@ impl Vault {
             let subject = Uuid::new_v4();
             let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
             let mut savepoint = sqlx::Connection::begin(&mut *conn).await?;
-            sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
+            sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key, kek_id) VALUES ($1, $2, $3)")
                 .bind(subject)
                 .bind(&wrapped)
+                .bind(self.keys.kek_id())
                 .execute(&mut *savepoint)
                 .await?;
             let inserted = sqlx::query(
@@ -93,9 +131,10 @@ impl Vault {
         }
         let subject = Uuid::new_v4();
         let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
-        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key) VALUES ($1, $2)")
+        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key, kek_id) VALUES ($1, $2, $3)")
             .bind(subject)
             .bind(wrapped)
+            .bind(self.keys.kek_id())
             .execute(&mut *conn)
             .await?;
         self.link_stream_in_tx(conn, subject, stream).await
@@ -293,7 +332,7 @@ impl Vault {
             let subject: Uuid = row.try_get("subject_id")?;
             let wrapped: Vec<u8> = row.try_get("wrapped_key")?;
             let key_ref = if is_link { KeyRef::Link(id) } else { KeyRef::Subject(id) };
-            keys.insert(key_ref, (subject, crypto::unwrap_key(&self.keys.kek, subject, &wrapped)?));
+            keys.insert(key_ref, (subject, crypto::unwrap_key_any(&self.keys, subject, &wrapped)?));
         }
         Ok(keys)
     }
