@@ -344,6 +344,21 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
         let store = store.clone();
         async move { store.stream_category_after("activation", after).try_collect::<Vec<_>>().await.unwrap() }
     };
+    // Other tests' transactions anywhere in the cluster hold events back too: wait (up to
+    // 10 s) for the `n` expected ones to settle, as `read_all_settled` does.
+    let settled = |after, n: usize| {
+        let stream = stream.clone();
+        async move {
+            for _ in 0..200 {
+                let read = stream(after).await;
+                if read.len() >= n {
+                    return read;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            stream(after).await
+        }
+    };
     let (s0, sa, sb, other) = (
         StreamId::new("activation").unwrap(),
         StreamId::new("activation").unwrap(),
@@ -352,7 +367,7 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
     );
     store.append(&s0, ExpectedVersion::NoStream, vec![event("C", json!({}))]).await.unwrap();
     store.append(&other, ExpectedVersion::NoStream, vec![event("D", json!({}))]).await.unwrap();
-    let first = stream(Checkpoint::START).await;
+    let first = settled(Checkpoint::START, 1).await;
     assert_eq!(types(&first), ["C"], "the download's event is not read");
 
     let mut tx_a = pool.begin().await.unwrap();
@@ -362,6 +377,6 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
     assert!(store.has_held_back_after(first[0].checkpoint()).await.unwrap());
 
     tx_a.commit().await.unwrap();
-    assert_eq!(types(&stream(first[0].checkpoint()).await), ["A", "B"]);
-    assert_eq!(types(&stream(Checkpoint::START).await), ["C", "A", "B"]);
+    assert_eq!(types(&settled(first[0].checkpoint(), 2).await), ["A", "B"]);
+    assert_eq!(types(&settled(Checkpoint::START, 3).await), ["C", "A", "B"]);
 }
