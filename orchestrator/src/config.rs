@@ -570,7 +570,7 @@ mod tests {
         let refused = unset.keys(false).expect_err("refused outside sandbox mode");
         assert!(refused.to_string().contains("PII_KEK_HEX and PII_HMAC_HEX are required"), "{refused}");
         let (kek, hmac) = Keys::generate().to_hex();
-        let set = KeyConfig { pii_kek_hex: Some(SecretString::from(kek)), pii_hmac_hex: Some(SecretString::from(hmac)) };
+        let set = KeyConfig { pii_kek_hex: Some(SecretString::from(kek)), pii_hmac_hex: Some(SecretString::from(hmac)), pii_kek_previous_hex: None };
         assert!(set.keys(false).is_ok());
     }
 

@@ -72,6 +72,13 @@ async fn the_happy_path_waits_five_seconds_and_keeps_the_tokens_out_of_events(db
     let issued = world.calls("cloud.sign-in").await;
     assert_eq!(issued.len(), 1, "one sign-in with the custom token: {issued:#?}");
     assert_eq!(world.events_containing("sbx-cloud-").await, 0, "no token enters an event");
+    // The upstream's transaction id was kept with the secrets, not in `code.sent`.
+    let with_transaction: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1 AND payload ? 'transaction_id'")
+        .bind(&visitor.id)
+        .fetch_one(&db)
+        .await
+        .expect("events");
+    assert_eq!(with_transaction, 0, "no transaction id in an event");
     assert!(!attempt.to_string().contains("sbx-cloud-"), "no token reaches the browser");
     assert_eq!(world.events_containing("976543210").await, 0, "the phone is sealed");
     let subscriptions = world.sandbox_json("/admin/subscriptions").await;

@@ -22,14 +22,23 @@ pub enum CloudEvent {
     PhoneChecked {},
     #[serde(rename = "phone.refused")]
     PhoneRefused { message: String },
+    /// The upstream's transaction id goes to the attempt's secrets (issue 16), not here: it
+    /// would reach the browser. Events recorded before that still carry it.
     #[serde(rename = "code.sent")]
-    CodeSent { transaction_id: String },
+    CodeSent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transaction_id: Option<String>,
+    },
     #[serde(rename = "code.send_failed")]
     CodeSendFailed { message: String },
     #[serde(rename = "code.resend_requested")]
     ResendRequested {},
+    /// As `code.sent`: the new transaction id is in the attempt's secrets.
     #[serde(rename = "code.resent")]
-    CodeResent { transaction_id: String },
+    CodeResent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transaction_id: Option<String>,
+    },
     #[serde(rename = "code.resend_failed")]
     ResendFailed { message: String },
     /// The visitor went back from the code form to form 1.

@@ -114,14 +114,14 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
         CloudEvent::PhoneRefused { message } | CloudEvent::CodeSendFailed { message } => state.failed(message),
         CloudEvent::CodeSent { transaction_id } => CloudState {
             panel: CloudPanel::Code,
-            transaction_id: Some(transaction_id.clone()),
+            transaction_id: transaction_id.clone(),
             pending: None,
             error: None,
             ..state
         },
         CloudEvent::ResendRequested {} => state.due(CloudStep::ResendCode, at),
         CloudEvent::CodeResent { transaction_id } => CloudState {
-            transaction_id: Some(transaction_id.clone()),
+            transaction_id: transaction_id.clone(),
             pending: None,
             error: None,
             resent_at: Some(at),

@@ -15,6 +15,8 @@ use crate::runner::StepError;
 /// Secret names of an attempt.
 pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
 pub const CUSTOM_TOKEN: &str = "cloud.custom_token";
+/// The upstream's id of the code it sent (never in an event: it would reach the browser).
+pub const TRANSACTION_ID: &str = "cloud.transaction_id";
 
 /// The upstream's `fs_custom_token` lives 15 minutes; ours no longer.
 const FS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
@@ -76,15 +78,26 @@ impl FlowSteps for CloudSteps {
                 Err(error) => CloudEvent::PhoneRefused { message: refused_or_retry(error)? },
             },
             CloudStep::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
-                Ok(transaction_id) => CloudEvent::CodeSent { transaction_id },
+                Ok(transaction_id) => {
+                    Self::keep(ctx, TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    CloudEvent::CodeSent { transaction_id: None }
+                }
                 Err(error) => CloudEvent::CodeSendFailed { message: refused_or_retry(error)? },
             },
             CloudStep::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
-                Ok(transaction_id) => CloudEvent::CodeResent { transaction_id },
+                Ok(transaction_id) => {
+                    Self::keep(ctx, TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    CloudEvent::CodeResent { transaction_id: None }
+                }
                 Err(error) => CloudEvent::ResendFailed { message: refused_or_retry(error)? },
             },
             CloudStep::ValidateCode => {
-                let transaction_id = state.transaction_id.as_deref().ok_or_else(|| missing("transaction"))?;
+                // Kept in the secrets; attempts from before that carry it in their events.
+                let transaction_id = match Self::secret(ctx, TRANSACTION_ID).await? {
+                    Some(kept) => kept.expose_secret().to_string(),
+                    None => state.transaction_id.clone().ok_or_else(|| missing("transaction"))?,
+                };
+                let transaction_id = transaction_id.as_str();
                 let pincode = ctx.reveal(state.pincode.as_ref().ok_or_else(|| missing("code"))?).await?;
                 let pincode = pincode.as_str();
                 match client.validate_code(transaction_id, pincode, key).await {
