@@ -47,6 +47,7 @@ const SPA_ROUTES: &[&str] = &[
     "/seguranca/tim",
     "/suporte",
     "/suporte/entrar",
+    "/analise",
 ];
 
 /// Routes with one parameter segment after the prefix (`/av-desktop/download/{os}`); the app
