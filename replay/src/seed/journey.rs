@@ -73,6 +73,17 @@ impl<F: Flow> Journey<F> {
         Ok(self)
     }
 
+    /// The portal records a fact it observed itself `after` the previous event (the installer
+    /// went out whole): no command, no planned step.
+    pub fn fact(&mut self, after: Duration, event: Value) -> Result<&mut Self, JourneyError> {
+        let text = event.to_string();
+        let parsed: F::Event =
+            serde_json::from_value(event).map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: text, error })?;
+        self.at += after;
+        self.fold(parsed, "portal")?;
+        Ok(self)
+    }
+
     fn fold(&mut self, event: F::Event, actor: &'static str) -> Result<(), JourneyError> {
         let (event_type, payload) = events::flow::encode::<F>(&event)
             .map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: "an event".into(), error })?;

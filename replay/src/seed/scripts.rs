@@ -261,6 +261,10 @@ fn download(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, client: &Value) 
             j.step(call(rng), json!({"type": "devices.listed", "data": {"devices": [device]}}))?;
         } else {
             j.step(call(rng), json!({"type": "download.granted", "data": {}}))?;
+            // Most browsers take the installer whole; some close the tab first.
+            if chance(rng, 0.88) {
+                j.fact(Duration::seconds(rng.gen_range(5..90)), json!({"type": "installer.served", "data": {}}))?;
+            }
         }
         Ok(Some(()))
     })
