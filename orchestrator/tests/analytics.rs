@@ -102,12 +102,7 @@ async fn the_page_and_replay_funnel_give_the_same_numbers_for_the_same_question(
         let replayed = replay::funnel::replay(&store, &question, |_| {}).await.expect("replays");
         let cli = replay::funnel_report::json(&question.funnel, &replayed);
 
-        let order_name = match order {
-            Order::Sequential => "sequential",
-            Order::Strict => "strict",
-            Order::Any => "any",
-        };
-        let mut query = format!("flow={flow}&from={from}&to={to}&window={window}&order={order_name}");
+        let mut query = format!("flow={flow}&from={from}&to={to}&window={window}&order={}", order.as_str());
         if let Some(variant) = variant {
             query.push_str(&format!("&variant={variant}"));
         }

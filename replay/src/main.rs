@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use events::funnel::projection;
+use events::funnel::Order;
 use replay::funnel::{replay as replay_funnel, Breakdown, FunnelQuery};
 use replay::funnel_report::{render, Format};
 use replay::seed::{seed, SeedOptions};
@@ -60,10 +61,12 @@ enum Command {
         /// Conversion window in days: a step later than this after the first does not count.
         #[arg(long, default_value_t = 14)]
         window: i64,
-        #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
-        order: OrderArg,
-        #[arg(long, value_enum)]
-        breakdown: Option<BreakdownArg>,
+        /// sequential, strict or any.
+        #[arg(long, default_value = "sequential", value_parser = parse_order)]
+        order: Order,
+        /// variant, partner, brand, os, platform or day.
+        #[arg(long, value_parser = parse_breakdown)]
+        breakdown: Option<Breakdown>,
         #[arg(long, value_enum, default_value_t = FormatArg::Table)]
         format: FormatArg,
     },
@@ -84,8 +87,9 @@ enum Command {
         to: Option<chrono::NaiveDate>,
         #[arg(long, default_value_t = 14)]
         window: i64,
-        #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
-        order: OrderArg,
+        /// sequential, strict or any.
+        #[arg(long, default_value = "sequential", value_parser = parse_order)]
+        order: Order,
         /// A ClickHouse HTTP interface (http://host:8123, credentials in the URL if any).
         #[arg(long, conflicts_with_all = ["flow", "variant", "from", "to"])]
         clickhouse: Option<String>,
@@ -142,31 +146,12 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum OrderArg {
-    Sequential,
-    Strict,
-    Any,
+fn parse_order(text: &str) -> Result<Order, String> {
+    Order::parse(text).ok_or_else(|| format!("ordem desconhecida: {text} (use sequential, strict ou any)"))
 }
 
-impl From<OrderArg> for events::funnel::Order {
-    fn from(order: OrderArg) -> Self {
-        match order {
-            OrderArg::Sequential => Self::Sequential,
-            OrderArg::Strict => Self::Strict,
-            OrderArg::Any => Self::Any,
-        }
-    }
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum BreakdownArg {
-    Variant,
-    Partner,
-    Brand,
-    Os,
-    Platform,
-    Day,
+fn parse_breakdown(text: &str) -> Result<Breakdown, String> {
+    Breakdown::parse(text).ok_or_else(|| format!("detalhamento desconhecido: {text} (use variant, partner, brand, os, platform ou day)"))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -241,15 +226,8 @@ async fn main() -> anyhow::Result<()> {
                 from,
                 to,
                 window: chrono::Duration::days(window),
-                order: order.into(),
-                breakdown: breakdown.map(|b| match b {
-                    BreakdownArg::Variant => Breakdown::Variant,
-                    BreakdownArg::Partner => Breakdown::Partner,
-                    BreakdownArg::Brand => Breakdown::Brand,
-                    BreakdownArg::Os => Breakdown::Os,
-                    BreakdownArg::Platform => Breakdown::Platform,
-                    BreakdownArg::Day => Breakdown::Day,
-                }),
+                order,
+                breakdown,
             };
             // An estimate is enough for the bar; counting the category would read it twice.
             let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE category = $1").bind(query.funnel.flow).fetch_one(&pool).await?;
@@ -288,7 +266,7 @@ async fn main() -> anyhow::Result<()> {
                 from: from.unwrap_or(chrono::NaiveDate::from_ymd_opt(2000, 1, 1).context("date")?),
                 to: to.unwrap_or(today),
                 window: chrono::Duration::days(window),
-                order: order.into(),
+                order,
                 breakdown: None,
             };
             let stdout = std::io::stdout();

@@ -3,6 +3,9 @@
 //! `replay funnel`, a second export sends only what moved, and a rebuilt projection is sent
 //! again from the start.
 
+mod common;
+
+use common::database_url;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -130,13 +133,6 @@ async fn scalar(pool: &PgPool, sql: &str) -> i64 {
 async fn rows_in(clickhouse: &ClickHouse) -> i64 {
     let text = clickhouse.run(&format!("SELECT count() FROM {} FINAL", clickhouse.table()), None).await.expect("counts");
     text.trim().parse().expect("a count")
-}
-
-fn database_url(db: &PgPool) -> String {
-    let options = db.connect_options();
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL (sqlx::test needs it too)");
-    let (server, _) = base.rsplit_once('/').unwrap_or((&base, ""));
-    format!("{server}/{}", options.get_database().unwrap_or("postgres"))
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -2,6 +2,9 @@
 //! again, it ends with every event read once and the same answers as replaying the log; a
 //! rebuild killed half-way resumes, and swaps in while readers keep reading.
 
+mod common;
+
+use common::database_url;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -16,14 +19,6 @@ use indicatif::ProgressBar;
 use replay::funnel::{replay, Breakdown, FunnelQuery};
 use replay::seed::{seed, SeedOptions};
 use sqlx::PgPool;
-
-/// The test database's URL, for the `replay` processes.
-fn database_url(db: &PgPool) -> String {
-    let options = db.connect_options();
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL (sqlx::test needs it too)");
-    let (server, _) = base.rsplit_once('/').unwrap_or((&base, ""));
-    format!("{server}/{}", options.get_database().unwrap_or("postgres"))
-}
 
 fn replay_process(db: &PgPool, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_replay"))

@@ -19,6 +19,26 @@ pub enum Order {
     Any,
 }
 
+impl Order {
+    /// `sequential`, `strict` or `any`, as the CLI and the funnel page's query spell it.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "sequential" => Self::Sequential,
+            "strict" => Self::Strict,
+            "any" => Self::Any,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sequential => "sequential",
+            Self::Strict => "strict",
+            Self::Any => "any",
+        }
+    }
+}
+
 /// How far one attempt got: the time (ms) each step was reached, first step first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Progress {

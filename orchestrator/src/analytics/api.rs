@@ -8,7 +8,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use chrono::{SecondsFormat, Utc};
 use events::funnel::projection::{self, LIVE};
-use events::funnel::{sao_paulo, FunnelAnswer, FunnelQuery, Order};
+use events::funnel::{sao_paulo, FunnelAnswer, FunnelQuery};
 use serde_json::{json, Value};
 
 use super::question::{parse, Params};
@@ -30,14 +30,6 @@ async fn funnel(_staff: AnalystStaff, State(state): State<AppState>, params: Res
     let standing = projection::standing(&state.db, LIVE).await?;
     let answer = projection::answer(&state.db, &query).await?;
     Ok(Json(render(&query, &answer, standing.updated_at)))
-}
-
-fn order_name(order: Order) -> &'static str {
-    match order {
-        Order::Sequential => "sequential",
-        Order::Strict => "strict",
-        Order::Any => "any",
-    }
 }
 
 /// The answer as the page reads it (docs/funnels.md, "The funnel page").
@@ -80,7 +72,7 @@ pub fn render(query: &FunnelQuery, answer: &FunnelAnswer, as_of: chrono::DateTim
         "from": query.from.to_string(),
         "to": query.to.to_string(),
         "window_days": query.window.num_days(),
-        "order": order_name(query.order),
+        "order": query.order.as_str(),
         "breakdown": query.breakdown.map(|b| b.as_str()),
         "as_of": as_of.to_rfc3339_opts(SecondsFormat::Secs, true),
         "steps": funnel.steps.iter().map(|s| json!({ "key": s.key, "label": s.label })).collect::<Vec<_>>(),

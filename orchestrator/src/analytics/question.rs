@@ -57,11 +57,9 @@ pub fn parse(params: &Params, today: NaiveDate) -> Result<FunnelQuery, BadField>
     if !(1..=MAX_WINDOW_DAYS).contains(&window) {
         return Err(bad("window", "A janela precisa ser de 1 a 365 dias."));
     }
-    let order = match params.order.as_deref().unwrap_or("sequential") {
-        "" | "sequential" => Order::Sequential,
-        "strict" => Order::Strict,
-        "any" => Order::Any,
-        _ => return Err(bad("order", "Ordem desconhecida: use sequencial, estrita ou qualquer ordem.")),
+    let order = match params.order.as_deref().filter(|o| !o.is_empty()) {
+        None => Order::Sequential,
+        Some(text) => Order::parse(text).ok_or_else(|| bad("order", "Ordem desconhecida: use sequencial, estrita ou qualquer ordem."))?,
     };
     let breakdown = match params.breakdown.as_deref().filter(|b| !b.is_empty()) {
         None => None,
