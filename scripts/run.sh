@@ -6,6 +6,7 @@ cd "$ROOT"
 
 PORT="${PORT:-8080}"
 SANDBOX_PORT="${SANDBOX_PORT:-8090}"
+ADMIN_PORT="${ADMIN_PORT:-9464}"
 
 ensure_tools
 ensure_postgres
@@ -25,6 +26,6 @@ SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" ./target/release/sandbox &
 SANDBOX_PID=$!
 wait_for "http://127.0.0.1:$SANDBOX_PORT/sms" 30 || die "the sandbox did not start"
 
-say "portal: http://127.0.0.1:$PORT  (health: http://127.0.0.1:$PORT/healthz, SMS inbox: http://127.0.0.1:$SANDBOX_PORT/sms)"
-BIND_ADDR="127.0.0.1:$PORT" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
+say "portal: http://127.0.0.1:$PORT  (health: http://127.0.0.1:$PORT/healthz, SMS inbox: http://127.0.0.1:$SANDBOX_PORT/sms, metrics: http://127.0.0.1:$ADMIN_PORT/metrics)"
+BIND_ADDR="127.0.0.1:$PORT" ADMIN_BIND_ADDR="127.0.0.1:$ADMIN_PORT" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
   ./target/release/orchestrator serve

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command: installs what is missing and runs every test the project has:
-# web unit tests, Rust tests (against a real PostgreSQL) and browser tests in headless Chromium.
+# web unit tests, Rust tests (against a real PostgreSQL), browser tests in headless Chromium and
+# schemathesis against the portal's OpenAPI document.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -49,5 +50,7 @@ if [ -f tests/package.json ]; then
     || die "the portal did not start (target/e2e-portal.log)"
   (cd tests && BASE_URL="http://127.0.0.1:$E2E_PORT" SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" \
     E2E_DATABASE_URL="$E2E_DATABASE_URL" npx playwright test)
+  say "API: schemathesis against docs/openapi.yaml on the same portal (every check)"
+  bash tests/api/schemathesis.sh "http://127.0.0.1:$E2E_PORT" "$E2E_DATABASE_URL" "$ROOT/target/debug/orchestrator"
 fi
 say "all tests passed"

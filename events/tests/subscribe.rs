@@ -299,3 +299,38 @@ async fn a_store_transaction_wakes_after_commit(pool: PgPool) {
     let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
     assert_eq!(batch[0].event_type, "Tx");
 }
+
+/// Issue 15: an append announced after its commit names its stream in the payload, as the
+/// NOTIFY inside `append_events` does, so a follower of one attempt can skip the others.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_announced_append_names_its_stream_after_the_commit(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.unwrap();
+    listener.listen(events::NOTIFY_CHANNEL).await.unwrap();
+    let (one, two) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
+    let mut tx = pool.begin().await.unwrap();
+    store.append_in_tx_announce_later(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    store.append_in_tx_announce_later(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    // Nothing is sent from inside the transaction.
+    assert!(timeout(Duration::from_millis(300), listener.recv()).await.is_err(), "no NOTIFY before the announce");
+    tx.commit().await.unwrap();
+    store.announce(&[&one, &two]).await;
+    let mut named = std::collections::BTreeSet::new();
+    while named.len() < 2 {
+        let notification = timeout(BOUND, listener.recv()).await.expect("announced within 5 s").unwrap();
+        named.extend(events::streams_named(notification.payload()).map(str::to_string));
+    }
+    assert_eq!(named, [one.as_str().to_string(), two.as_str().to_string()].into_iter().collect());
+}
+
+/// A follower holding a stream up to a version reads only what came after it.
+#[sqlx::test(migrations = "../migrations")]
+async fn reading_a_stream_after_a_version_returns_only_the_newer_events(pool: PgPool) {
+    let store = EventStore::new(pool);
+    let stream = StreamId::new("download").unwrap();
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("A", json!({})), event("B", json!({}))]).await.unwrap();
+    store.append(&stream, ExpectedVersion::Exact(2), vec![event("C", json!({}))]).await.unwrap();
+    let after: Vec<(i64, String)> = store.read_stream_after(&stream, 1).await.unwrap().into_iter().map(|e| (e.version, e.event_type)).collect();
+    assert_eq!(after, [(2, "B".to_string()), (3, "C".to_string())]);
+    assert!(store.read_stream_after(&stream, 3).await.unwrap().is_empty());
+}

@@ -45,11 +45,8 @@ async fn main() -> anyhow::Result<()> {
         .map(|debug| debug.join("orchestrator"))
         .context("no binary directory")?;
 
-    let name = format!("soak_{}", std::process::id());
     let admin = sqlx::PgPool::connect(&admin_url).await?;
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await?;
-    let (server_part, _) = admin_url.rsplit_once('/').context("DATABASE_URL without a database")?;
-    let database = format!("{server_part}/{name}");
+    let (name, database) = journeys::own_database(&admin, &admin_url, "soak").await?;
 
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 1000 }).await?;
     let sandbox_url = sandbox.base_url();

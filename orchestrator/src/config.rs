@@ -31,13 +31,23 @@ pub struct ServeConfig {
     #[arg(long, env = "BIND_ADDR", default_value = "127.0.0.1:8080")]
     pub bind_addr: SocketAddr,
 
+    /// Address of the admin port (Prometheus `/metrics`, docs/metrics.md); unset, none is
+    /// opened. Keep it off the public proxy.
+    #[arg(long, env = "ADMIN_BIND_ADDR")]
+    pub admin_bind_addr: Option<SocketAddr>,
+
     /// Folder holding the production build of the web app (index.html and static/).
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
 
-    /// Step runners in this process (each runs one step at a time).
+    /// Step runners in this process (each with its own notification listener).
     #[arg(long, env = "RUNNER_WORKERS", default_value_t = 4)]
     pub runner_workers: usize,
+
+    /// Steps each runner runs at once (issue 15): RUNNER_WORKERS × RUNNER_CONCURRENCY steps
+    /// in flight per process, most of each spent waiting on an upstream.
+    #[arg(long, env = "RUNNER_CONCURRENCY", default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub runner_concurrency: usize,
 
     /// Seconds a runner's claim on a step lasts without renewal: how long a step of a process
     /// that died (kill -9, a lost machine) waits before another runner resumes it.

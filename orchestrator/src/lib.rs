@@ -9,6 +9,7 @@ pub mod config;
 pub mod flows;
 pub mod http;
 pub mod listen;
+pub mod metrics;
 pub mod runner;
 pub mod shutdown;
 pub mod staff;

@@ -101,23 +101,27 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         server,
         streams,
         downloads: crate::attempts::streams::OpenStreams::new(crate::flows::download::installer::DOWNLOAD_CAPS),
+        metrics: Arc::new(crate::metrics::Metrics::new()),
     };
     Ok(App { state, registry_steps: steps })
 }
 
-/// Starts `workers` runners over every flow's steps; they stop when `stop` turns true. A runner
+/// Starts `workers` runners over every flow's steps, each with `concurrency` steps in flight; they stop when `stop` turns true. A runner
 /// whose loop panics (a step's own panic is caught and counted inside it) is started again.
-pub fn spawn_runners(app: &App, workers: usize, lease: std::time::Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+pub fn spawn_runners(app: &App, workers: usize, concurrency: usize, lease: std::time::Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
+            let metrics = app.state.metrics.clone();
             let stop = stop.clone();
             tokio::spawn(async move {
-                let config = RunnerConfig { lease, ..RunnerConfig::default() };
+                let config = RunnerConfig { lease, concurrency, ..RunnerConfig::default() };
                 loop {
                     let runner = flows
                         .iter()
-                        .fold(Runner::new(db.clone(), store.clone(), config.clone()), |runner, flow| runner.with_flow(flow.clone()));
+                        .fold(Runner::new(db.clone(), store.clone(), config.clone()).with_metrics(metrics.clone()), |runner, flow| {
+                            runner.with_flow(flow.clone())
+                        });
                     let stopping = stopped(stop.clone());
                     match tokio::spawn(runner.run_until(stopping)).await {
                         Ok(Ok(())) => break,
@@ -147,6 +151,9 @@ pub fn spawn_secret_purge(db: PgPool, stop: watch::Receiver<bool>) -> JoinHandle
             }
             if let Err(error) = crate::write_path::secrets::purge_expired(&db).await {
                 tracing::warn!(%error, "purging expired secrets failed");
+            }
+            if let Err(error) = crate::flows::activation::partner_login::purge_expired(&db).await {
+                tracing::warn!(%error, "purging expired OAuth states failed");
             }
             if let Err(error) = crate::attempts::service::purge_old_keys(&db).await {
                 tracing::warn!(%error, "purging old idempotency keys failed");
@@ -181,10 +188,20 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
     let lease = std::time::Duration::from_secs(config.runner_lease_secs);
-    let mut background = spawn_runners(&app, config.runner_workers, lease, stop_rx.clone());
+    let mut background = spawn_runners(&app, config.runner_workers, config.runner_concurrency, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
     if config.funnel_projection {
         background.push(crate::analytics::projector::spawn(app.state.store.clone(), stop_rx.clone()));
+    }
+    if let Some(admin) = config.admin_bind_addr {
+        let listener = TcpListener::bind(admin).await.with_context(|| format!("binding the admin port {admin}"))?;
+        tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
+        let (state, stop) = (app.state.clone(), stop_rx.clone());
+        background.push(tokio::spawn(async move {
+            if let Err(error) = crate::http::admin::serve(listener, state, stopped(stop)).await {
+                tracing::error!(%error, "the admin port stopped");
+            }
+        }));
     }
     let listener = TcpListener::bind(config.bind_addr)
         .await

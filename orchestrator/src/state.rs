@@ -29,6 +29,8 @@ pub struct AppState {
     pub streams: crate::attempts::streams::OpenStreams,
     /// The installer downloads under way, against theirs.
     pub downloads: crate::attempts::streams::OpenStreams,
+    /// This process's Prometheus metrics (served on the admin port).
+    pub metrics: std::sync::Arc<crate::metrics::Metrics>,
 }
 
 /// What the browser may know about the deployment (never a credential).

@@ -299,7 +299,7 @@ async fn the_portal_wide_ceiling_opens_the_breaker_for_every_phone(db: PgPool) {
     let visitor = h.download().await;
     let open = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
     refused_by(&open, 429, rules::Rule::SmsBreaker, rules::SMS_PAUSED);
-    let metrics = h.http.get(h.app.url("/metrics")).send().await.expect("metrics").text().await.expect("text");
+    let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
     assert!(metrics.contains("exa_sms_breaker_trips_total 1"), "{metrics}");
     assert!(metrics.contains("exa_abuse_refusals_total{rule=\"sms_breaker\"} 1"), "{metrics}");
 }
@@ -377,7 +377,7 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
     report.push(("vinte números", 20, through, sent));
     assert_eq!(through, CEILING as usize - 5, "the ceiling counts every code sent this minute");
     assert_eq!(sent, through);
-    let metrics = h.http.get(h.app.url("/metrics")).send().await.expect("metrics").text().await.expect("text");
+    let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
     assert!(metrics.contains("exa_sms_breaker_trips_total 1"), "{metrics}");
 
     for (phase, tries, accepted, delivered) in report {

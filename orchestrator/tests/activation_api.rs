@@ -22,7 +22,12 @@ struct Attempt<'a> {
 
 impl World {
     async fn start(&self, command: Value) -> Attempt<'_> {
-        let (status, visitor, body) = self.open("activation", command).await;
+        self.start_in(None, command).await
+    }
+
+    /// An attempt started by the browser that holds `cookie`.
+    async fn start_in(&self, cookie: Option<&str>, command: Value) -> Attempt<'_> {
+        let (status, visitor, body) = self.open_in(cookie, "activation", command).await;
         assert_eq!(status, 201, "{body}");
         Attempt { h: self, visitor: visitor.expect("id and cookie") }
     }
@@ -243,42 +248,109 @@ async fn carrier_lists_the_granted_products_or_shows_the_authorize_error(db: PgP
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::NOT_AUTHORIZED)));
 }
 
-#[sqlx::test(migrations = "../migrations")]
-async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgPool) {
-    let h = harness(db).await;
-    let return_url = "http://127.0.0.1:18380/seguranca/ativarbrisanet";
-    let landing = h.start(json!({"type": "start", "variant": "broadband", "return_url": return_url})).await;
+/// The broadband partner's login page from a landing attempt: its authorization URL and the
+/// visitor's way back from the partner's consent page (`customer`: which button).
+async fn consent(h: &World, landing: &Attempt<'_>, customer: &str) -> reqwest::Url {
     let view = landing.settled().await;
     assert_eq!(view["panel"], "partner_login");
     let authorize = reqwest::Url::parse(view["partner_login_url"].as_str().expect("url")).expect("parses");
-    let query: std::collections::HashMap<_, _> = authorize.query_pairs().into_owned().collect();
-    assert_eq!(query["client_id"], "exa-portal-brisanet");
-    assert_eq!(query["redirect_uri"], return_url);
-    assert_eq!(query["scope"], "offline");
-    assert_eq!(query["state"].len(), 32);
-
-    // The visitor approves on the partner's page and comes back with ?code=.
     let mut approve = authorize.clone();
     approve.set_path(&authorize.path().replace("/authorize", "/approve"));
-    approve.query_pairs_mut().append_pair("customer", "com-cobertura");
+    approve.query_pairs_mut().append_pair("customer", customer);
     let back = h.http.get(approve).send().await.expect("approve");
-    let location = reqwest::Url::parse(back.headers()["location"].to_str().expect("location")).expect("url");
-    let code = location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).expect("code");
+    reqwest::Url::parse(back.headers()["location"].to_str().expect("location")).expect("url")
+}
 
-    let attempt = at_code_panel(
-        &h,
-        json!({"type": "start", "variant": "broadband", "code": code}),
-        json!({"type": "submit_phone", "phone": PHONE}),
-    )
-    .await;
+/// The `code` and `state` the partner sent back, as the return page sends them (with its own
+/// address, where a refused return prepares a new login).
+fn returned(back: &reqwest::Url) -> Value {
+    let query: std::collections::HashMap<_, _> = back.query_pairs().into_owned().collect();
+    json!({"type": "start", "variant": "broadband", "code": query["code"], "state": query["state"], "return_url": RETURN_URL})
+}
+
+const RETURN_URL: &str = "http://127.0.0.1:18380/seguranca/ativarbrisanet";
+
+#[sqlx::test(migrations = "../migrations")]
+async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgPool) {
+    let h = harness(db).await;
+    let landing = h.start(json!({"type": "start", "variant": "broadband", "return_url": RETURN_URL})).await;
+    let view = landing.settled().await;
+    let authorize = reqwest::Url::parse(view["partner_login_url"].as_str().expect("url")).expect("parses");
+    let query: std::collections::HashMap<_, _> = authorize.query_pairs().into_owned().collect();
+    assert_eq!(query["client_id"], "exa-portal-brisanet");
+    assert_eq!(query["redirect_uri"], RETURN_URL);
+    assert_eq!(query["scope"], "offline");
+    assert_eq!((query["state"].len(), query["code_challenge"].len(), query["code_challenge_method"].as_str()), (43, 43, "S256"));
+
+    // The visitor approves on the partner's page and comes back, in the same browser, with
+    // ?code=&state=: the code is exchanged server-side (PKCE) and the customer read.
+    let back = consent(&h, &landing, "com-cobertura").await;
+    let attempt = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
+    assert_eq!(attempt.settled().await["panel"], "send_code");
+    attempt.ok(json!({"type": "submit_phone", "phone": PHONE})).await;
+    let view = attempt.settled().await;
+    assert_eq!(view["panel"], "code_validation", "{view}");
     let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
     assert_eq!(view["panel"], "redirect_store", "{view}");
     let subscriptions = h.sandbox_json("/admin/subscriptions").await;
     assert_eq!((subscriptions[0]["kind"].as_str(), subscriptions[0]["partner"].as_str()), (Some("hash"), Some("brisanet")));
+    let exchanges = h.sandbox_json("/admin/calls?endpoint=oauth.token").await;
+    assert_eq!(exchanges.as_array().map(Vec::len), Some(1), "one exchange: {exchanges}");
 
-    let uncovered = h.start(json!({"type": "start", "variant": "broadband", "code": "SEMCOBERTURA"})).await;
+    // A customer whose plan has no coverage: the spec's look-up failure.
+    let landing = h.start(json!({"type": "start", "variant": "broadband", "return_url": RETURN_URL})).await;
+    let back = consent(&h, &landing, "sem-cobertura").await;
+    let uncovered = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
     let view = uncovered.settled().await;
     assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("partner_login"), Some(activation::CUSTOMER_NOT_FOUND)));
+}
+
+/// Issue 16, item 5: a return the portal did not send the visitor on is refused with the
+/// spec's look-up failure, and its code never reaches the token endpoint.
+#[sqlx::test(migrations = "../migrations")]
+async fn forged_replayed_and_planted_partner_returns_are_refused(db: PgPool) {
+    let h = harness(db).await;
+    let refused = |view: &Value| (view["panel"].clone(), view["error"].clone());
+    let expected = (json!("partner_login"), json!(activation::CUSTOMER_NOT_FOUND));
+
+    // A code with no state, and a code with a state the portal never issued.
+    let landing = h.start(json!({"type": "start", "variant": "broadband", "return_url": RETURN_URL})).await;
+    let back = consent(&h, &landing, "com-cobertura").await;
+    let mut forged = returned(&back);
+    forged.as_object_mut().expect("object").remove("state");
+    let attempt = h.start_in(Some(&landing.visitor.cookie), forged.clone()).await;
+    assert_eq!(refused(&attempt.settled().await), expected);
+    forged["state"] = json!("c3RhdGUtcXVlLW8tcG9ydGFsLW51bmNhLWVtaXRpdS0xMjM0NTY");
+    let attempt = h.start_in(Some(&landing.visitor.cookie), forged).await;
+    assert_eq!(refused(&attempt.settled().await), expected);
+
+    // The real return planted in another visitor's browser (login CSRF): refused.
+    let planted = h.start(returned(&back)).await;
+    assert_eq!(refused(&planted.settled().await), expected);
+    let exchanges = h.sandbox_json("/admin/calls?endpoint=oauth.token").await;
+    assert_eq!(exchanges.as_array().map(Vec::len), Some(0), "no forged code was exchanged: {exchanges}");
+
+    // The real return in its own browser goes on; the same return a second time does not.
+    let first = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
+    assert_eq!(first.settled().await["panel"], "send_code");
+    let replayed = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
+    assert_eq!(refused(&replayed.settled().await), expected);
+
+    // A state past its 30 minutes: the database's clock decides.
+    let landing = h.start(json!({"type": "start", "variant": "broadband", "return_url": RETURN_URL})).await;
+    let back = consent(&h, &landing, "com-cobertura").await;
+    sqlx::query("UPDATE oauth_states SET expires_at = now() - interval '1 second' WHERE consumed_by IS NULL")
+        .execute(&h.db)
+        .await
+        .expect("age the state");
+    let late = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
+    assert_eq!(refused(&late.settled().await), expected);
+
+    // Nothing of the round trip rests in clear: the verifiers are sealed, the states hashed.
+    // Two landings, and each of the five refused returns offered the partner login again.
+    let rows: Vec<(Vec<u8>, String)> = sqlx::query_as("SELECT state_hash, verifier FROM oauth_states").fetch_all(&h.db).await.expect("rows");
+    assert_eq!(rows.len(), 7);
+    assert!(rows.iter().all(|(hash, verifier)| hash.len() == 32 && verifier.starts_with("v1.")), "{rows:?}");
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -1,5 +1,7 @@
 //! docs/openapi.yaml describes exactly the routes the server has: every `.route(...)` in the
-//! source, with its methods, is a path of the document, and the document has no other.
+//! source, with its methods, is a path of the document, and the document has no other. It is
+//! valid YAML whose links name operations it has (schemathesis runs it against the portal:
+//! tests/api/schemathesis.sh).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -84,6 +86,8 @@ fn the_openapi_document_lists_every_route_and_method_the_server_has() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
+    // The admin port (Prometheus metrics, docs/metrics.md) is not the public API.
+    files.retain(|file| !file.ends_with("http/admin.rs"));
     let mut served = BTreeSet::new();
     for file in files {
         routes_in(&std::fs::read_to_string(&file).expect("source"), &mut served);
@@ -102,4 +106,30 @@ fn the_scan_reads_chained_methods() {
     routes_in(r#"Router::new().route("/a", post(x).get(y)).route("/b/{id}", get(load))"#, &mut found);
     let pairs: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
     assert_eq!(pairs, [("/a", "get"), ("/a", "post"), ("/b/{id}", "get")]);
+}
+
+fn document() -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let yaml = std::fs::read_to_string(root.join("../docs/openapi.yaml")).expect("docs/openapi.yaml");
+    serde_norway::from_str(&yaml).unwrap_or_else(|e| panic!("docs/openapi.yaml is not valid YAML: {e}"))
+}
+
+#[test]
+fn the_document_is_yaml_and_its_links_name_its_own_operations() {
+    let doc = document();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let operations: BTreeSet<String> = doc["paths"]
+        .as_object()
+        .expect("paths")
+        .values()
+        .flat_map(|item| METHODS.iter().filter_map(|m| item.get(*m)?.get("operationId")?.as_str().map(str::to_string)))
+        .collect();
+    let start = &doc["paths"]["/api/attempts"]["post"]["responses"]["201"]["links"];
+    let mut targets: Vec<&str> = start.as_object().expect("links from POST /api/attempts").values().filter_map(|l| l["operationId"].as_str()).collect();
+    targets.sort_unstable();
+    assert_eq!(targets, ["getAttempt", "sendCommand"]);
+    for target in targets {
+        assert!(operations.contains(target), "{target} is not an operation of the document: {operations:?}");
+        assert_eq!(start.as_object().into_iter().flat_map(|l| l.values()).find(|l| l["operationId"] == target).map(|l| &l["parameters"]["id"]), Some(&serde_json::json!("$response.body#/id")));
+    }
 }

@@ -4,6 +4,7 @@
 //! fencing (re-plans, newer schedules, running leases, renewal).
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -36,6 +37,9 @@ struct DemoFlow {
     fail_until: Option<std::time::Instant>,
     /// During each call, a visitor's command lands on the stream (appended and re-planned).
     poke_during_call: Option<PgPool>,
+    /// Calls running now, and the most that ever ran at once.
+    running: AtomicUsize,
+    peak: AtomicUsize,
 }
 
 #[async_trait]
@@ -85,7 +89,10 @@ impl StepFlow for DemoFlow {
             poke(db, stream).await;
         }
         let timer = calls.start("demo.call");
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
         tokio::time::sleep(self.delay).await;
+        self.running.fetch_sub(1, Ordering::SeqCst);
         self.in_flight.lock().expect("lock").remove(stream.as_str());
         let outage = self.fail_until.is_some_and(|until| std::time::Instant::now() < until);
         if self.always_fail || outage {
@@ -213,6 +220,35 @@ async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
 
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(runner.tick().await.expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+}
+
+/// Issue 15: one runner keeps `concurrency` steps in flight, never more, each step once.
+#[sqlx::test(migrations = "../migrations")]
+async fn one_runner_runs_up_to_its_concurrency_at_once(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(300), ..DemoFlow::default() });
+    for _ in 0..12 {
+        start_attempt(&db, &store, &flow, Utc::now()).await;
+    }
+    let config = RunnerConfig { concurrency: 4, poll: Duration::from_millis(50), ..RunnerConfig::default() };
+    let runner = runner(&db, flow.clone(), config);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(runner.run_until(async move {
+        let _ = stop_rx.await;
+    }));
+    let done = tokio::time::timeout(Duration::from_secs(30), async {
+        while flow.calls.lock().expect("lock").len() < 12 || flow.running.load(Ordering::SeqCst) > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    let _ = stop_tx.send(());
+    running.await.expect("join").expect("runner");
+    assert!(done.is_ok(), "all 12 steps ran");
+    assert_eq!(flow.peak.load(Ordering::SeqCst), 4, "four steps at once, never more");
+    let streams: HashSet<String> = flow.calls.lock().expect("lock").iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!((flow.calls.lock().expect("lock").len(), streams.len()), (12, 12), "each step called once");
+    assert_eq!(due_rows(&db).await, 0, "nothing left planned");
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -25,8 +25,28 @@ impl EventStore {
         let mut conn = self.pool.acquire().await?;
         let outcome = append_on(&mut conn, stream, expected, &events, false).await?;
         drop(conn);
-        self.notifier.committed(&self.pool).await;
+        self.notifier.committed(&self.pool, [stream.as_str()]).await;
         Ok(outcome)
+    }
+
+    /// [`EventStore::append_in_tx`] without the NOTIFY inside the transaction: the caller
+    /// calls [`EventStore::announce`] once its transaction committed, so concurrent commits
+    /// are not serialized (for callers with transactions of their own making; otherwise
+    /// [`EventStore::begin`] does both).
+    pub async fn append_in_tx_announce_later(
+        &self,
+        conn: &mut PgConnection,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        append_on(conn, stream, expected, &events, false).await
+    }
+
+    /// Wakes the subscribers of `streams` after the caller's transaction that appended to
+    /// them with [`EventStore::append_in_tx_announce_later`] committed.
+    pub async fn announce(&self, streams: &[&StreamId]) {
+        self.notifier.committed(&self.pool, streams.iter().map(|s| s.as_str())).await;
     }
 
     /// Same as [`EventStore::append`] inside the caller's transaction, so the caller can

@@ -18,6 +18,7 @@ use crate::upcast::Upcasters;
 
 pub use subscribe::{Subscription, SubscriptionOptions};
 pub use transaction::StoreTransaction;
+pub use notify::streams_named;
 
 /// NOTIFY channel on which every append announces its stream id (at commit).
 pub const NOTIFY_CHANNEL: &str = "events";

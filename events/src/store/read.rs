@@ -33,6 +33,20 @@ impl EventStore {
         rows.iter().map(|r| self.decode(r)).collect()
     }
 
+    /// The events of one stream after `after_version`, in version order: what a follower
+    /// that already holds the stream up to that version is missing. Versions are gap-free
+    /// and a stream's appends are serialized, so nothing below the last one returned can
+    /// commit later.
+    pub async fn read_stream_after(&self, stream: &StreamId, after_version: i64) -> Result<Vec<RecordedEvent>, StoreError> {
+        let sql = format!("{SELECT_EVENT} WHERE e.stream_id = $1 AND e.version > $2 ORDER BY e.version");
+        let rows = sqlx::query(&sql)
+            .bind(stream.as_str())
+            .bind(after_version)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| self.decode(r)).collect()
+    }
+
     /// Up to `limit` events of every stream of `category` (`activation`, ...) with a
     /// position above `after_position`, in position order.
     ///

@@ -17,7 +17,8 @@ use crate::types::{AppendOutcome, ExpectedVersion, NewEvent};
 pub struct StoreTransaction {
     tx: Transaction<'static, Postgres>,
     store: EventStore,
-    appended: bool,
+    /// The streams appended to, named in the NOTIFY after the commit.
+    appended: Vec<String>,
 }
 
 impl EventStore {
@@ -26,7 +27,7 @@ impl EventStore {
         Ok(StoreTransaction {
             tx: self.pool.begin().await?,
             store: self.clone(),
-            appended: false,
+            appended: Vec::new(),
         })
     }
 }
@@ -40,7 +41,7 @@ impl StoreTransaction {
         events: Vec<NewEvent>,
     ) -> Result<AppendOutcome, StoreError> {
         let outcome = append_on(&mut self.tx, stream, expected, &events, false).await?;
-        self.appended = true;
+        self.appended.push(stream.as_str().to_string());
         Ok(outcome)
     }
 
@@ -54,7 +55,7 @@ impl StoreTransaction {
         let mut outcomes = Vec::with_capacity(batches.len());
         for (stream, expected, events) in batches {
             outcomes.push(append_on(&mut self.tx, &stream, expected, &events, false).await?);
-            self.appended = true;
+            self.appended.push(stream.as_str().to_string());
         }
         Ok(outcomes)
     }
@@ -62,8 +63,8 @@ impl StoreTransaction {
     /// Commits, then wakes subscribers if anything was appended.
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;
-        if self.appended {
-            self.store.notifier.committed(&self.store.pool).await;
+        if !self.appended.is_empty() {
+            self.store.notifier.committed(&self.store.pool, self.appended.iter().map(String::as_str)).await;
         }
         Ok(())
     }

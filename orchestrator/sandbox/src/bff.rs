@@ -242,7 +242,9 @@ async fn customer_about(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     headers::client(&headers)?;
-    if code == scenarios::CUSTOMER_WITHOUT_COVERAGE {
+    let now = state.now();
+    let customer = state.with(|w| w.customer_for_code(&code, now));
+    if code == scenarios::CUSTOMER_WITHOUT_COVERAGE || customer.as_ref().is_some_and(|c| !c.covered) {
         return Err(Refusal::new(
             STYLE,
             StatusCode::NOT_FOUND,
@@ -250,8 +252,6 @@ async fn customer_about(
             "this subscription has no EXA Segurança coverage",
         ));
     }
-    let now = state.now();
-    let customer = state.with(|w| w.customer_for_code(&code, now));
     let customer = customer.ok_or_else(|| {
         Refusal::new(
             STYLE,

@@ -1,5 +1,6 @@
 //! The broadband partner's OAuth provider: a consent page that sends the visitor back to the
-//! portal with `?code=&state=`, the code-for-token exchange, and the customer information.
+//! portal with `?code=&state=`, the code-for-token exchange (PKCE S256 required, RFC 7636), and
+//! the customer information.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Query, State};
@@ -7,10 +8,13 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
 use super::credentials;
 use super::error::{Refusal, Style};
@@ -19,7 +23,6 @@ use super::html::{escape, page};
 use super::intercept::tracked;
 use super::records::partners::{BroadbandCustomer, OAuthGrant};
 use super::records::tokens::{Claims, TokenKind};
-use super::scenarios;
 use super::state::{SandboxState, World};
 
 const STYLE: Style = Style::OAuth;
@@ -49,6 +52,11 @@ impl World {
     }
 }
 
+/// The S256 challenge of a PKCE verifier: BASE64URL(SHA-256(verifier)), unpadded.
+pub fn pkce_challenge(verifier: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
 #[derive(Deserialize)]
 struct AuthorizeParams {
     client_id: Option<String>,
@@ -56,6 +64,8 @@ struct AuthorizeParams {
     response_type: Option<String>,
     scope: Option<String>,
     state: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
     /// Only on `/approve`: which button the visitor pressed.
     customer: Option<String>,
 }
@@ -64,6 +74,7 @@ struct Checked {
     redirect: Url,
     redirect_uri: String,
     state: String,
+    code_challenge: String,
 }
 
 /// What a real provider checks before showing its consent page.
@@ -95,10 +106,20 @@ fn check(params: &AuthorizeParams) -> Result<Checked, &'static str> {
         .clone()
         .filter(|state| !state.is_empty())
         .ok_or("Parâmetro state ausente.")?;
+    // PKCE is required of this public-facing client, and only the S256 method.
+    let code_challenge = params
+        .code_challenge
+        .clone()
+        .filter(|c| (43..=128).contains(&c.len()))
+        .ok_or("Parâmetro code_challenge ausente ou inválido (PKCE).")?;
+    if params.code_challenge_method.as_deref() != Some("S256") {
+        return Err("Método de PKCE não suportado: use code_challenge_method=S256.");
+    }
     Ok(Checked {
         redirect,
         redirect_uri,
         state,
+        code_challenge,
     })
 }
 
@@ -124,6 +145,8 @@ async fn authorize(Query(params): Query<AuthorizeParams>) -> Response {
         ("response_type", &params.response_type),
         ("scope", &params.scope),
         ("state", &params.state),
+        ("code_challenge", &params.code_challenge),
+        ("code_challenge_method", &params.code_challenge_method),
     ]
     .iter()
     .map(|(name, value)| {
@@ -153,12 +176,9 @@ async fn approve(
         Ok(checked) => checked,
         Err(message) => return error_page(message),
     };
-    let code = if params.customer.as_deref() == Some("sem-cobertura") {
-        scenarios::CUSTOMER_WITHOUT_COVERAGE.to_string()
-    } else {
-        let now = state.now();
-        state.with(|w| issue_grant(w, checked.redirect_uri.clone(), now))
-    };
+    let covered = params.customer.as_deref() != Some("sem-cobertura");
+    let now = state.now();
+    let code = state.with(|w| issue_grant(w, &checked, covered, now));
     let mut location = checked.redirect;
     location
         .query_pairs_mut()
@@ -171,21 +191,23 @@ async fn approve(
         .into_response()
 }
 
-fn issue_grant(world: &mut World, redirect_uri: String, now: DateTime<Utc>) -> String {
+fn issue_grant(world: &mut World, checked: &Checked, covered: bool, now: DateTime<Utc>) -> String {
     let digits = world.digits(8);
     let customer = BroadbandCustomer {
         customer_id: format!("BRS-{digits}"),
         name: format!("Cliente Banda Larga {}", &digits[..4]),
         email: format!("cliente{digits}@banda-larga.test"),
+        covered,
     };
     let code = world.token("oc-");
     world.oauth_grants.insert(
         code.clone(),
         OAuthGrant {
             customer_id: customer.customer_id.clone(),
-            redirect_uri,
+            redirect_uri: checked.redirect_uri.clone(),
             expires_at: now + Duration::minutes(CODE_TTL_MINUTES),
             exchanged: false,
+            code_challenge: checked.code_challenge.clone(),
         },
     );
     world
@@ -201,6 +223,7 @@ struct TokenForm {
     redirect_uri: Option<String>,
     client_id: Option<String>,
     client_secret: Option<String>,
+    code_verifier: Option<String>,
 }
 
 async fn token(
@@ -234,13 +257,18 @@ async fn token(
             Refusal::bad_request(
                 STYLE,
                 "invalid_grant",
-                "code is invalid, expired, already used or for another redirect_uri",
+                "code is invalid, expired, already used, for another redirect_uri or its code_verifier does not match",
             )
         };
         let grant = w.oauth_grants.get_mut(&code).ok_or_else(invalid)?;
+        let verifier_matches = form
+            .code_verifier
+            .as_deref()
+            .is_some_and(|verifier| pkce_challenge(verifier) == grant.code_challenge);
         if grant.exchanged
             || now >= grant.expires_at
             || form.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
+            || !verifier_matches
         {
             return Err(invalid());
         }
@@ -283,6 +311,14 @@ async fn customer(
                 )
             })
     })?;
+    if !customer.covered {
+        return Err(Refusal::new(
+            STYLE,
+            StatusCode::NOT_FOUND,
+            "not_eligible",
+            "this subscription has no EXA Segurança coverage",
+        ));
+    }
     Ok(Json(
         json!({ "customer_id": customer.customer_id, "name": customer.name, "email": customer.email }),
     ))

@@ -712,8 +712,12 @@ async fn telecom_partner_login_account_and_subscribe_by_hash() {
 async fn broadband_partner_oauth_customer_look_up_and_subscription() {
     let sandbox = Sandbox::start().await;
     let portal = "http://127.0.0.1:8080/seguranca/ativarbrisanet";
+    // RFC 7636, appendix B.
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
     let authorize = format!(
-        "/oauth/authorize?client_id={}&redirect_uri={portal}&response_type=token&scope=offline&state=abc",
+        "/oauth/authorize?client_id={}&redirect_uri={portal}&response_type=token&scope=offline&state=abc\
+         &code_challenge={challenge}&code_challenge_method=S256",
         dev::OAUTH_CLIENT_ID
     );
     let page = sandbox.get(&authorize).send().await.unwrap();
@@ -735,6 +739,13 @@ async fn broadband_partner_oauth_customer_look_up_and_subscription() {
         .await
         .unwrap();
     assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    for without_pkce in [
+        authorize.replace("&code_challenge_method=S256", "&code_challenge_method=plain"),
+        authorize.replace(&format!("&code_challenge={challenge}"), ""),
+    ] {
+        let refused = sandbox.get(&without_pkce).send().await.unwrap();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{without_pkce}");
+    }
 
     let approve = authorize.replace("/oauth/authorize", "/oauth/approve");
     let back = sandbox
@@ -777,10 +788,17 @@ async fn broadband_partner_oauth_customer_look_up_and_subscription() {
         .send()
         .await
         .unwrap();
-    assert!(without.headers()["location"]
-        .to_str()
-        .unwrap()
-        .contains("code=SEMCOBERTURA"));
+    let without = reqwest::Url::parse(without.headers()["location"].to_str().unwrap()).unwrap();
+    let uncovered_code = without
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .map(|(_, v)| v.into_owned())
+        .unwrap();
+    let (status, refused) = read(about(uncovered_code.clone()).await.unwrap()).await;
+    assert_eq!(
+        (status, code_of(&refused)),
+        (StatusCode::NOT_FOUND, "CUSTOMER_NOT_ELIGIBLE")
+    );
 
     sandbox.verified(PHONE, dev::BRAND_DEFAULT).await;
     let hash_body = |hash: &str, id: &str| json!({ "partner": dev::BROADBAND_PARTNER, "msisdn": PHONE, "hash": hash, "subscription_id": id });
@@ -810,7 +828,8 @@ async fn broadband_partner_oauth_customer_look_up_and_subscription() {
         "UNKNOWN_PARTNER"
     );
 
-    // The code also exchanges for a token, once, and the token reads the customer.
+    // The code also exchanges for a token, once and only with the PKCE verifier, and the
+    // token reads the customer.
     let token_form = |code: &str| {
         [
             ("grant_type", "authorization_code"),
@@ -818,61 +837,52 @@ async fn broadband_partner_oauth_customer_look_up_and_subscription() {
             ("redirect_uri", portal),
             ("client_id", dev::OAUTH_CLIENT_ID),
             ("client_secret", dev::OAUTH_CLIENT_SECRET),
+            ("code_verifier", verifier),
         ]
         .map(|(k, v)| (k.to_string(), v.to_string()))
     };
-    let (status, token) = read(
-        sandbox
-            .post("/oauth/token")
-            .form(&token_form(&code))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let oauth = &sandbox;
+    let exchange = |form: [(String, String); 6]| async move {
+        read(oauth.post("/oauth/token").form(&form).send().await.unwrap()).await
+    };
+    let customer_of = |token: String| async move {
+        read(oauth.get("/oauth/customer").bearer_auth(token).send().await.unwrap()).await
+    };
+    let mut wrong_verifier = token_form(&code);
+    wrong_verifier[5].1 = "outro-verificador-com-43-caracteres-aaaaaaaaa".into();
+    let (status, refused) = exchange(wrong_verifier).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("invalid_grant"))
+    );
+    let (status, token) = exchange(token_form(&code)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         (token["token_type"].as_str(), token["scope"].as_str()),
         (Some("Bearer"), Some("offline"))
     );
-    let (status, again) = read(
-        sandbox
-            .post("/oauth/token")
-            .form(&token_form(&code))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, again) = exchange(token_form(&code)).await;
     assert_eq!(
         (status, again["error"].as_str()),
         (StatusCode::BAD_REQUEST, Some("invalid_grant"))
     );
-    let (status, info) = read(
-        sandbox
-            .get("/oauth/customer")
-            .bearer_auth(token["access_token"].as_str().unwrap())
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, info) = customer_of(token["access_token"].as_str().unwrap().to_string()).await;
     assert_eq!(
         (status, info["customer_id"].as_str()),
         (StatusCode::OK, Some(customer_id.as_str()))
     );
 
+    // An uncovered customer's token reads no customer.
+    let (_, uncovered_token) = exchange(token_form(&uncovered_code)).await;
+    let (status, refused) = customer_of(uncovered_token["access_token"].as_str().unwrap().to_string()).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_eligible"))
+    );
+
     let mut bad_secret = token_form(&code);
     bad_secret[4].1 = "errado".into();
-    let (status, refused) = read(
-        sandbox
-            .post("/oauth/token")
-            .form(&bad_secret)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, refused) = exchange(bad_secret).await;
     assert_eq!(
         (status, refused["error"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("invalid_client"))

@@ -2,7 +2,7 @@
 //! `GET /metrics` (refusal counts for the operator's scraper).
 
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::CACHE_CONTROL;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -11,14 +11,10 @@ use crate::http::error::ApiError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/altcha/challenge", get(challenge)).route("/metrics", get(metrics))
+    Router::new().route("/api/altcha/challenge", get(challenge))
 }
 
 async fn challenge(State(state): State<AppState>) -> Result<Response, ApiError> {
     let challenge = state.abuse.pow.challenge().map_err(|e| ApiError::Internal(anyhow::anyhow!("altcha challenge: {e}")))?;
     Ok(([(CACHE_CONTROL, "no-store")], Json(challenge)).into_response())
-}
-
-async fn metrics(State(state): State<AppState>) -> Response {
-    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], state.abuse.metrics()).into_response()
 }

@@ -11,6 +11,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 
 use crate::http::json::Json as Body;
+use events::RecordedEvent;
 use futures::Stream;
 use serde::Deserialize;
 use serde_json::Value;
@@ -31,7 +32,7 @@ pub fn router() -> Router<AppState> {
 }
 
 fn service(state: &AppState) -> AttemptService<'_> {
-    AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse }
+    AttemptService::of(state)
 }
 
 #[derive(Deserialize)]
@@ -125,6 +126,9 @@ async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: He
 
 /// How long the event stream waits before reading the attempt again after a failed read.
 const READ_RETRY: Duration = Duration::from_secs(1);
+/// How often an open event stream looks for new events without a notification (one lost to
+/// a dropped listener connection); notifications are what feed it.
+const FALLBACK_POLL: Duration = Duration::from_secs(5);
 
 /// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
 /// Wakes on NOTIFY; re-reads at least every second in case a notification was lost.
@@ -137,56 +141,61 @@ async fn stream(
     // Held while the stream is open: dropped with the stream's state when it ends.
     let place = state.streams.enter(stream_id.as_str()).map_err(|_| ApiError::TooManyStreams)?;
     let receiver = state.notifier.subscribe();
-    let initial = (state, stream_id, receiver, None::<i64>, place);
-    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen, place)| async move {
+    // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events) and reads
+    // only the events after it, when a notification names the attempt or, should one be
+    // lost, every FALLBACK_POLL (issue 15).
+    let initial = (state, stream_id, receiver, None::<Vec<RecordedEvent>>, place);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, held, place)| async move {
         // A stopping server ends the stream, so its graceful shutdown is not held open by it.
         let notifier = state.notifier.clone();
-        let next = async move { loop {
-            if seen.is_some() {
-                let wait = async {
-                    loop {
-                        match receiver.recv().await {
-                            Ok(changed) if changed == stream_id.as_str() => return,
-                            Ok(_) => continue,
-                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
-                            Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                                std::future::pending::<()>().await
-                            }
-                        }
+        let next = async move {
+            let mut held = held;
+            loop {
+                if held.is_some() {
+                    let wait = super::notifier::changed(&mut receiver, stream_id.as_str());
+                    let _ = tokio::time::timeout(FALLBACK_POLL, wait).await;
+                }
+                let seen = held.as_ref().and_then(|h| h.last()).map(|e| e.version);
+                let read = async {
+                    let new = match seen {
+                        Some(version) => state.store.read_stream_after(&stream_id, version).await?,
+                        None => state.store.read_stream(&stream_id).await?,
+                    };
+                    Ok::<_, ApiError>((new, crate::clock::now(&state.db).await?))
+                };
+                let (new, now) = match read.await {
+                    Ok(read) => read,
+                    Err(error) => {
+                        tracing::warn!(%error, "attempt stream read failed");
+                        // Before the first frame there is no wait above: without this pause a
+                        // failing read would be retried in a tight loop.
+                        tokio::time::sleep(READ_RETRY).await;
+                        continue;
                     }
                 };
-                let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
-            }
-            let read = async { Ok::<_, ApiError>((state.store.read_stream(&stream_id).await?, crate::clock::now(&state.db).await?)) };
-            let (history, now) = match read.await {
-                Ok(read) => read,
-                Err(error) => {
-                    tracing::warn!(%error, "attempt stream read failed");
-                    // Before the first frame there is no wait above: without this pause a
-                    // failing read would be retried in a tight loop.
-                    tokio::time::sleep(READ_RETRY).await;
+                if held.is_some() && new.is_empty() {
                     continue;
                 }
-            };
-            let version = history.last().map(|e| e.version).unwrap_or(0);
-            if seen.is_some_and(|v| v >= version) {
-                continue;
+                let Some(flow) = state.flows.get(stream_id.category()) else {
+                    return None;
+                };
+                let mut history = held.take().unwrap_or_default();
+                let from = history.len();
+                history.extend(new);
+                let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from, now).await {
+                    Ok(answer) => answer,
+                    Err(error) => {
+                        tracing::warn!(%error, "attempt stream could not be opened for its owner");
+                        history.truncate(from);
+                        held = (from > 0).then_some(history);
+                        tokio::time::sleep(READ_RETRY).await;
+                        continue;
+                    }
+                };
+                let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
+                return Some((Ok(event), (state, stream_id, receiver, Some(history), place)));
             }
-            let Some(flow) = state.flows.get(stream_id.category()) else {
-                return None;
-            };
-            let from = seen.map(|v| history.iter().take_while(|e| e.version <= v).count()).unwrap_or(0);
-            let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from, now).await {
-                Ok(answer) => answer,
-                Err(error) => {
-                    tracing::warn!(%error, "attempt stream could not be opened for its owner");
-                    tokio::time::sleep(READ_RETRY).await;
-                    continue;
-                }
-            };
-            let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
-            return Some((Ok(event), (state, stream_id, receiver, Some(version), place)));
-        } };
+        };
         tokio::select! {
             item = next => item,
             () = notifier.stopping() => None,

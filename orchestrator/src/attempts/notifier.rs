@@ -53,11 +53,27 @@ impl Notifier {
     }
 }
 
+/// Returns once `receiver` names `stream`, or fell behind and may have missed it. A closed
+/// channel never returns: the caller's time-out or the server's stop ends the wait.
+pub async fn changed(receiver: &mut broadcast::Receiver<String>, stream: &str) {
+    loop {
+        match receiver.recv().await {
+            Ok(changed) if changed == stream => return,
+            Ok(_) => continue,
+            Err(broadcast::error::RecvError::Lagged(_)) => return,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+        }
+    }
+}
+
 async fn listen(db: &PgPool, sender: &broadcast::Sender<String>) -> Result<(), sqlx::Error> {
     let mut listener = crate::listen::own_listener(db, events::NOTIFY_CHANNEL).await?;
     loop {
         let notification = listener.recv().await?;
-        // No receivers is fine: nobody is watching that attempt right now.
-        let _ = sender.send(notification.payload().to_string());
+        // One NOTIFY may name several streams (the store's after-commit batches). No receivers
+        // is fine: nobody is watching that attempt right now.
+        for stream in events::streams_named(notification.payload()) {
+            let _ = sender.send(stream.to_string());
+        }
     }
 }

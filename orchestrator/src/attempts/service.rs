@@ -11,6 +11,7 @@ use uuid::Uuid;
 use super::session;
 use super::Flows;
 use crate::abuse::{self, AbuseGuard, Refusal};
+use crate::metrics::{outcome_label, Metrics};
 use crate::http::error::ApiError;
 use crate::write_path::pii::redact;
 use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
@@ -136,6 +137,8 @@ struct Acted {
     history: Vec<RecordedEvent>,
     from: usize,
     now: DateTime<Utc>,
+    /// The outcome label when this command ended an open attempt (counted once committed).
+    ended: Option<&'static str>,
 }
 
 fn rejected(rejection: Rejection) -> ApiError {
@@ -148,6 +151,14 @@ pub struct AttemptService<'a> {
     pub vault: &'a events::pii::Vault,
     pub flows: &'a Flows,
     pub abuse: &'a AbuseGuard,
+    pub metrics: &'a Metrics,
+}
+
+impl<'a> AttemptService<'a> {
+    /// The service over the server's state.
+    pub fn of(state: &'a crate::state::AppState) -> Self {
+        Self { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse, metrics: &state.metrics }
+    }
 }
 
 /// The type of the event that records a refusal by an abuse limit.
@@ -227,6 +238,8 @@ impl AttemptService<'_> {
         .await
         .map_err(store_error)?;
         tx.commit().await?;
+        self.store.announce(&[&stream]).await;
+        self.metrics.attempt_started(flow.category());
         let at = history.last().map_or(now, |e| e.recorded_at);
         Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, token))
     }
@@ -244,7 +257,23 @@ impl AttemptService<'_> {
         client: ClientInfo,
         request: abuse::Request<'_>,
     ) -> Result<AttemptReply, ApiError> {
+        let received = std::time::Instant::now();
         let (stream, flow) = self.authorize(id, session).await?;
+        let name = command.get("type").and_then(Value::as_str).filter(|t| t.len() <= 32).unwrap_or("unknown").to_string();
+        let answer = self.command_of(stream, flow, idempotency_key, command, client, request).await;
+        self.metrics.command(flow.category(), &name, received.elapsed());
+        answer
+    }
+
+    async fn command_of(
+        &self,
+        stream: StreamId,
+        flow: &dyn AttemptFlow,
+        idempotency_key: Option<String>,
+        command: Value,
+        client: ClientInfo,
+        request: abuse::Request<'_>,
+    ) -> Result<AttemptReply, ApiError> {
         // Limits are checked before the command acts, in a short transaction of their own: it
         // waits on the limits' locks holding one connection and needing no other, so many
         // visitors at once cannot starve the pool the lock holders need.
@@ -296,6 +325,10 @@ impl AttemptService<'_> {
             .await?;
         }
         tx.commit().await?;
+        self.store.announce(&[&stream]).await;
+        if let Some(ended) = acted.ended {
+            self.metrics.attempt_ended(flow.category(), ended);
+        }
         owner_reply(self.vault, flow, &stream, &acted.history, acted.from, acted.now).await.map_err(store_error)
     }
 
@@ -325,6 +358,7 @@ impl AttemptService<'_> {
                     .map_err(store_error)?;
             }
             tx.commit().await?;
+            self.store.announce(&[stream]).await;
             Ok::<_, ApiError>(())
         };
         if let Err(error) = recorded.await {
@@ -358,6 +392,7 @@ impl AttemptService<'_> {
             Err(error) => return Err(store_error(error)),
         }
         tx.commit().await?;
+        self.store.announce(&[stream]).await;
         Ok(true)
     }
 
@@ -371,10 +406,11 @@ impl AttemptService<'_> {
             payload["flow"] = Value::String(flow.category().to_string());
             let new_events = self.prepare(&mut tx, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
             self.store
-                .append_in_tx(&mut tx, &stream, events::ExpectedVersion::NoStream, new_events)
+                .append_in_tx_announce_later(&mut tx, &stream, events::ExpectedVersion::NoStream, new_events)
                 .await
                 .map_err(store_error)?;
             tx.commit().await?;
+            self.store.announce(&[&stream]).await;
             Ok::<_, ApiError>(())
         };
         if let Err(error) = recorded.await {
@@ -450,16 +486,25 @@ impl AttemptService<'_> {
                 // Nothing to change (a repeat such as a second `record_store_redirect`): the
                 // command succeeded, and the answer is the attempt as it stands.
                 let from = history.len();
-                return Ok(Acted { history, from, now });
+                return Ok(Acted { history, from, now, ended: None });
             }
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client: client.clone() };
             let new_events = self.prepare(&mut *tx, stream, decided, &metadata).await?;
 
             let seen = history.len();
+            let before = flow.outcome(&history);
+            let appending = std::time::Instant::now();
             // A conflict leaves the transaction usable (`append_events` reports it, not raises).
             match append_and_plan(tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h)).await {
-                Ok(after) => return Ok(Acted { history: after, from: seen, now }),
+                Ok(after) => {
+                    self.metrics.store_append(appending.elapsed());
+                    let ended = match (outcome_label(&before), outcome_label(&flow.outcome(&after))) {
+                        (None, Some(ended)) => Some(ended),
+                        _ => None,
+                    };
+                    return Ok(Acted { history: after, from: seen, now, ended });
+                }
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(error) => return Err(store_error(error)),
             }

@@ -65,6 +65,11 @@ impl OpenStreams {
         Self { caps, open: Arc::default() }
     }
 
+    /// Streams open now, in the process.
+    pub fn open_total(&self) -> usize {
+        self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).total
+    }
+
     /// A place for one more stream of `attempt`, if both caps allow it.
     pub fn enter(&self, attempt: &str) -> Result<Place, Full> {
         let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

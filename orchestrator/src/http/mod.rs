@@ -1,5 +1,6 @@
 //! The HTTP surface: one router per area, merged here.
 
+pub mod admin;
 pub mod client_ip;
 pub mod error;
 pub mod health;

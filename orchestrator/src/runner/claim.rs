@@ -21,6 +21,8 @@ pub struct Claimed {
     pub lease_token: Uuid,
     /// The database's clock when the claim was taken.
     pub db_now: DateTime<Utc>,
+    /// When the step fell due (the runner's lag is `db_now - due_at`).
+    pub due_at: DateTime<Utc>,
 }
 
 fn millis(duration: std::time::Duration) -> i64 {
@@ -48,7 +50,7 @@ pub async fn claim_one(
          SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
              claimed_by = $2, lease_token = $4, claims = d.claims + 1, updated_at = now()
          FROM next WHERE d.stream_id = next.stream_id
-         RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now",
+         RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at",
     )
     .bind(flows)
     .bind(runner_id)

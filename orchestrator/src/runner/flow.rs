@@ -31,6 +31,12 @@ pub trait StepFlow: Send + Sync + 'static {
     /// Folds the stream and names the step due next, if any.
     fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError>;
 
+    /// Where the folded attempt stands (the metrics count the attempts that end); a flow
+    /// without outcomes is always open.
+    fn outcome(&self, _events: &[RecordedEvent]) -> events::flow::Outcome {
+        events::flow::Outcome::Open
+    }
+
     /// Runs `step` (calls the upstream) and returns the events recording its outcome.
     /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
     /// recorded in `calls` (status, latency) for the runner's events.

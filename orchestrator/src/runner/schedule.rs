@@ -4,8 +4,12 @@ use sqlx::PgConnection;
 
 use super::flow::PlannedStep;
 
-/// Channel that wakes idle runners when a step is scheduled.
-pub const CHANNEL: &str = "due_steps";
+/// Channel that wakes idle runners: the event store's. A step is planned by the transaction
+/// that appends the events it follows from, and that append is announced after its commit
+/// (a NOTIFY inside the transaction would serialize concurrent commits; issue 15). A plan
+/// written without an append (a re-plan, a retry later) is the runner's own, which claims it
+/// itself or wakes for its due time.
+pub const CHANNEL: &str = events::NOTIFY_CHANNEL;
 
 /// Sets (or clears, with `None`) the step due for `stream`, as folded from the stream at
 /// `version` (the last version of the history `step` was planned from).
@@ -45,11 +49,6 @@ pub async fn schedule_in_tx(
             .bind(version)
             .execute(&mut *conn)
             .await?;
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(stream_id)
-                .execute(&mut *conn)
-                .await?;
         }
         None => {
             sqlx::query("DELETE FROM due_steps WHERE stream_id = $1 AND stream_version <= $2")

@@ -134,6 +134,10 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         Ok(S::F::next_step(&fold::<S::F>(events)))
     }
 
+    fn outcome(&self, events: &[RecordedEvent]) -> events::flow::Outcome {
+        S::F::outcome(&fold::<S::F>(events))
+    }
+
     async fn run(
         &self,
         stream: &StreamId,

@@ -15,8 +15,11 @@ use futures::FutureExt;
 use serde_json::{json, Value};
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
 
 use super::calls::{sanitize, CallLog};
+use crate::metrics::{outcome_label, Metrics};
 use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure, FailureKind};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED, STEP_STARTED};
@@ -45,6 +48,9 @@ pub struct RunnerConfig {
     pub poll: Duration,
     /// When a failed step is tried again, and when the runner stops trying.
     pub retry: RetryPolicy,
+    /// Steps this runner runs at once (each its own task; most of a step is waiting on an
+    /// upstream, so one loop keeps many in flight).
+    pub concurrency: usize,
 }
 
 impl Default for RunnerConfig {
@@ -55,6 +61,7 @@ impl Default for RunnerConfig {
             step_timeout: Duration::from_secs(30),
             poll: Duration::from_secs(1),
             retry: RetryPolicy::default(),
+            concurrency: 8,
         }
     }
 }
@@ -89,11 +96,18 @@ pub struct Runner {
     store: EventStore,
     flows: HashMap<String, Arc<dyn StepFlow>>,
     config: RunnerConfig,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Runner {
     pub fn new(db: PgPool, store: EventStore, config: RunnerConfig) -> Self {
-        Self { db, store, flows: HashMap::new(), config }
+        Self { db, store, flows: HashMap::new(), config, metrics: None }
+    }
+
+    /// Counts its steps in `metrics` (lag, upstream calls, retries, appends, attempts ended).
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
+        self.metrics = Some(metrics);
+        self
     }
 
     pub fn with_flow(mut self, flow: Arc<dyn StepFlow>) -> Self {
@@ -109,49 +123,71 @@ impl Runner {
         self.flows.keys().cloned().collect()
     }
 
-    /// Runs due steps until `shutdown` resolves; an in-flight step finishes first. A lost
-    /// database connection is retried, never the end of the runner.
+    /// Runs due steps until `shutdown` resolves, up to `concurrency` at once, each in a task of
+    /// its own; the steps in flight finish first. A lost database connection is retried, never
+    /// the end of the runner.
     pub async fn run_until(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), RunnerError> {
+        let this = Arc::new(self);
+        let slots = Arc::new(Semaphore::new(this.config.concurrency.max(1)));
+        let mut running: JoinSet<()> = JoinSet::new();
         tokio::pin!(shutdown);
         let mut listener: Option<PgListener> = None;
         loop {
             if listener.is_none() {
-                listener = self.listen().await;
+                listener = this.listen().await;
             }
-            let tick = match self.tick().await {
-                Ok(tick) => tick,
-                Err(error) => {
-                    tracing::warn!(runner = %self.config.id, %error, "runner tick failed");
-                    Tick::Idle
+            // Claim while a slot is free and something is due.
+            while let Ok(slot) = slots.clone().try_acquire_owned() {
+                match this.claim_next().await {
+                    Ok(Some((flow, claimed))) => {
+                        let runner = this.clone();
+                        running.spawn(async move {
+                            let _slot = slot;
+                            runner.log(runner.supervise(flow.as_ref(), claimed).await);
+                        });
+                    }
+                    Ok(None) => break,
+                    Err(error) => {
+                        tracing::warn!(runner = %this.config.id, %error, "claiming a step failed");
+                        break;
+                    }
                 }
-            };
-            if tick != Tick::Idle {
-                tracing::debug!(runner = %self.config.id, ?tick, "step");
-                continue;
             }
-            let wait = self.idle_wait().await;
+            while running.try_join_next().is_some() {}
+            // With every slot taken, only a finished step (or the stop) matters.
+            let wait = if slots.available_permits() == 0 { this.config.poll } else { this.idle_wait().await };
             let woken = async {
                 match listener.as_mut() {
-                    Some(listener) => listener.recv().await.map(|_| ()),
-                    None => std::future::pending().await,
+                    Some(listener) if slots.available_permits() > 0 => listener.recv().await.map(|_| ()),
+                    _ => std::future::pending().await,
                 }
             };
             tokio::select! {
                 () = &mut shutdown => break,
                 received = woken => {
                     if let Err(error) = received {
-                        tracing::warn!(runner = %self.config.id, %error, "schedule notifications lost; reconnecting");
+                        tracing::warn!(runner = %this.config.id, %error, "schedule notifications lost; reconnecting");
                         listener = None;
                     }
                 },
+                // A step finished: its slot is free and it may have planned the next one.
+                Some(_) = running.join_next(), if !running.is_empty() => {},
                 () = tokio::time::sleep(wait) => {},
             }
         }
-        tracing::info!(runner = %self.config.id, "runner stopped");
+        while running.join_next().await.is_some() {}
+        tracing::info!(runner = %this.config.id, "runner stopped");
         Ok(())
+    }
+
+    fn log(&self, outcome: Result<Tick, RunnerError>) {
+        match outcome {
+            Ok(tick) => tracing::debug!(runner = %self.config.id, ?tick, "step"),
+            Err(error) => tracing::warn!(runner = %self.config.id, %error, "step failed outside its flow"),
+        }
     }
 
     /// A listener on its own connection (not one of the pool's: a runner holds it for good).
@@ -177,22 +213,48 @@ impl Runner {
 
     /// Claims and processes at most one due step.
     pub async fn tick(&self) -> Result<Tick, RunnerError> {
+        match self.claim_next().await? {
+            Some((flow, claimed)) => self.supervise(flow.as_ref(), claimed).await,
+            None => Ok(Tick::Idle),
+        }
+    }
+
+    /// The next due step of one of this runner's flows, claimed.
+    async fn claim_next(&self) -> Result<Option<(Arc<dyn StepFlow>, Claimed)>, RunnerError> {
         let flows = self.flow_names();
         let Some(claimed) = claim::claim_one(&self.db, &flows, &self.config.id, self.config.lease).await? else {
-            return Ok(Tick::Idle);
+            return Ok(None);
         };
-        let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
-            claim::release(&self.db, &claimed).await?;
-            return Ok(Tick::Idle);
-        };
-        self.supervise(flow.as_ref(), claimed).await
+        match self.flows.get(&claimed.flow).cloned() {
+            Some(flow) => Ok(Some((flow, claimed))),
+            None => {
+                claim::release(&self.db, &claimed).await?;
+                Ok(None)
+            }
+        }
     }
 
     /// Processes a claim within the step time-out, renewing its lease meanwhile; a panic, an
     /// error or the time-out becomes a counted failure.
     async fn supervise(&self, flow: &dyn StepFlow, claimed: Claimed) -> Result<Tick, RunnerError> {
+        if let Some(metrics) = &self.metrics {
+            metrics.runner_lag((claimed.db_now - claimed.due_at).to_std().unwrap_or_default());
+        }
         let calls = CallLog::default();
-        let work = AssertUnwindSafe(self.process(flow, &claimed, &calls)).catch_unwind();
+        let tick = self.supervised(flow, claimed, &calls).await;
+        if let Some(metrics) = &self.metrics {
+            for call in calls.calls() {
+                metrics.upstream_call(&call.endpoint, Duration::from_millis(call.latency_ms));
+            }
+            if let Ok(Tick::Retrying { step, .. }) = &tick {
+                metrics.step_retried(calls.last().map(|c| c.endpoint).as_deref().unwrap_or(step));
+            }
+        }
+        tick
+    }
+
+    async fn supervised(&self, flow: &dyn StepFlow, claimed: Claimed, calls: &CallLog) -> Result<Tick, RunnerError> {
+        let work = AssertUnwindSafe(self.process(flow, &claimed, calls)).catch_unwind();
         let outcome = tokio::select! {
             outcome = tokio::time::timeout(self.config.step_timeout, work) => outcome,
             () = self.keep_lease(&claimed) => {
@@ -209,7 +271,7 @@ impl Runner {
                 format!("step {} took longer than {} ms", claimed.step, self.config.step_timeout.as_millis()),
             ),
         };
-        self.failed(&claimed, failure, &calls).await
+        self.failed(&claimed, failure, calls).await
     }
 
     /// Renews the lease every third of it; returns only when the claim is lost.
@@ -287,9 +349,11 @@ impl Runner {
         batch: Vec<NewEvent>,
     ) -> Result<Tick, Failure> {
         let version = last_version(&history);
+        let before = flow.outcome(&history);
+        let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
         // The stream's lock first (as every writer takes it), then the schedule row's.
-        match self.store.append_in_tx(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone()).await {
+        match self.store.append_in_tx_announce_later(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone()).await {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 drop(tx);
@@ -310,6 +374,13 @@ impl Runner {
             .map_err(Failure::internal)?;
         claim::finish_in_tx(&mut tx, claimed).await.map_err(Failure::internal)?;
         tx.commit().await.map_err(Failure::internal)?;
+        self.store.announce(&[stream]).await;
+        if let Some(metrics) = &self.metrics {
+            metrics.store_append(appending.elapsed());
+            if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&flow.outcome(&history))) {
+                metrics.attempt_ended(flow.category(), ended);
+            }
+        }
         Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step })
     }
 
@@ -361,7 +432,7 @@ impl Runner {
             }
         };
         let mut tx = self.db.begin().await?;
-        match self.store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()]).await {
+        match self.store.append_in_tx_announce_later(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()]).await {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 // The stream moved on (a command, or a runner that took over): its plan stands.
@@ -380,6 +451,7 @@ impl Runner {
             Some(delay) => {
                 claim::retry_later(&mut *tx, claimed, delay).await?;
                 tx.commit().await?;
+                self.store.announce(&[&stream]).await;
                 Ok(Tick::Retrying { stream_id, step })
             }
             None => {
@@ -388,6 +460,7 @@ impl Runner {
                 schedule_in_tx(&mut tx, stream.as_str(), flow.category(), None, expected + 1).await?;
                 claim::finish_in_tx(&mut tx, claimed).await?;
                 tx.commit().await?;
+                self.store.announce(&[&stream]).await;
                 Ok(Tick::GaveUp { stream_id, step })
             }
         }

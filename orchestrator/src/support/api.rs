@@ -213,16 +213,7 @@ async fn stream(
         loop {
             // The first pass only reports changes a reconnection missed.
             if !first {
-                let wait = async {
-                    loop {
-                        match receiver.recv().await {
-                            Ok(changed) if changed == stream_id.as_str() => return,
-                            Ok(_) => continue,
-                            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
-                            Err(tokio::sync::broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
-                        }
-                    }
-                };
+                let wait = crate::attempts::notifier::changed(&mut receiver, stream_id.as_str());
                 let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
             }
             let version = match state.store.stream_version(&stream_id).await {

@@ -9,6 +9,8 @@ use crate::runner::schedule_in_tx;
 
 /// Appends `new_events` after `history` (the whole stream so far: empty for a new stream) and
 /// schedules what `next_step` names for the result, on `conn` (the caller's transaction). Returns the history with the new events.
+/// The caller announces the stream ([`EventStore::announce`]) once its transaction committed:
+/// a NOTIFY inside it would serialize concurrent commits (issue 15).
 /// A concurrent writer shows as [`StoreError::Conflict`]; the caller decides again or gives way.
 pub async fn append_and_plan(
     conn: &mut PgConnection,
@@ -24,7 +26,7 @@ pub async fn append_and_plan(
         Some(last) => ExpectedVersion::Exact(last.version),
     };
     let version = history.last().map(|e| e.version).unwrap_or(0);
-    store.append_in_tx(conn, stream, expected, new_events.clone()).await?;
+    store.append_in_tx_announce_later(conn, stream, expected, new_events.clone()).await?;
     // The events are recorded at the transaction's `now()`: fold them with that time.
     let at = crate::clock::now(&mut *conn).await?;
     history.extend(recorded_after(stream, version, new_events, at));

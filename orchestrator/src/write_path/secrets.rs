@@ -21,6 +21,11 @@ impl Secrets {
         &self.db
     }
 
+    /// The sealer of attempts' secrets, for values kept beside them (the OAuth verifier).
+    pub fn sealer(&self) -> &SecretBox {
+        &self.sealer
+    }
+
     /// Stores (or replaces) a token for `ttl`.
     pub async fn put(&self, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
         let mut conn = self.db.acquire().await?;

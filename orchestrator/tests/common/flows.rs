@@ -80,6 +80,7 @@ impl World {
             lease: Duration::from_secs(20),
             step_timeout: Duration::from_secs(10),
             retry: RetryPolicy { max_attempts: max_claims, ..RetryPolicy::default() },
+            concurrency: 1,
         };
         Runner::new(self.db.clone(), events::EventStore::new(self.db.clone()), config).with_flow(flow(deps))
     }
@@ -87,7 +88,16 @@ impl World {
     /// `POST /api/attempts` for `flow`: the status, the visitor (when the attempt was opened
     /// and the cookie set) and the body.
     pub async fn open(&self, flow: &str, command: Value) -> (u16, Option<Visitor>, Value) {
+        self.open_in(None, flow, command).await
+    }
+
+    /// [`World::open`] from the browser that holds `cookie` (its session), as a return page
+    /// opened in the same tab does.
+    pub async fn open_in(&self, cookie: Option<&str>, flow: &str, command: Value) -> (u16, Option<Visitor>, Value) {
         let mut request = self.http.post(self.app.url("/api/attempts"));
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
         if super::sends_code(flow, &command) {
             request = request.header("x-altcha", self.app.proof().await);
         }

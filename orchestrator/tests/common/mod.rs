@@ -15,6 +15,8 @@ use sqlx::PgPool;
 
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// The admin port (Prometheus `/metrics`).
+    pub admin_addr: SocketAddr,
     pub client: reqwest::Client,
     pub dist: tempfile::TempDir,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -23,6 +25,10 @@ pub struct TestApp {
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
+    }
+
+    pub fn admin_url(&self, path: &str) -> String {
+        format!("http://{}{}", self.admin_addr, path)
     }
 
     /// A solved proof of work for one command that sends a code (the `X-Altcha` header).
@@ -67,8 +73,10 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         database_url: SecretString::from(""),
         database_max_connections: 5,
         bind_addr: "127.0.0.1:0".parse().expect("addr"),
+        admin_bind_addr: None,
         web_dist: dist,
         runner_workers: 1,
+        runner_concurrency: 8,
         runner_lease_secs: 45,
         funnel_projection: false,
         keys: KeyConfig::default(),
@@ -123,6 +131,9 @@ async fn spawn_with(
     adjust(&mut state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
+    let admin = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind the admin port");
+    let admin_addr = admin.local_addr().expect("admin addr");
+    tokio::spawn(orchestrator::http::admin::serve(admin, state.clone(), std::future::pending()));
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         let _ = orchestrator::startup::serve(listener, state, &config.web_dist, async {
@@ -130,5 +141,5 @@ async fn spawn_with(
         })
         .await;
     });
-    (TestApp { addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }, steps)
+    (TestApp { addr, admin_addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }, steps)
 }

@@ -147,6 +147,9 @@ pub struct Driver {
     /// The download scenarios share two phones, and the inbox tells a phone's codes apart only
     /// by time: one visitor per phone between asking for a code and reading it.
     desktop_phones: [tokio::sync::Mutex<()>; 2],
+    /// Each answered start and command: `<flow>.<command type>` and the request's time (the
+    /// load benchmark's latencies, `examples/load.rs`).
+    timings: std::sync::Mutex<Vec<(String, Duration)>>,
 }
 
 /// One visitor's attempt: its id and the browser's cookie.
@@ -171,7 +174,20 @@ impl Driver {
             sandbox: sandbox.trim_end_matches('/').to_string(),
             patience,
             desktop_phones: [tokio::sync::Mutex::new(()), tokio::sync::Mutex::new(())],
+            timings: std::sync::Mutex::default(),
         })
+    }
+
+    /// The requests' times recorded since the last call.
+    pub fn take_timings(&self) -> Vec<(String, Duration)> {
+        self.timings.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default()
+    }
+
+    fn timed(&self, flow: &str, command: &Value, took: Duration) {
+        let name = format!("{flow}.{}", command["type"].as_str().unwrap_or("?"));
+        if let Ok(mut timings) = self.timings.lock() {
+            timings.push((name, took));
+        }
     }
 
     /// Visitor `i` from the first page to where the journey ends.
@@ -229,8 +245,8 @@ impl Driver {
     }
 
     /// The broadband partner's page: the landing attempt prepares the partner login, the
-    /// visitor approves at the partner (the sandbox's OAuth page) and comes back with `?code=`,
-    /// which opens the attempt the rest of the journey uses.
+    /// visitor approves at the partner (the sandbox's OAuth page) and comes back, in the same
+    /// browser, with `?code=&state=`, which opens the attempt the rest of the journey uses.
     async fn back_from_partner_login<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let return_url = format!("{base}/seguranca/ativarbrisanet");
         let landing = self.start(base, journey, json!({ "type": "start", "variant": "broadband", "return_url": return_url })).await?;
@@ -239,16 +255,18 @@ impl Driver {
         let mut approve = reqwest::Url::parse(login)?;
         approve.set_path(&approve.path().replace("/authorize", "/approve"));
         approve.query_pairs_mut().append_pair("customer", "com-cobertura");
-        let code = self
+        let back = self
             .again(|| async {
                 let answer = self.http.get(approve.clone()).send().await?;
                 let location = answer.headers().get("location").and_then(|l| l.to_str().ok()).context("no redirect")?;
                 let back = reqwest::Url::parse(location)?;
-                let code = back.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned());
-                code.context("no code in the redirect")
+                let param = |name: &str| back.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+                Ok((param("code").context("no code in the redirect")?, param("state").context("no state in the redirect")?))
             })
             .await?;
-        self.start(base, journey, json!({ "type": "start", "variant": "broadband", "code": code })).await
+        let (code, state) = back;
+        let command = json!({ "type": "start", "variant": "broadband", "code": code, "state": state });
+        self.start_in(Some(&landing.cookie), base, journey, command).await
     }
 
     async fn download(&self, base: &str, journey: Journey, n: u8) -> anyhow::Result<Finish> {
@@ -292,17 +310,27 @@ impl Driver {
     /// `POST /api/attempts`. Asked again while the server does not answer; a start whose
     /// answer was lost leaves an attempt nobody drives (the start has no idempotency key).
     async fn start<'a>(&'a self, base: &'a str, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
+        self.start_in(None, base, journey, command).await
+    }
+
+    /// [`Driver::start`] in the browser session of `cookie`.
+    async fn start_in<'a>(&'a self, cookie: Option<&str>, base: &'a str, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
         let body = json!({ "flow": journey.flow(), "command": command });
         let (cookie, reply) = self
             .again(|| async {
                 let mut request = self.http.post(format!("{base}/api/attempts"));
+                if let Some(cookie) = cookie {
+                    request = request.header("cookie", cookie);
+                }
                 if sends_code(journey.flow(), &command) {
                     request = request.header("x-altcha", self.proof(base).await?);
                 }
+                let sent = Instant::now();
                 let answer = request.json(&body).send().await?;
                 if answer.status().as_u16() != 201 {
                     bail!("start answered {}", answer.status());
                 }
+                self.timed(journey.flow(), &command, sent.elapsed());
                 let cookie = answer
                     .headers()
                     .get("set-cookie")
@@ -373,11 +401,15 @@ impl Attempt<'_> {
                 if sends_code(self.journey.flow(), &command) {
                     request = request.header("x-altcha", self.driver.proof(self.base).await?);
                 }
+                let sent = Instant::now();
                 let answer = request.json(&command).send().await?;
                 let status = answer.status().as_u16();
                 let body: Value = answer.json().await.unwrap_or(Value::Null);
                 match status {
-                    200 => Ok(Ok(body)),
+                    200 => {
+                        self.driver.timed(self.journey.flow(), &command, sent.elapsed());
+                        Ok(Ok(body))
+                    }
                     409 | 500..=599 => bail!("{} answered {status}: {body}", self.id),
                     _ => Ok(Err(format!("{}: {command} answered {status}: {body}", self.id))),
                 }
@@ -457,6 +489,15 @@ pub struct Server {
     binary: PathBuf,
     env: Vec<(String, String)>,
     _dist: tempfile::TempDir,
+}
+
+/// A database of its own, `<prefix>_<pid>`, on the server `server_url` names (through `admin`,
+/// a pool on that server): its name and URL. The caller drops it.
+pub async fn own_database(admin: &PgPool, server_url: &str, prefix: &str) -> anyhow::Result<(String, String)> {
+    let name = format!("{prefix}_{}", std::process::id());
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(admin).await?;
+    let (server, _) = server_url.rsplit_once('/').context("DATABASE_URL without a database")?;
+    Ok((name.clone(), format!("{server}/{name}")))
 }
 
 pub fn free_port() -> anyhow::Result<u16> {

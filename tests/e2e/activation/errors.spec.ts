@@ -79,8 +79,8 @@ test('carrier: a CPF without a plan is refused before any code', async ({ page }
   await expect(f.banner).toHaveText('Ops, você não tem esse produto cadastrado. Clique aqui para falar conosco!');
 });
 
-test('broadband: the customer look-up fails for a subscription without coverage', async ({ page }) => {
-  await page.goto('/seguranca/ativarbrisanet?code=SEMCOBERTURA');
+test('broadband: a return the portal did not start (a forged code and state) is refused', async ({ page }) => {
+  await page.goto('/seguranca/ativarbrisanet?code=SEMCOBERTURA&state=forjado');
   await expect(fields(page).banner).toHaveText(
     'Não identificamos disponibilidade do EXA Segurança para esta assinatura. Por favor entre em contato com a central de atendimento ligando 0800 281 5500.',
   );
@@ -91,7 +91,6 @@ test('broadband: the consent page sends back a customer without coverage', async
   await page.goto('/seguranca/ativarbrisanet');
   await page.getByRole('link', { name: 'Clique aqui para ativar a proteção EXA Segurança' }).click();
   await page.getByRole('button', { name: 'Continuar como cliente sem cobertura' }).click();
-  await page.waitForURL(/code=SEMCOBERTURA/);
   await expect(fields(page).banner).toContainText('Não identificamos disponibilidade do EXA Segurança para esta assinatura.');
 });
 

@@ -57,12 +57,14 @@ test('/seguranca/ativarbrisanet: partner login, back with the code, subscribed b
   await page.goto('/seguranca/ativarbrisanet');
   await expectNoindex(page);
   const login = page.getByRole('link', { name: 'Clique aqui para ativar a proteção EXA Segurança' });
-  await expect(login).toHaveAttribute('href', /\/oauth\/authorize\?.*scope=offline.*state=[0-9a-f]{32}/);
+  await expect(login).toHaveAttribute('href', /\/oauth\/authorize\?.*scope=offline.*state=[\w-]{43}.*code_challenge=[\w-]{43}&code_challenge_method=S256/);
   await login.click();
-  // The partner's consent page (sandbox), then back to the portal with ?code=.
+  // The partner's consent page (sandbox), then back to the portal with ?code=&state=, which
+  // the page sends once and takes out of the address bar.
   await page.getByRole('button', { name: 'Autorizar e continuar' }).click();
-  await page.waitForURL(/\/seguranca\/ativarbrisanet\?code=/);
   await expect(f.phone).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/seguranca/ativarbrisanet');
+  expect(new URL(page.url()).search).toBe('');
   await expect(f.licence).toHaveCount(0);
   await typeInto(f.phone, phone.typed);
   await page.getByRole('button', { name: 'Validar' }).click();

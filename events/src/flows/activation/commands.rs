@@ -16,6 +16,9 @@ pub enum ActivationCommand {
         licenca: Option<String>,
         #[serde(default)]
         code: Option<String>,
+        /// The OAuth `state` the partner sent back with `code` (broadband partner).
+        #[serde(default)]
+        state: Option<String>,
         /// The page the partner OAuth provider returns to (broadband partner).
         #[serde(default)]
         return_url: Option<String>,

@@ -36,7 +36,9 @@ pub const MAX_PRODUCT_CHOICES: usize = 20;
 
 pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
     match command {
-        ActivationCommand::Start { variant, licenca, code, return_url } => start(state, variant, licenca, code, return_url),
+        ActivationCommand::Start { variant, licenca, code, state: oauth_state, return_url } => {
+            start(state, variant, licenca, code, oauth_state, return_url)
+        }
         ActivationCommand::SubmitPhone { phone, licence, cpf_cnpj } => submit_phone(state, &phone, licence, cpf_cnpj),
         ActivationCommand::SubmitEmail { phone, email } => submit_email(state, &phone, &email),
         ActivationCommand::ResendCode => {
@@ -86,6 +88,7 @@ fn start(
     variant: Variant,
     licenca: Option<String>,
     code: Option<String>,
+    oauth_state: Option<String>,
     return_url: Option<String>,
 ) -> Result<Vec<ActivationEvent>, Rejection> {
     if state.variant.is_some() {
@@ -97,10 +100,13 @@ fn start(
         false => None,
     };
     let licence_locked = variant.needs_licence() && (licence.is_some() || variant.licence_always_locked());
-    let partner_code = match variant {
-        Variant::Broadband => code.map(|c| c.trim().to_string()).filter(|c| is_partner_code(c)).map(|c| SecretField::clear(&c)),
+    // A malformed code or state is kept out (the look-up refuses the return without them).
+    let partner_token = |value: Option<String>| match variant {
+        Variant::Broadband => value.map(|c| c.trim().to_string()).filter(|c| is_partner_token(c)).map(|c| SecretField::clear(&c)),
         _ => None,
     };
+    let partner_code = partner_token(code);
+    let partner_state = partner_code.as_ref().and(partner_token(oauth_state));
     // The OAuth `redirect_uri`: only our own return page, refused (not ignored) otherwise. The
     // server checks its origin against the configured one before the flow sees it.
     let return_url = match variant {
@@ -118,12 +124,13 @@ fn start(
         licence,
         licence_locked,
         partner_code,
+        partner_state,
         return_url,
     })])
 }
 
-/// An OAuth code as providers issue them: URL-safe characters only.
-fn is_partner_code(code: &str) -> bool {
+/// An OAuth code or state as providers issue them: URL-safe characters only.
+fn is_partner_token(code: &str) -> bool {
     !code.is_empty()
         && code.len() <= MAX_PARTNER_CODE
         && code.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))

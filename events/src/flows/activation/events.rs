@@ -76,6 +76,10 @@ pub struct Started {
     /// The broadband partner's `?code=` (a single-use OAuth authorization code).
     /// Kept in the attempt's secrets, never in the event (see `SecretField`).
     pub partner_code: Option<SecretField>,
+    /// The OAuth `state` that came back with the code, checked by the look-up step against
+    /// the one the portal issued. A secret like the code (absent from older events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partner_state: Option<SecretField>,
     /// Where the partner OAuth provider sends the visitor back (broadband partner).
     #[serde(default)]
     pub return_url: Option<String>,

@@ -56,6 +56,7 @@ pub struct ActivationState {
     pub licence: Option<String>,
     pub licence_locked: bool,
     pub partner_code: Option<SecretField>,
+    pub partner_state: Option<SecretField>,
     pub return_url: Option<String>,
     pub partner_login_url: Option<String>,
     /// The partner knows the customer (their id is in the attempt's secrets).
@@ -159,6 +160,7 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
                 licence: started.licence.clone(),
                 licence_locked: started.licence_locked,
                 partner_code: started.partner_code.clone(),
+                partner_state: started.partner_state.clone(),
                 return_url: started.return_url.clone(),
                 ..ActivationState::default()
             };

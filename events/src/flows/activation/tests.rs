@@ -91,6 +91,25 @@ fn broadband_starts_at_partner_login_or_looks_the_customer_up() {
 }
 
 #[test]
+fn the_partner_state_travels_with_the_code_as_a_secret() {
+    let started = |command| match start(command).first() {
+        Some(ActivationEvent::Started(started)) => started.clone(),
+        other => panic!("not a start: {other:?}"),
+    };
+    let back = started(json!({"type": "start", "variant": "broadband", "code": "oc-1", "state": "st-1"}));
+    assert_eq!(back.partner_code.as_ref().and_then(|c| c.clear_text()), Some("oc-1"));
+    assert_eq!(back.partner_state.as_ref().and_then(|s| s.clear_text()), Some("st-1"));
+    // A state without a code, or one no provider would send, is not kept.
+    assert_eq!(started(json!({"type": "start", "variant": "broadband", "state": "st-1"})).partner_state, None);
+    assert_eq!(started(json!({"type": "start", "variant": "broadband", "code": "oc-1", "state": "a b"})).partner_state, None);
+    // Older events have no state.
+    let old: ActivationEvent =
+        serde_json::from_value(json!({"type": "attempt.started", "data": {"variant": "broadband", "brand": "default", "licence": null, "licence_locked": false, "partner_code": null}}))
+            .expect("an older start still reads");
+    assert!(matches!(old, ActivationEvent::Started(Started { partner_state: None, .. })));
+}
+
+#[test]
 fn the_return_url_must_be_our_broadband_page() {
     let ok = "http://127.0.0.1:18380/seguranca/ativarbrisanet";
     let events = start(json!({"type": "start", "variant": "broadband", "return_url": ok}));

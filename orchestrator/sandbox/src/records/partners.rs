@@ -20,6 +20,8 @@ pub struct OAuthGrant {
     pub expires_at: DateTime<Utc>,
     /// A code is exchanged for a token at most once.
     pub exchanged: bool,
+    /// PKCE (RFC 7636): the S256 challenge the exchange's `code_verifier` must hash to.
+    pub code_challenge: String,
 }
 
 /// A broadband-partner customer, created when the consent page issues a code.
@@ -28,4 +30,6 @@ pub struct BroadbandCustomer {
     pub customer_id: String,
     pub name: String,
     pub email: String,
+    /// Whether the customer's plan includes EXA Segurança (the look-up refuses the others).
+    pub covered: bool,
 }

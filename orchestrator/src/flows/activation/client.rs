@@ -169,18 +169,6 @@ impl<'a> ActivationClient<'a> {
         Ok(answer.reply(|_| Some(())))
     }
 
-    /// `GET /bff/api/v2/brisanet/customer/about/{code}`: the broadband customer's id.
-    pub async fn broadband_customer(&self, code: &str) -> Result<Reply<String>, StepError> {
-        let mut target = url(self.bff(), "/bff/api/v2/brisanet/customer/about/")?;
-        target
-            .path_segments_mut()
-            .map_err(|_| StepError::Transient("BFF base URL cannot take a path".into()))?
-            .pop_if_empty()
-            .push(code);
-        let answer = self.call("bff.customer-about", Method::GET, target, Auth::Partner).send().await?;
-        Ok(answer.reply(|a| a.text("/customer_id")))
-    }
-
     /// The telecom partner's `POST /api/hero/auth/login`.
     pub async fn partner_login(&self, email: &str, key: &str) -> Result<Reply<PartnerSession>, StepError> {
         let target = url(&self.upstreams.urls.hero, "/api/hero/auth/login")?;
@@ -199,8 +187,8 @@ impl<'a> ActivationClient<'a> {
     }
 
     /// The broadband partner's OAuth authorization page for our client (spec: response type,
-    /// scope offline, a random state).
-    pub fn partner_authorize_url(&self, return_url: &str, state: &str) -> Result<Url, StepError> {
+    /// scope offline, a random state), with the PKCE S256 `challenge` (RFC 7636).
+    pub fn partner_authorize_url(&self, return_url: &str, state: &str, challenge: &str) -> Result<Url, StepError> {
         let base = url(&self.upstreams.urls.oauth, "/authorize")?;
         Url::parse_with_params(
             base.as_str(),
@@ -210,9 +198,34 @@ impl<'a> ActivationClient<'a> {
                 ("response_type", "code"),
                 ("scope", "offline"),
                 ("state", state),
+                ("code_challenge", challenge),
+                ("code_challenge_method", "S256"),
             ],
         )
         .map_err(|e| StepError::Transient(format!("authorization URL: {e}")))
+    }
+
+    /// The provider's token endpoint: the partner's one-time `code` for an access token,
+    /// server-side, with our client credentials and the PKCE `verifier`.
+    pub async fn exchange_partner_code(&self, code: &str, redirect_uri: &str, verifier: &str) -> Result<Reply<String>, StepError> {
+        let target = url(&self.upstreams.urls.oauth, "/token")?;
+        let form = [
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", redirect_uri),
+            ("client_id", self.upstreams.oauth_client_id.as_str()),
+            ("client_secret", self.upstreams.oauth_client_secret.expose_secret()),
+            ("code_verifier", verifier),
+        ];
+        let answer = self.call("oauth.token", Method::POST, target, Auth::None).form(&form).send().await?;
+        Ok(answer.reply(|a| a.text("/access_token")))
+    }
+
+    /// The provider's customer information for the exchanged token: the customer id.
+    pub async fn partner_customer(&self, access_token: &str) -> Result<Reply<String>, StepError> {
+        let target = url(&self.upstreams.urls.oauth, "/customer")?;
+        let answer = self.call("oauth.customer", Method::GET, target, Auth::None).bearer(access_token).send().await?;
+        Ok(answer.reply(|a| a.text("/customer_id")))
     }
 
     /// The back-for-front-end of the brand (the carrier has its own).
@@ -332,6 +345,11 @@ impl Call<'_> {
 
     fn json(mut self, body: &Value) -> Self {
         self.request = self.request.json(body);
+        self
+    }
+
+    fn form(mut self, fields: &[(&str, &str)]) -> Self {
+        self.request = self.request.form(fields);
         self
     }
 

@@ -3,6 +3,7 @@
 //! `docs/activation-flow.md`. Tokens go to the attempt's secrets, never into an event.
 
 pub mod client;
+pub mod partner_login;
 pub mod steps;
 
 pub use client::{ActivationClient, Reply};

@@ -10,15 +10,15 @@ use events::flows::activation::{
     ActivationEvent as Event, ActivationFlow, ActivationState as State, ActivationStep as Step, Brand, CodeRefusal,
     Products, Refused, StepFailed, Variant,
 };
-use rand::RngCore;
-
 use super::client::{ActivationClient, HashSubscription, PartnerSession, Reply};
+use super::partner_login::{self, Authorization};
 use crate::config::PartnerConfig;
 use crate::runner::{FlowSteps, StepContext, StepError};
 
 /// Names of the attempt's secrets.
 pub mod secret {
-    pub const OAUTH_STATE: &str = "oauth_state";
+    /// The broadband partner's OAuth access token, until the customer is read.
+    pub const PARTNER_ACCESS_TOKEN: &str = "partner_access_token";
     pub const HERO_TOKEN: &str = "hero_token";
     pub const ACCESS_TOKEN: &str = "access_token";
     pub const FS_AUTH_TOKEN: &str = "fs_auth_token";
@@ -31,7 +31,6 @@ pub mod secret {
 }
 
 const MINUTES_15: Duration = Duration::from_secs(15 * 60);
-const MINUTES_30: Duration = Duration::from_secs(30 * 60);
 const HOUR: Duration = Duration::from_secs(3600);
 
 /// The activation's step executor.
@@ -89,29 +88,61 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The partner OAuth authorization URL, with a random state kept in the attempt's secrets.
+    /// The partner OAuth authorization URL, with a random state and PKCE verifier kept
+    /// server-side for this attempt (`partner_login`).
     async fn prepare_partner_login(&self) -> Result<Event, StepError> {
         let Some(return_url) = self.state.return_url.as_deref() else {
             return Ok(failed(Step::PreparePartnerLogin, None));
         };
-        let mut nonce = [0u8; 16];
-        rand::rngs::OsRng.fill_bytes(&mut nonce);
-        let nonce = hex::encode(nonce);
-        self.put(secret::OAUTH_STATE, &nonce, MINUTES_30).await?;
-        // The portal reads `?code=` on its way back (docs/activation-flow.md).
-        let authorize = self.client.partner_authorize_url(return_url, &nonce)?;
+        let authorization = Authorization::random();
+        let stream = self.ctx.stream.to_string();
+        partner_login::remember(self.ctx.secrets.pool(), self.ctx.secrets.sealer(), &stream, &authorization, return_url)
+            .await
+            .map_err(|e| StepError::Transient(e.to_string()))?;
+        // The portal reads `?code=&state=` on its way back (docs/activation-flow.md).
+        let authorize = self.client.partner_authorize_url(return_url, &authorization.state, &authorization.challenge())?;
         Ok(Event::PartnerLoginPrepared { authorize_url: authorize.to_string() })
     }
 
-    /// The broadband customer behind the partner's code: any refusal is the spec's look-up
+    /// The broadband customer behind the partner's return: the state checked, the code
+    /// exchanged server-side with the PKCE verifier, the customer read with the token (which
+    /// is not kept). A forged or replayed return, and any refusal, is the spec's look-up
     /// failure.
     async fn look_up_customer(&self) -> Result<Event, StepError> {
         let Some(field) = self.state.partner_code.as_ref() else {
             return Ok(failed(Step::LookUpCustomer, None));
         };
         let code = self.ctx.reveal(field).await?;
-        Ok(match self.client.broadband_customer(&code).await? {
+        let state = match self.state.partner_state.as_ref() {
+            Some(field) => Some(self.ctx.reveal(field).await?),
+            None => None,
+        };
+        let stream = self.ctx.stream.to_string();
+        let accepted = partner_login::consume(self.ctx.secrets.pool(), self.ctx.secrets.sealer(), state.as_deref(), &stream)
+            .await
+            .map_err(|e| StepError::Transient(e.to_string()))?;
+        let accepted = match accepted {
+            Ok(accepted) => accepted,
+            Err(refusal) => {
+                tracing::warn!(stream = %self.ctx.stream, reason = refusal.as_str(), "partner OAuth return refused");
+                return Ok(Event::CustomerNotFound(Refused { status: None }));
+            }
+        };
+        // A code exchanges once: a retry of this step uses the token it already got.
+        let token = match self.get(secret::PARTNER_ACCESS_TOKEN).await? {
+            Some(token) => token,
+            None => match self.client.exchange_partner_code(&code, &accepted.redirect_uri, &accepted.verifier).await? {
+                Reply::Done(token) => {
+                    self.put(secret::PARTNER_ACCESS_TOKEN, &token, MINUTES_15).await?;
+                    token
+                }
+                Reply::Refused(status) | Reply::Malformed(status) => return Ok(Event::CustomerNotFound(refused(status))),
+            },
+        };
+        Ok(match self.client.partner_customer(&token).await? {
             Reply::Done(customer_id) => {
+                // The code and state are spent: only the customer id is kept.
+                self.ctx.secrets.clear().await.map_err(db)?;
                 self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
                 Event::CustomerFound {}
             }

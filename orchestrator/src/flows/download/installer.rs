@@ -63,7 +63,7 @@ impl Served {
     /// `installer.served`, once per grant (a second download of one grant adds nothing).
     async fn record(self) {
         let state = &self.state;
-        let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse };
+        let service = AttemptService::of(state);
         let Some(flow) = state.flows.get(DownloadFlow::CATEGORY) else { return };
         let event = ("installer.served".to_string(), json!({}));
         let wanted = |history: &[events::RecordedEvent]| {
@@ -81,7 +81,7 @@ fn message(status: StatusCode, text: &str) -> Response {
 }
 
 async fn installer(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let service = AttemptService { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse };
+    let service = AttemptService::of(&state);
     let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
     if stream.category() != DownloadFlow::CATEGORY {
         return Err(ApiError::NotFound);

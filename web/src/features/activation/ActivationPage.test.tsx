@@ -67,7 +67,7 @@ describe('activation page', () => {
     expect(loader()).toBeTruthy();
     await screen.findByRole('heading', { name: DEFAULT_HEADING });
     await waitFor(() => expect(loader()).toBeNull());
-    expect(server.sent).toEqual([{ type: 'start', variant: 'standard', licenca: null, code: null, return_url: null }]);
+    expect(server.sent).toEqual([{ type: 'start', variant: 'standard', licenca: null, code: null, state: null, return_url: null }]);
 
     fireEvent.input(screen.getByLabelText('Número do celular'), { target: { value: '11912345678' } });
     fireEvent.change(screen.getByLabelText('Código de licença'), { target: { value: 'LIC-1' } });
@@ -130,7 +130,7 @@ describe('activation page', () => {
     renderPage('/seguranca/ativarsumicity?licenca=SUMI-1');
     const licence = (await screen.findByDisplayValue('SUMI-1')) as HTMLInputElement;
     expect(licence.disabled).toBe(true);
-    expect(server.sent).toEqual([{ type: 'start', variant: 'partner_portal', licenca: 'SUMI-1', code: null, return_url: null }]);
+    expect(server.sent).toEqual([{ type: 'start', variant: 'partner_portal', licenca: 'SUMI-1', code: null, state: null, return_url: null }]);
     await act(async () => navigate('/seguranca/ativarsumicity?licenca=SUMI-2'));
     await screen.findByDisplayValue('SUMI-2');
     expect(server.sent.map((command) => command.licenca)).toEqual(['SUMI-1', 'SUMI-2']);

@@ -32,15 +32,38 @@ interface Props {
   variant?: Variant;
 }
 
-/** The machine's input: the page's variant and what its query brings. */
-function startInput(variant: Variant, search: string): StartInput {
+/** The partner's return parameters: single use, so never sent twice. */
+const PARTNER_RETURN_PARAMS = ['code', 'state'];
+
+/**
+ * The machine's input: the page's variant and what its query brings. The partner's `code`
+ * and `state` only on the page's first round: the server accepts a return once.
+ */
+function startInput(variant: Variant, search: string, firstRound: boolean): StartInput {
   const query = new URLSearchParams(search);
+  const partnerReturn = variant === 'broadband' && firstRound;
   return {
     variant,
     licenca: query.get('licenca'),
-    code: variant === 'broadband' ? query.get('code') : null,
+    code: partnerReturn ? query.get('code') : null,
+    state: partnerReturn ? query.get('state') : null,
     returnUrl: variant === 'broadband' ? `${window.location.origin}${VARIANT_CONFIGS[variant].path}` : null,
   };
+}
+
+/**
+ * Takes the partner's one-time `code` and `state` out of the address bar once read, without a
+ * navigation (the router keeps its location): a reload then opens the partner-login page
+ * instead of sending a spent return, and the code stays out of the history.
+ */
+function useForgetPartnerReturn(pathname: string, search: string) {
+  useEffect(() => {
+    const query = new URLSearchParams(search);
+    if (!PARTNER_RETURN_PARAMS.some((name) => query.has(name))) return;
+    PARTNER_RETURN_PARAMS.forEach((name) => query.delete(name));
+    const rest = query.toString();
+    window.history.replaceState(window.history.state, '', `${pathname}${rest ? `?${rest}` : ''}`);
+  }, [pathname, search]);
 }
 
 /** Keeps the telecom partner's plan id in local storage once the server finds it. */
@@ -94,12 +117,13 @@ export default function ActivationPage({ variant }: Props) {
   useProofOfWork();
   // "Alterar número" starts over: a new key gives a fresh machine and a new attempt.
   const [round, setRound] = useState(0);
+  useForgetPartnerReturn(location.pathname, location.search);
   // A new query string (back from the partner with ?code=) starts a new attempt: the key gives
   // it a fresh machine, which reads its input once.
   return (
     <ActivationActor.Provider
       key={`${resolved}${location.search}#${round}`}
-      options={{ input: startInput(resolved, location.search) }}
+      options={{ input: startInput(resolved, location.search, round === 0) }}
     >
       <Activation variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
     </ActivationActor.Provider>

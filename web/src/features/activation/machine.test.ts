@@ -65,7 +65,7 @@ describe('activation machine, client side', () => {
     await idle(actor);
     expect(sent[0]).toEqual({
       attemptId: null,
-      command: { type: 'start', variant: 'broadband', licenca: null, code: 'oc-1', return_url: 'http://x/seguranca/ativarbrisanet' },
+      command: { type: 'start', variant: 'broadband', licenca: null, code: 'oc-1', state: null, return_url: 'http://x/seguranca/ativarbrisanet' },
     });
   });
 

@@ -88,6 +88,8 @@ export interface StartInput {
   variant: Variant;
   licenca?: string | null;
   code?: string | null;
+  /** The OAuth `state` the partner sent back with `code`; the server checks it. */
+  state?: string | null;
   returnUrl?: string | null;
   /** False in tests that feed events by hand. */
   autostart?: boolean;
@@ -278,6 +280,7 @@ export const activationMachine = setup({
         variant: context.variant,
         licenca: context.start.licenca ?? null,
         code: context.start.code ?? null,
+        state: context.start.state ?? null,
         return_url: context.start.returnUrl ?? null,
       },
     })),

@@ -1,0 +1,277 @@
+//! Load benchmark (issue 15): complete attempts of the three flows (the activation in its six
+//! variants, the desktop download after SMS, the cloud serial activation) through one release
+//! `orchestrator serve` against the sandbox (no faults), at each concurrency given, and in the
+//! same run the database's commit-rate limit: single-row INSERT transactions a second on 16
+//! connections. Prints, per concurrency: attempts/s, the writing transactions an attempt costs
+//! (transaction ids consumed), the ratio of attempts/s to the limit (raw INSERT/s ÷ transactions
+//! per attempt), p50/p99 of each command as the client saw it and of each step (`step.started`
+//! to its `step.called`, database clock). Then the event streams: the server's memory with 1,000
+//! streams open (250 attempts × 4), and how soon an append reaches its stream: for 50 commands
+//! that append (a code request without its proof of work, recorded as `abuse.limited`), from
+//! the command's answer (the commit happened before it) and from its sending (an upper bound)
+//! to the frame.
+//!
+//! ```sh
+//! cargo build --release -p orchestrator --bins --example load
+//! DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres target/release/examples/load 1:24 16:160 64:320
+//! ```
+//! Arguments are `concurrency:attempts`. Figures: docs/benchmarks.md.
+
+#[path = "../tests/journeys/mod.rs"]
+mod journeys;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use futures::StreamExt;
+use journeys::{Driver, Server};
+use sandbox::{spawn_on_loopback, SandboxConfig};
+use sqlx::PgPool;
+
+struct Level {
+    concurrency: usize,
+    attempts: usize,
+}
+
+fn levels() -> anyhow::Result<Vec<Level>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = if args.is_empty() { vec!["1:24".into(), "16:160".into(), "64:320".into()] } else { args };
+    args.iter()
+        .map(|a| {
+            let (c, n) = a.split_once(':').context("arguments are concurrency:attempts")?;
+            Ok(Level { concurrency: c.parse()?, attempts: n.parse()? })
+        })
+        .collect()
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let levels = levels()?;
+    let server_url = std::env::var("DATABASE_URL").context("DATABASE_URL")?;
+    let binary = std::env::current_exe()?
+        .parent()
+        .and_then(|examples| examples.parent())
+        .map(|dir| dir.join("orchestrator"))
+        .context("no binary directory")?;
+    let admin = PgPool::connect(&server_url).await?;
+    let (name, database) = journeys::own_database(&admin, &server_url, "load").await?;
+
+    let sandbox = spawn_on_loopback(SandboxConfig { seed: 15 }).await?;
+    let sandbox_url = sandbox.base_url();
+    let env = [
+        ("DATABASE_URL", database.as_str()),
+        ("SANDBOX_URL", sandbox_url.as_str()),
+        ("DATABASE_MAX_CONNECTIONS", "32"),
+    ];
+    let server = Server::start(&binary, &env).await?;
+    let db = PgPool::connect(&database).await?;
+    sqlx::query("CREATE TABLE load_raw (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())").execute(&db).await?;
+
+    println!("load: one release server, DATABASE_MAX_CONNECTIONS=32, defaults otherwise; machine load {}", load_average());
+    let driver = Driver::new(vec![server.base.clone()], &sandbox_url, Duration::from_secs(120))?;
+    let mut offset = 0;
+    for level in &levels {
+        let raw = raw_inserts_per_second(&database, 16, Duration::from_secs(3)).await?;
+        let xid_before = current_xid(&db).await?;
+        let step_mark: i64 = sqlx::query_scalar("SELECT coalesce(max(position), 0) FROM events").fetch_one(&db).await?;
+        driver.take_timings();
+        let began = Instant::now();
+        let ends: Vec<(usize, Result<journeys::Finish, String>)> = futures::stream::iter(offset..offset + level.attempts)
+            .map(|i| {
+                let driver = &driver;
+                async move { (i, driver.run(i).await.map_err(|e| format!("{e:#}"))) }
+            })
+            .buffer_unordered(level.concurrency)
+            .collect()
+            .await;
+        let elapsed = began.elapsed();
+        offset += level.attempts;
+        let xids = current_xid(&db).await? - xid_before - 1;
+        let normal = ends.iter().filter(|(_, e)| matches!(e, Ok(f) if f.normal())).count();
+        let rate = normal as f64 / elapsed.as_secs_f64();
+        let per_attempt = xids as f64 / level.attempts as f64;
+        let limit = raw / per_attempt;
+        println!();
+        println!(
+            "concurrency {}: {normal} of {} attempts at their normal end in {:.1} s = {rate:.1} attempts/s; \
+             {per_attempt:.1} writing transactions an attempt; raw INSERT {raw:.0}/s → limit {limit:.1} attempts/s; ratio {:.3}",
+            level.concurrency,
+            level.attempts,
+            elapsed.as_secs_f64(),
+            rate / limit
+        );
+        println!("  commands (client side, ms):");
+        for (name, (p50, p99, n)) in percentiles(driver.take_timings()) {
+            println!("    {name:<34} p50 {p50:>7.1}  p99 {p99:>7.1}  (n={n})");
+        }
+        println!("  steps (step.started → step.called, ms):");
+        for (step, p50, p99, n) in step_latencies(&db, step_mark).await? {
+            println!("    {step:<34} p50 {p50:>7.1}  p99 {p99:>7.1}  (n={n})");
+        }
+        let failed: Vec<&String> = ends.iter().filter_map(|(_, e)| e.as_ref().err()).take(3).collect();
+        if !failed.is_empty() {
+            println!("  first failures: {failed:#?}");
+        }
+    }
+    event_streams(&server, 250, 4).await?;
+    drop(db);
+    drop(server);
+    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&admin).await?;
+    Ok(())
+}
+
+/// Transaction ids consumed so far (one per writing transaction; reading ones take none).
+async fn current_xid(db: &PgPool) -> anyhow::Result<i64> {
+    Ok(sqlx::query_scalar("SELECT pg_current_xact_id()::text::bigint").fetch_one(db).await?)
+}
+
+/// Single-row INSERT transactions a second, `connections` writers for `during`.
+async fn raw_inserts_per_second(database: &str, connections: usize, during: Duration) -> anyhow::Result<f64> {
+    let pool = sqlx::postgres::PgPoolOptions::new().max_connections(connections as u32).connect(database).await?;
+    let until = Instant::now() + during;
+    let writers = (0..connections).map(|_| {
+        let pool = pool.clone();
+        async move {
+            let mut done = 0u64;
+            while Instant::now() < until {
+                sqlx::query("INSERT INTO load_raw DEFAULT VALUES").execute(&pool).await?;
+                done += 1;
+            }
+            Ok::<_, sqlx::Error>(done)
+        }
+    });
+    let began = Instant::now();
+    let counts = futures::future::try_join_all(writers).await?;
+    let rate = counts.iter().sum::<u64>() as f64 / began.elapsed().as_secs_f64();
+    if rate <= 0.0 {
+        bail!("no raw insert went through");
+    }
+    Ok(rate)
+}
+
+fn percentiles(timings: Vec<(String, Duration)>) -> BTreeMap<String, (f64, f64, usize)> {
+    let mut by_name: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for (name, took) in timings {
+        by_name.entry(name).or_default().push(took.as_secs_f64() * 1000.0);
+    }
+    by_name
+        .into_iter()
+        .map(|(name, mut ms)| {
+            ms.sort_by(f64::total_cmp);
+            let at = |q: f64| ms[((ms.len() as f64 * q).ceil() as usize).clamp(1, ms.len()) - 1];
+            (name, (at(0.50), at(0.99), ms.len()))
+        })
+        .collect()
+}
+
+/// p50/p99 of each step run after `mark` (an event position): from its `step.started` to the
+/// `step.called` that reported it, on the database's clock.
+async fn step_latencies(db: &PgPool, mark: i64) -> anyhow::Result<Vec<(String, f64, f64, i64)>> {
+    Ok(sqlx::query_as(
+        "WITH called AS (
+             SELECT c.stream_id, c.payload->>'step' AS step, c.recorded_at,
+                    (SELECT max(s.recorded_at) FROM events s
+                      WHERE s.stream_id = c.stream_id AND s.event_type = 'step.started'
+                        AND s.payload->>'step' = c.payload->>'step' AND s.version < c.version) AS started
+               FROM events c WHERE c.event_type = 'step.called' AND c.position > $1)
+         SELECT step,
+                (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - started)) * 1000)::float8,
+                (percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - started)) * 1000)::float8,
+                count(*)
+           FROM called WHERE started IS NOT NULL GROUP BY step ORDER BY step",
+    )
+    .bind(mark)
+    .fetch_all(db)
+    .await?)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+}
+
+/// The server's resident memory, kB (`VmRSS`).
+fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| status.lines().find_map(|l| l.strip_prefix("VmRSS:").map(|v| v.trim().trim_end_matches(" kB").trim().to_string())))
+        .and_then(|kb| kb.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `attempts` download attempts with `per_attempt` event streams each, open at once: the
+/// server's memory before and with them, then append → frame latency on 50 of them.
+async fn event_streams(server: &Server, attempts: usize, per_attempt: usize) -> anyhow::Result<()> {
+    let http = reqwest::Client::new();
+    let pid = server.child.id();
+    let before = rss_kb(pid);
+    let mut opened = Vec::new();
+    for _ in 0..attempts {
+        let answer = http
+            .post(format!("{}/api/attempts", server.base))
+            .json(&serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
+            .send()
+            .await?
+            .error_for_status()?;
+        let cookie = answer.headers()["set-cookie"].to_str()?.split(';').next().context("cookie")?.to_string();
+        let id = answer.json::<serde_json::Value>().await?["id"].as_str().context("id")?.to_string();
+        let mut streams = Vec::new();
+        for _ in 0..per_attempt {
+            let mut stream = http.get(format!("{}/api/attempts/{id}/stream", server.base)).header("cookie", &cookie).send().await?.error_for_status()?;
+            // The first frame: the attempt as it stands.
+            stream.chunk().await?.context("no first frame")?;
+            streams.push(stream);
+        }
+        opened.push((id, cookie, streams));
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let with = rss_kb(pid);
+    println!();
+    println!(
+        "event streams: {} open; server memory {:.1} MB before, {:.1} MB with them ({:.1} kB a stream)",
+        attempts * per_attempt,
+        before as f64 / 1024.0,
+        with as f64 / 1024.0,
+        with.saturating_sub(before) as f64 / (attempts * per_attempt) as f64
+    );
+    let mut from_answer = Vec::new();
+    let mut from_sending = Vec::new();
+    for (id, cookie, streams) in opened.iter_mut().take(50) {
+        let stream = &mut streams[0];
+        let sent = Instant::now();
+        let answer = http
+            .post(format!("{}/api/attempts/{id}/commands", server.base))
+            .header("cookie", cookie.as_str())
+            .json(&serde_json::json!({ "type": "submit_phone", "phone": "(11) 98765-4321" }))
+            .send();
+        let frame = stream.chunk();
+        let (answer, frame) = tokio::join!(
+            async {
+                let answer = answer.await;
+                (Instant::now(), answer)
+            },
+            async {
+                let frame = tokio::time::timeout(Duration::from_secs(10), frame).await;
+                (Instant::now(), frame)
+            }
+        );
+        let (answered, answer) = answer;
+        let (framed, frame) = frame;
+        if answer?.status().as_u16() != 403 || !matches!(frame, Ok(Ok(Some(_)))) {
+            bail!("the probe on {id} did not append and stream as expected");
+        }
+        from_answer.push((framed.saturating_duration_since(answered), framed < answered));
+        from_sending.push(framed - sent);
+    }
+    let early = from_answer.iter().filter(|(_, early)| *early).count();
+    let timings: Vec<(String, Duration)> = from_answer
+        .into_iter()
+        .map(|(d, _)| ("answer → frame (0 when the frame came first)".to_string(), d))
+        .chain(from_sending.into_iter().map(|d| ("sending → frame (upper bound)".to_string(), d)))
+        .collect();
+    for (name, (p50, p99, n)) in percentiles(timings) {
+        println!("  {name:<46} p50 {p50:>6.2} ms  p99 {p99:>6.2} ms  (n={n})");
+    }
+    println!("  frames that arrived before the command's answer: {early} of 50");
+    Ok(())
+}

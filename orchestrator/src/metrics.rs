@@ -1,0 +1,194 @@
+//! Prometheus metrics of one orchestrator process (issue 15), served on the admin port
+//! (`ADMIN_BIND_ADDR`, never the public one). The names and what they count are in
+//! `docs/metrics.md`; the abuse counters (`docs/abuse.md`) are appended to the same page.
+
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct FlowLabel {
+    pub flow: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OutcomeLabels {
+    pub flow: String,
+    /// `completed` or `refused`.
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct EndpointLabel {
+    /// The upstream endpoint's name (`upstream_contract::endpoints`).
+    pub endpoint: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CommandLabels {
+    pub flow: String,
+    pub command: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PoolLabel {
+    /// `in_use` or `idle`.
+    pub state: String,
+}
+
+/// 1 ms to about 65 s, doubling.
+fn seconds_buckets() -> Histogram {
+    Histogram::new(exponential_buckets(0.001, 2.0, 17))
+}
+
+pub struct Metrics {
+    registry: Registry,
+    attempts_started: Family<FlowLabel, Counter>,
+    attempts_ended: Family<OutcomeLabels, Counter>,
+    commands: Family<CommandLabels, Histogram, fn() -> Histogram>,
+    upstream_calls: Family<EndpointLabel, Histogram, fn() -> Histogram>,
+    step_retries: Family<EndpointLabel, Counter>,
+    runner_lag: Histogram,
+    store_appends: Histogram,
+    sse_clients: Gauge,
+    pool_connections: Family<PoolLabel, Gauge>,
+    pool_max: Gauge,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("exa");
+        let attempts_started = Family::<FlowLabel, Counter>::default();
+        registry.register("attempts_started", "Attempts started, by flow", attempts_started.clone());
+        let attempts_ended = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "attempts_ended",
+            "Attempts that reached their flow's normal end (completed) or a refusal the visitor read (refused), by flow",
+            attempts_ended.clone(),
+        );
+        let commands = Family::<CommandLabels, Histogram, fn() -> Histogram>::new_with_constructor(seconds_buckets);
+        registry.register("command_duration_seconds", "Visitors' commands, received to answered, by flow and command", commands.clone());
+        let upstream_calls = Family::<EndpointLabel, Histogram, fn() -> Histogram>::new_with_constructor(seconds_buckets);
+        registry.register("upstream_call_duration_seconds", "Upstream calls of the steps, by endpoint", upstream_calls.clone());
+        let step_retries = Family::<EndpointLabel, Counter>::default();
+        registry.register("step_retries", "Steps that failed and were planned again, by the endpoint of their last call", step_retries.clone());
+        let runner_lag = seconds_buckets();
+        registry.register("runner_lag_seconds", "From a step's due time to its claim by a runner", runner_lag.clone());
+        let store_appends = seconds_buckets();
+        registry.register("store_append_duration_seconds", "Appends with their plan, in the writer's transaction", store_appends.clone());
+        let sse_clients = Gauge::default();
+        registry.register("sse_clients", "Visitors' event streams open now", sse_clients.clone());
+        let pool_connections = Family::<PoolLabel, Gauge>::default();
+        registry.register("db_pool_connections", "The database pool's connections, by state", pool_connections.clone());
+        let pool_max = Gauge::default();
+        registry.register("db_pool_max_connections", "The database pool's ceiling (DATABASE_MAX_CONNECTIONS)", pool_max.clone());
+        Self {
+            registry,
+            attempts_started,
+            attempts_ended,
+            commands,
+            upstream_calls,
+            step_retries,
+            runner_lag,
+            store_appends,
+            sse_clients,
+            pool_connections,
+            pool_max,
+        }
+    }
+
+    pub fn attempt_started(&self, flow: &str) {
+        self.attempts_started.get_or_create(&FlowLabel { flow: flow.to_string() }).inc();
+    }
+
+    /// An attempt that was open is now `outcome` (`completed` or `refused`).
+    pub fn attempt_ended(&self, flow: &str, outcome: &str) {
+        self.attempts_ended.get_or_create(&OutcomeLabels { flow: flow.to_string(), outcome: outcome.to_string() }).inc();
+    }
+
+    pub fn command(&self, flow: &str, command: &str, took: Duration) {
+        self.commands.get_or_create(&CommandLabels { flow: flow.to_string(), command: command.to_string() }).observe(took.as_secs_f64());
+    }
+
+    pub fn upstream_call(&self, endpoint: &str, took: Duration) {
+        self.upstream_calls.get_or_create(&EndpointLabel { endpoint: endpoint.to_string() }).observe(took.as_secs_f64());
+    }
+
+    pub fn step_retried(&self, endpoint: &str) {
+        self.step_retries.get_or_create(&EndpointLabel { endpoint: endpoint.to_string() }).inc();
+    }
+
+    pub fn runner_lag(&self, lag: Duration) {
+        self.runner_lag.observe(lag.as_secs_f64());
+    }
+
+    pub fn store_append(&self, took: Duration) {
+        self.store_appends.observe(took.as_secs_f64());
+    }
+
+    /// The page a scrape reads: the gauges read now from `pool` and `sse_clients`, then every
+    /// metric in Prometheus' text format.
+    pub fn render(&self, pool: &sqlx::PgPool, sse_clients: usize, max_connections: u32) -> String {
+        let size = i64::from(pool.size());
+        let idle = i64::try_from(pool.num_idle()).unwrap_or(i64::MAX);
+        self.pool_connections.get_or_create(&PoolLabel { state: "idle".into() }).set(idle);
+        self.pool_connections.get_or_create(&PoolLabel { state: "in_use".into() }).set((size - idle).max(0));
+        self.pool_max.set(i64::from(max_connections));
+        self.sse_clients.set(i64::try_from(sse_clients).unwrap_or(i64::MAX));
+        let mut text = String::new();
+        if let Err(error) = prometheus_client::encoding::text::encode_registry(&mut text, &self.registry) {
+            tracing::warn!(%error, "encoding the metrics failed");
+        }
+        text
+    }
+}
+
+/// The outcome label of an attempt's outcome, `None` while it is open.
+pub fn outcome_label(outcome: &events::flow::Outcome) -> Option<&'static str> {
+    match outcome {
+        events::flow::Outcome::Completed => Some("completed"),
+        events::flow::Outcome::Refused { .. } => Some("refused"),
+        events::flow::Outcome::Open => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_names_every_metric_with_its_labels() {
+        let metrics = Metrics::new();
+        metrics.attempt_started("activation");
+        metrics.attempt_ended("activation", "completed");
+        metrics.command("cloud", "submit_code", Duration::from_millis(12));
+        metrics.upstream_call("bff.packs", Duration::from_millis(40));
+        metrics.step_retried("bff.packs");
+        metrics.runner_lag(Duration::from_millis(3));
+        metrics.store_append(Duration::from_millis(2));
+        let mut registry_text = String::new();
+        prometheus_client::encoding::text::encode_registry(&mut registry_text, &metrics.registry).expect("encodes");
+        for line in [
+            "exa_attempts_started_total{flow=\"activation\"} 1",
+            "exa_attempts_ended_total{flow=\"activation\",outcome=\"completed\"} 1",
+            "exa_command_duration_seconds_count{flow=\"cloud\",command=\"submit_code\"} 1",
+            "exa_upstream_call_duration_seconds_count{endpoint=\"bff.packs\"} 1",
+            "exa_step_retries_total{endpoint=\"bff.packs\"} 1",
+            "exa_runner_lag_seconds_count 1",
+            "exa_store_append_duration_seconds_count 1",
+        ] {
+            assert!(registry_text.lines().any(|l| l == line), "{line} missing from:\n{registry_text}");
+        }
+    }
+}
