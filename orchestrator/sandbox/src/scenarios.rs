@@ -16,6 +16,13 @@ pub const DESKTOP_REMOVAL_FAILS: &str = "11910000005";
 pub const DESKTOP_PARTNERS_FAIL: &str = "11910000006";
 /// Desktop: the download URL call fails (500).
 pub const DESKTOP_DOWNLOAD_FAILS: &str = "11910000007";
+/// Desktop: blocks of users like the first two scenarios, one phone per visitor of a load run
+/// (the inbox tells a phone's codes apart only by time, so visitors cannot share a phone):
+/// (11) 91001-0000 to (11) 91001-9999 have one partner, (11) 91002-0000 to (11) 91002-9999 two.
+pub const DESKTOP_ONE_PARTNER_BLOCK: &str = "1191001";
+pub const DESKTOP_TWO_PARTNERS_BLOCK: &str = "1191002";
+/// Phones in each block.
+pub const DESKTOP_BLOCK_SIZE: usize = 10_000;
 
 /// Activation and cloud: sending the code fails (500).
 pub const SEND_CODE_FAILS: &str = "11920000001";
@@ -184,6 +191,12 @@ pub fn desktop_accounts() -> std::collections::HashMap<String, DesktopAccount> {
             }],
         ),
     );
+    for k in 0..DESKTOP_BLOCK_SIZE {
+        let one = format!("{DESKTOP_ONE_PARTNER_BLOCK}{k:04}");
+        let two = format!("{DESKTOP_TWO_PARTNERS_BLOCK}{k:04}");
+        add(&one, account("Ana Teste", vec![seat(&one, OPERATOR_PARTNER, 1, 3)]));
+        add(&two, account("Bruno Teste", vec![seat(&two, OPERATOR_PARTNER, 1, 3), seat(&two, BROADBAND_PARTNER_ID, 0, 3)]));
+    }
     accounts
 }
 
@@ -215,7 +228,7 @@ mod tests {
     #[test]
     fn the_desktop_table_has_the_documented_shapes() {
         let accounts = desktop_accounts();
-        assert_eq!(accounts.len(), 7);
+        assert_eq!(accounts.len(), 7 + 2 * DESKTOP_BLOCK_SIZE);
         assert_eq!(accounts[DESKTOP_ONE_PARTNER].seats.len(), 1);
         assert_eq!(accounts[DESKTOP_TWO_PARTNERS].seats.len(), 2);
         let full = &accounts[DESKTOP_LICENCES_FULL].seats[0];
@@ -229,6 +242,9 @@ mod tests {
         assert!(accounts[DESKTOP_PARTNERS_FAIL].partners_fail);
         assert!(accounts[DESKTOP_DOWNLOAD_FAILS].seats[0].download_fails);
         assert!(!accounts.contains_key("11910000008"));
+        assert_eq!(accounts["11910010000"].seats.len(), 1);
+        assert_eq!(accounts["11910029999"].seats.len(), 2);
+        assert!(!accounts.contains_key("11910030000"));
     }
 
     #[test]

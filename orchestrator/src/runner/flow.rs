@@ -37,6 +37,11 @@ pub trait StepFlow: Send + Sync + 'static {
         events::flow::Outcome::Open
     }
 
+    /// Whether the runner deletes the attempt's secrets with the outcome that completes it.
+    fn forgets_secrets_when_completed(&self) -> bool {
+        false
+    }
+
     /// Runs `step` (calls the upstream) and returns the events recording its outcome.
     /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
     /// recorded in `calls` (status, latency) for the runner's events.

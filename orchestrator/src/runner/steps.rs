@@ -91,6 +91,11 @@ impl StepContext {
 pub trait FlowSteps: Send + Sync + 'static {
     type F: Flow;
 
+    /// Whether the attempt's tokens are forgotten when it completes. The runner deletes them
+    /// in the transaction that records the completion, not the step before it: a try that
+    /// dies after its call (a killed process, a lost lease) must find them on its retry.
+    const FORGETS_SECRETS_WHEN_COMPLETED: bool = false;
+
     /// Runs `step`; upstream refusals are outcome events, `StepError` only for trouble
     /// worth retrying. `idempotency_key` is the same on every retry of this step.
     async fn run(
@@ -136,6 +141,10 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
 
     fn outcome(&self, events: &[RecordedEvent]) -> events::flow::Outcome {
         S::F::outcome(&fold::<S::F>(events))
+    }
+
+    fn forgets_secrets_when_completed(&self) -> bool {
+        S::FORGETS_SECRETS_WHEN_COMPLETED
     }
 
     async fn run(

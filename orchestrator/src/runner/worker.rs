@@ -10,6 +10,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+use events::flow::Outcome;
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use futures::FutureExt;
 use serde_json::{json, Value};
@@ -25,7 +26,7 @@ use super::failure::{current_start, Failure, FailureKind};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED, STEP_STARTED};
 use super::policy::RetryPolicy;
 use super::schedule::{self, schedule_in_tx};
-use crate::write_path::recorded_after;
+use crate::write_path::{recorded_after, secrets};
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a
 /// little later than the database's clock when the plan was folded from events just written
@@ -367,6 +368,10 @@ impl Runner {
         }
         let at = crate::clock::now(&mut *tx).await.map_err(Failure::internal)?;
         history.extend(recorded_after(stream, version, batch, at));
+        let after = flow.outcome(&history);
+        if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
+            secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
+        }
         let next = flow.next_step(&history).ok().flatten();
         let step = claimed.step.clone();
         schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref(), last_version(&history))
@@ -377,7 +382,7 @@ impl Runner {
         self.store.announce(&[stream]).await;
         if let Some(metrics) = &self.metrics {
             metrics.store_append(appending.elapsed());
-            if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&flow.outcome(&history))) {
+            if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&after)) {
                 metrics.attempt_ended(flow.category(), ended);
             }
         }

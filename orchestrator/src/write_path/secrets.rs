@@ -71,14 +71,18 @@ impl Secrets {
         }))
     }
 
-    /// Forgets every token of the attempt (when it ends).
+    /// Forgets every token of the attempt.
     pub async fn clear(&self) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = $1")
-            .bind(&self.stream_id)
-            .execute(&self.db)
-            .await?;
-        Ok(())
+        let mut conn = self.db.acquire().await?;
+        clear_in(&mut conn, &self.stream_id).await
     }
+}
+
+/// Forgets every token of attempt `stream_id` inside the caller's transaction (the runner's,
+/// with the outcome that completes the attempt).
+pub async fn clear_in(conn: &mut sqlx::PgConnection, stream_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = $1").bind(stream_id).execute(conn).await?;
+    Ok(())
 }
 
 /// Deletes expired tokens of every attempt; run periodically.

@@ -18,6 +18,7 @@ use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Value};
 use sqlx::PgPool;
 use orchestrator::abuse::rules::sends_code;
+use sandbox::scenarios;
 
 /// The six variants of the security activation.
 pub const VARIANTS: [&str; 6] = ["standard", "insurance", "partner_portal", "broadband", "telecom", "carrier"];
@@ -30,8 +31,8 @@ const CPF: &str = "529.982.247-25";
 pub enum Journey {
     /// A security activation in one of [`VARIANTS`].
     Activation(&'static str),
-    /// The desktop download after SMS for the sandbox's phone (11) 91000-000N: 1 has one
-    /// partner, 2 has two and the visitor chooses.
+    /// The desktop download after SMS for a phone of the sandbox's desktop blocks: in block 1
+    /// the user has one partner, in block 2 two and the visitor chooses.
     Download(u8),
     /// The cloud serial activation.
     Cloud,
@@ -97,11 +98,13 @@ impl Journey {
         }
     }
 
-    /// The visitor's phone, 11 digits: its own for activations and cloud activations (none
-    /// of the sandbox's scenario phones), the scenario's for downloads.
+    /// The visitor's phone, 11 digits, its own: none of the sandbox's scenario phones for
+    /// activations and cloud activations, a phone of the scenario's block for downloads (the
+    /// inbox tells a phone's codes apart only by time, so visitors cannot share one).
     fn national(self, i: usize) -> String {
         match self {
-            Self::Download(n) => format!("1191000000{n}"),
+            Self::Download(1) => format!("{}{:04}", scenarios::DESKTOP_ONE_PARTNER_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE),
+            Self::Download(_) => format!("{}{:04}", scenarios::DESKTOP_TWO_PARTNERS_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE),
             _ => format!("119{:08}", 80_000_000 + i),
         }
     }
@@ -144,9 +147,6 @@ pub struct Driver {
     /// How long one stage (a command and the steps it starts) may take before the visitor
     /// gives up on the attempt as stuck; also how long the server may stay unreachable.
     patience: Duration,
-    /// The download scenarios share two phones, and the inbox tells a phone's codes apart only
-    /// by time: one visitor per phone between asking for a code and reading it.
-    desktop_phones: [tokio::sync::Mutex<()>; 2],
     /// Each answered start and command: `<flow>.<command type>` and the request's time (the
     /// load benchmark's latencies, `examples/load.rs`).
     timings: std::sync::Mutex<Vec<(String, Duration)>>,
@@ -173,7 +173,6 @@ impl Driver {
             bases,
             sandbox: sandbox.trim_end_matches('/').to_string(),
             patience,
-            desktop_phones: [tokio::sync::Mutex::new(()), tokio::sync::Mutex::new(())],
             timings: std::sync::Mutex::default(),
         })
     }
@@ -196,7 +195,7 @@ impl Driver {
         let base = self.bases[i % self.bases.len()].as_str();
         let result = match journey {
             Journey::Activation(variant) => self.activation(base, journey, variant, i).await,
-            Journey::Download(n) => self.download(base, journey, n).await,
+            Journey::Download(_) => self.download(base, journey, i).await,
             Journey::Cloud => self.cloud(base, journey, i).await,
         };
         result.with_context(|| format!("visitor {i} ({})", journey.label()))
@@ -269,22 +268,19 @@ impl Driver {
         self.start_in(Some(&landing.cookie), base, journey, command).await
     }
 
-    async fn download(&self, base: &str, journey: Journey, n: u8) -> anyhow::Result<Finish> {
-        let national = journey.national(0);
+    async fn download(&self, base: &str, journey: Journey, i: usize) -> anyhow::Result<Finish> {
+        let national = journey.national(i);
         let attempt = self.start(base, journey, json!({ "type": "start", "os": "win_pc", "browser": "Chrome" })).await?;
         let view = attempt.settle().await?;
         if !at(&view, "phone_entry") {
             return Ok(attempt.finish(&view));
         }
-        let codes = {
-            let _phone = self.desktop_phones[usize::from(n.saturating_sub(1)).min(1)].lock().await;
-            attempt.command(json!({ "type": "submit_phone", "phone": masked(&national) })).await?;
-            let view = attempt.settle().await?;
-            if !at(&view, journey.code_panel()) {
-                return Ok(attempt.finish(&view));
-            }
-            self.codes(&national).await?
-        };
+        attempt.command(json!({ "type": "submit_phone", "phone": masked(&national) })).await?;
+        let view = attempt.settle().await?;
+        if !at(&view, journey.code_panel()) {
+            return Ok(attempt.finish(&view));
+        }
+        let codes = self.codes(&national).await?;
         let mut view = attempt.enter_code(&codes, |code| json!({ "type": "submit_code", "code": code })).await?;
         if at(&view, "partner_choice") {
             let partner = view["partners"][0]["id"].as_str().context("no partner to choose")?.to_string();
@@ -424,11 +420,16 @@ impl Attempt<'_> {
         Ok(body["view"].clone())
     }
 
-    /// The view once no step runs; an error if one still runs after [`Driver::patience`]
-    /// (the step runner's budget is a minute a step).
+    /// The view once no step runs, learnt as the page learns it: from the attempt's event
+    /// stream. A stream that breaks (a killed server) or stays quiet for a second gives way
+    /// to a look at the attempt, then a new stream; an error if a step still runs after
+    /// [`Driver::patience`] (the step runner's budget is a minute a step).
     async fn settle(&self) -> anyhow::Result<Value> {
         let deadline = Instant::now() + self.driver.patience;
         loop {
+            if let Ok(Some(view)) = self.follow_until_idle(Duration::from_secs(1)).await {
+                return Ok(view);
+            }
             let last = match self.view().await {
                 Ok(view) if view[self.journey.busy_flag()] == false => return Ok(view),
                 Ok(view) => view.to_string(),
@@ -438,6 +439,38 @@ impl Attempt<'_> {
                 bail!("{} stuck at {last}", self.id);
             }
             tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+
+    /// Reads the attempt's event stream (its first frame is the attempt as it stands, then one
+    /// a change) until a frame shows no step running; `None` when the stream ends or stays
+    /// quiet for `quiet`.
+    async fn follow_until_idle(&self, quiet: Duration) -> anyhow::Result<Option<Value>> {
+        let url = format!("{}/api/attempts/{}/stream", self.base, self.id);
+        let mut answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?;
+        let mut buffer: Vec<u8> = Vec::new();
+        loop {
+            let Ok(chunk) = tokio::time::timeout(quiet, answer.chunk()).await else {
+                return Ok(None);
+            };
+            let Some(chunk) = chunk? else {
+                return Ok(None);
+            };
+            buffer.extend_from_slice(&chunk);
+            while let Some(end) = buffer.windows(2).position(|pair| pair == b"\n\n") {
+                let frame: Vec<u8> = buffer.drain(..end + 2).collect();
+                let frame = String::from_utf8(frame)?;
+                let data: Vec<&str> =
+                    frame.lines().filter_map(|line| line.strip_prefix("data:")).map(|d| d.strip_prefix(' ').unwrap_or(d)).collect();
+                // A keep-alive is a comment, with no data.
+                if data.is_empty() {
+                    continue;
+                }
+                let reply: Value = serde_json::from_str(&data.join("\n"))?;
+                if reply["view"][self.journey.busy_flag()] == false {
+                    return Ok(Some(reply["view"].clone()));
+                }
+            }
         }
     }
 
@@ -481,7 +514,8 @@ fn at(view: &Value, panel: &str) -> bool {
 }
 
 /// `orchestrator serve` as a child process, on a port of its own, over `DATABASE_URL` and the
-/// sandbox of `env`. Its output goes nowhere unless `SERVE_LOG` names a file.
+/// sandbox of `env`. Its output goes nowhere unless `SERVE_LOG` names a file (`SERVE_RUST_LOG`
+/// sets its filter, `error` by default).
 pub struct Server {
     pub child: Child,
     pub base: String,
@@ -511,7 +545,8 @@ pub fn serve_command(binary: &Path, port: u16, dist: &Path, env: &[(String, Stri
         .arg("serve")
         .env("BIND_ADDR", format!("127.0.0.1:{port}"))
         .env("WEB_DIST", dist)
-        .env("RUST_LOG", "error")
+        // SERVE_RUST_LOG: the servers' log filter when SERVE_LOG keeps their output.
+        .env("RUST_LOG", std::env::var("SERVE_RUST_LOG").unwrap_or_else(|_| "error".into()))
         // Hundreds of codes a minute are this load's point, not pumping: lift the portal-wide
         // ceiling (the per-phone limits stay; every visitor has its own or a scenario phone).
         .env("LIMIT_SMS_PER_MINUTE", "1000000")

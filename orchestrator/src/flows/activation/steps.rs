@@ -48,6 +48,9 @@ impl ActivationSteps {
 impl FlowSteps for ActivationSteps {
     type F = ActivationFlow;
 
+    // Subscribed or the product list: nothing later needs a token.
+    const FORGETS_SECRETS_WHEN_COMPLETED: bool = true;
+
     async fn run(&self, ctx: &StepContext, state: &State, step: &PlannedStep, key: &str) -> Result<Vec<Event>, StepError> {
         let Some(which) = Step::from_name(&step.name) else {
             return Err(StepError::Transient(format!("unknown activation step {}", step.name)));
@@ -70,10 +73,6 @@ impl FlowSteps for ActivationSteps {
             Step::SubscribeSerial => run.subscribe_serial().await?,
             Step::SubscribeByHash => run.subscribe_by_hash(&self.partners).await?,
         };
-        // The attempt is over: its tokens are no longer needed.
-        if matches!(event, Event::Subscribed {} | Event::PacksFetched { .. }) {
-            ctx.secrets.clear().await.map_err(db)?;
-        }
         Ok(vec![event])
     }
 }

@@ -62,6 +62,9 @@ impl CloudSteps {
 impl FlowSteps for CloudSteps {
     type F = CloudFlow;
 
+    // Activated: nothing later needs a token.
+    const FORGETS_SECRETS_WHEN_COMPLETED: bool = true;
+
     async fn run(
         &self,
         ctx: &StepContext,
@@ -136,12 +139,9 @@ impl FlowSteps for CloudSteps {
                     return Ok(vec![CloudEvent::SignInFailed { message: SESSION_LOST.into() }]);
                 };
                 match client.sign_in_with_token(&custom_token, key).await {
-                    // Activated: nothing later needs a token (the id token is not kept at all),
-                    // so the attempt's secrets go now rather than when they expire.
-                    Ok(_id_token) => {
-                        ctx.secrets.clear().await.map_err(db_error)?;
-                        return Ok(vec![CloudEvent::SignedIn {}, CloudEvent::Activated {}]);
-                    }
+                    // Activated: the id token is not kept at all, and the runner forgets the
+                    // attempt's secrets with this outcome (FORGETS_SECRETS_WHEN_COMPLETED).
+                    Ok(_id_token) => return Ok(vec![CloudEvent::SignedIn {}, CloudEvent::Activated {}]),
                     Err(error) => CloudEvent::SignInFailed { message: refused_or_retry(error)? },
                 }
             }
