@@ -40,13 +40,15 @@ pub struct ServeConfig {
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
 
-    /// Step runners in this process (each with its own notification listener).
-    #[arg(long, env = "RUNNER_WORKERS", default_value_t = 4)]
+    /// Step runners in this process (each with its own notification listener). One is enough
+    /// for most loads: it runs RUNNER_CONCURRENCY steps at once, and every runner is woken by
+    /// every append, so more runners mean more claims that find nothing (docs/throughput.md).
+    #[arg(long, env = "RUNNER_WORKERS", default_value_t = 1)]
     pub runner_workers: usize,
 
     /// Steps each runner runs at once (issue 15): RUNNER_WORKERS × RUNNER_CONCURRENCY steps
     /// in flight per process, most of each spent waiting on an upstream.
-    #[arg(long, env = "RUNNER_CONCURRENCY", default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    #[arg(long, env = "RUNNER_CONCURRENCY", default_value_t = 32, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub runner_concurrency: usize,
 
     /// Seconds a runner's claim on a step lasts without renewal: how long a step of a process

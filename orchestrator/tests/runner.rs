@@ -568,3 +568,42 @@ async fn listening_runners_leave_the_pool_to_the_work(db: PgPool) {
     }
     assert!(free.is_ok(), "a connection is free for the work: {:?}", free.err());
 }
+
+/// Issue 15: a runner woken by every append claims as many due steps as it has free slots in
+/// one statement, and the same statement says when the next step falls due when fewer were
+/// due than asked for (it used to ask twice each time, once for each).
+#[sqlx::test(migrations = "../migrations")]
+async fn one_claim_takes_up_to_its_limit_and_says_when_the_next_step_falls_due(db: PgPool) {
+    for (stream, due_in_secs) in [("demo-a", -3.0), ("demo-b", -2.0), ("demo-c", -1.0), ("demo-later", 10.0)] {
+        sqlx::query(
+            "INSERT INTO due_steps (stream_id, flow, step, due_at, stream_version)
+             VALUES ($1, 'demo', 'call', now() + make_interval(secs => $2), 1)",
+        )
+        .bind(stream)
+        .bind(due_in_secs)
+        .execute(&db)
+        .await
+        .expect("plan");
+    }
+    let flows = vec!["demo".to_string()];
+    let lease = Duration::from_secs(30);
+    let claim = |limit| orchestrator::runner::claim::claim_due(&db, &flows, "runner-1", lease, limit);
+
+    let first = claim(2).await.expect("claim");
+    let names: Vec<&str> = first.claimed.iter().map(|c| c.stream_id.as_str()).collect();
+    assert_eq!(names, ["demo-a", "demo-b"], "oldest first, no more than asked");
+    assert_eq!(first.next_due_in, None, "as many as asked were due: the runner asks again");
+    let tokens: HashSet<_> = first.claimed.iter().map(|c| c.lease_token).collect();
+    assert_eq!(tokens.len(), 2, "each claim has a token of its own");
+
+    let second = claim(5).await.expect("claim");
+    let names: Vec<&str> = second.claimed.iter().map(|c| c.stream_id.as_str()).collect();
+    assert_eq!(names, ["demo-c"]);
+    let wait = second.next_due_in.expect("the later step's wait");
+    assert!(wait > Duration::from_secs(8) && wait <= Duration::from_secs(10), "{wait:?}");
+
+    let third = claim(5).await.expect("claim");
+    assert!(third.claimed.is_empty(), "the leased steps are not claimed again");
+    let wait = third.next_due_in.expect("the later step's wait");
+    assert!(wait > Duration::from_secs(8) && wait <= Duration::from_secs(10), "{wait:?}");
+}

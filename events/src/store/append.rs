@@ -29,6 +29,19 @@ impl EventStore {
         Ok(outcome)
     }
 
+    /// [`EventStore::append`] without announcing it: for events nobody waits on (the runner's
+    /// `step.started`, which changes no view and plans no step). Readers see them with the
+    /// stream's next announced append, or at their next look.
+    pub async fn append_unannounced(
+        &self,
+        stream: &StreamId,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        append_on(&mut conn, stream, expected, &events, false).await
+    }
+
     /// [`EventStore::append_in_tx`] without the NOTIFY inside the transaction: the caller
     /// calls [`EventStore::announce`] once its transaction committed, so concurrent commits
     /// are not serialized (for callers with transactions of their own making; otherwise

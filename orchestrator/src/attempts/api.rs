@@ -161,7 +161,8 @@ async fn stream(
                         Some(version) => state.store.read_stream_after(&stream_id, version).await?,
                         None => state.store.read_stream(&stream_id).await?,
                     };
-                    Ok::<_, ApiError>((new, crate::clock::now(&state.db).await?))
+                    let now = crate::clock::current(&state.db, &new).await?;
+                    Ok::<_, ApiError>((new, now))
                 };
                 let (new, now) = match read.await {
                     Ok(read) => read,

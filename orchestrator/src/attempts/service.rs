@@ -203,7 +203,7 @@ impl AttemptService<'_> {
     ) -> Result<(AttemptReply, String), ApiError> {
         let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
         let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
-        let now = crate::clock::now(self.db).await?;
+        let now = crate::clock::current(self.db, &[]).await?;
         let decided = flow.decide(&[], command.clone(), now).map_err(rejected)?;
         let token = match session {
             Some(token) if session::known(self.db, &token).await? => token,
@@ -289,7 +289,7 @@ impl AttemptService<'_> {
             let history = self.store.read_stream(&stream).await.map_err(store_error)?;
             not_full(&history)?;
             // A command the flow refuses (a mistyped phone) sends nothing and counts nothing.
-            flow.decide(&history, command.clone(), crate::clock::now(self.db).await?).map_err(rejected)?;
+            flow.decide(&history, command.clone(), crate::clock::current(self.db, &history).await?).map_err(rejected)?;
             let mut admission = self.db.begin().await?;
             match self.abuse.admit(&mut admission, self.vault, flow.category(), stream.as_str(), &history, &command, request).await? {
                 Ok(()) => admission.commit().await?,
@@ -516,7 +516,7 @@ impl AttemptService<'_> {
     pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
         let (stream, flow) = self.authorize(id, session).await?;
         let history = self.store.read_stream(&stream).await.map_err(store_error)?;
-        let now = crate::clock::now(self.db).await?;
+        let now = crate::clock::current(self.db, &history).await?;
         owner_reply(self.vault, flow, &stream, &history, 0, now).await.map_err(store_error)
     }
 

@@ -37,40 +37,81 @@ pub async fn claim_one(
     runner_id: &str,
     lease: std::time::Duration,
 ) -> Result<Option<Claimed>, sqlx::Error> {
-    sqlx::query_as::<_, Claimed>(
+    Ok(claim_due(db, flows, runner_id, lease, 1).await?.claimed.into_iter().next())
+}
+
+/// What one claim found: the steps now held, and when fewer than asked for were due, how
+/// long until the next one falls due (to sleep until then at most).
+#[derive(Debug, Default)]
+pub struct Claims {
+    pub claimed: Vec<Claimed>,
+    pub next_due_in: Option<std::time::Duration>,
+}
+
+#[derive(sqlx::FromRow)]
+struct ClaimRow {
+    stream_id: Option<String>,
+    flow: Option<String>,
+    step: Option<String>,
+    claims: Option<i32>,
+    lease_until: Option<DateTime<Utc>>,
+    lease_token: Option<Uuid>,
+    db_now: Option<DateTime<Utc>>,
+    due_at: Option<DateTime<Utc>>,
+    next_due_ms: Option<f64>,
+}
+
+/// Claims up to `limit` due steps of the given flows, oldest first, each with a lease and a
+/// token of its own; in the same round trip, when fewer were due, the wait until the next
+/// one (a runner woken by every append would otherwise ask twice each time).
+pub async fn claim_due(
+    db: &PgPool,
+    flows: &[String],
+    runner_id: &str,
+    lease: std::time::Duration,
+    limit: usize,
+) -> Result<Claims, sqlx::Error> {
+    let limit = i64::try_from(limit.max(1)).unwrap_or(i64::MAX);
+    let rows = sqlx::query_as::<_, ClaimRow>(
         "WITH next AS (
              SELECT stream_id FROM due_steps
              WHERE due_at <= now() AND flow = ANY($1)
                AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at
-             LIMIT 1
+             LIMIT $4
              FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+             UPDATE due_steps d
+             SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
+                 claimed_by = $2, lease_token = gen_random_uuid(), claims = d.claims + 1, updated_at = now()
+             FROM next WHERE d.stream_id = next.stream_id
+             RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at
          )
-         UPDATE due_steps d
-         SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
-             claimed_by = $2, lease_token = $4, claims = d.claims + 1, updated_at = now()
-         FROM next WHERE d.stream_id = next.stream_id
-         RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at",
+         SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, NULL::float8 AS next_due_ms
+           FROM claimed
+         UNION ALL
+         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                (SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
+                   FROM due_steps
+                  WHERE flow = ANY($1) AND stream_id NOT IN (SELECT stream_id FROM claimed))
+          WHERE (SELECT count(*) FROM claimed) < $4",
     )
     .bind(flows)
     .bind(runner_id)
     .bind(millis(lease))
-    .bind(Uuid::new_v4())
-    .fetch_optional(db)
-    .await
-}
-
-/// How long until the next step of these flows falls due (to sleep until then at most),
-/// measured on the database's clock.
-pub async fn next_due_in(db: &PgPool, flows: &[String]) -> Result<Option<std::time::Duration>, sqlx::Error> {
-    let millis: Option<f64> = sqlx::query_scalar(
-        "SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
-         FROM due_steps WHERE flow = ANY($1)",
-    )
-    .bind(flows)
-    .fetch_one(db)
+    .bind(limit)
+    .fetch_all(db)
     .await?;
-    Ok(millis.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)))
+    let mut claims = Claims::default();
+    for row in rows {
+        match (row.stream_id, row.flow, row.step, row.claims, row.lease_until, row.lease_token, row.db_now, row.due_at) {
+            (Some(stream_id), Some(flow), Some(step), Some(claims_so_far), Some(lease_until), Some(lease_token), Some(db_now), Some(due_at)) => {
+                claims.claimed.push(Claimed { stream_id, flow, step, claims: claims_so_far, lease_until, lease_token, db_now, due_at })
+            }
+            _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
+        }
+    }
+    Ok(claims)
 }
 
 /// Extends the lease while the claim is still this runner's; `false` when it was lost (the

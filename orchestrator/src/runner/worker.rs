@@ -92,6 +92,14 @@ pub enum Tick {
     LostClaim { stream_id: String },
 }
 
+/// One claim's steps, with their flows.
+struct Batch {
+    /// How many were claimed (a step of a flow this runner does not run counts, given back).
+    count: usize,
+    steps: Vec<(Arc<dyn StepFlow>, Claimed)>,
+    next_due_in: Option<Duration>,
+}
+
 pub struct Runner {
     db: PgPool,
     store: EventStore,
@@ -140,29 +148,52 @@ impl Runner {
             if listener.is_none() {
                 listener = this.listen().await;
             }
-            // Claim while a slot is free and something is due.
-            while let Ok(slot) = slots.clone().try_acquire_owned() {
-                match this.claim_next().await {
-                    Ok(Some((flow, claimed))) => {
-                        let runner = this.clone();
-                        running.spawn(async move {
-                            let _slot = slot;
-                            runner.log(runner.supervise(flow.as_ref(), claimed).await);
-                        });
-                    }
-                    Ok(None) => break,
+            // Claim as many due steps as there are free slots, in one statement, until fewer
+            // were due than asked for; that statement also says when the next one falls due.
+            let mut next_due = None;
+            loop {
+                let free = slots.available_permits();
+                if free == 0 {
+                    break;
+                }
+                let claims = match this.claim_due(free).await {
+                    Ok(claims) => claims,
                     Err(error) => {
-                        tracing::warn!(runner = %this.config.id, %error, "claiming a step failed");
+                        tracing::warn!(runner = %this.config.id, %error, "claiming steps failed");
                         break;
                     }
+                };
+                next_due = claims.next_due_in;
+                let claimed = claims.count;
+                for (flow, claimed) in claims.steps {
+                    // This loop is the only taker of slots, and it asked for no more than were free.
+                    let Ok(slot) = slots.clone().try_acquire_owned() else { break };
+                    let runner = this.clone();
+                    running.spawn(async move {
+                        let _slot = slot;
+                        runner.log(runner.supervise(flow.as_ref(), claimed).await);
+                    });
+                }
+                if claimed < free {
+                    break;
                 }
             }
             while running.try_join_next().is_some() {}
-            // With every slot taken, only a finished step (or the stop) matters.
-            let wait = if slots.available_permits() == 0 { this.config.poll } else { this.idle_wait().await };
+            // With every slot taken, only a finished step (or the stop) matters; otherwise
+            // until the next due time, at most the poll interval.
+            let wait = match next_due {
+                Some(wait) if slots.available_permits() > 0 => wait.min(this.config.poll).max(Duration::from_millis(10)),
+                _ => this.config.poll,
+            };
             let woken = async {
                 match listener.as_mut() {
-                    Some(listener) if slots.available_permits() > 0 => listener.recv().await.map(|_| ()),
+                    Some(listener) if slots.available_permits() > 0 => {
+                        let received = listener.recv().await.map(|_| ());
+                        // Every append notifies: the ones already here are answered by the
+                        // same claim.
+                        while listener.next_buffered().is_some() {}
+                        received
+                    }
                     _ => std::future::pending().await,
                 }
             };
@@ -203,21 +234,26 @@ impl Runner {
         }
     }
 
-    /// Until the next due time, at most the poll interval.
-    async fn idle_wait(&self) -> Duration {
-        let poll = self.config.poll;
-        match claim::next_due_in(&self.db, &self.flow_names()).await {
-            Ok(Some(wait)) => wait.min(poll).max(Duration::from_millis(10)),
-            Ok(None) | Err(_) => poll,
-        }
-    }
-
     /// Claims and processes at most one due step.
     pub async fn tick(&self) -> Result<Tick, RunnerError> {
         match self.claim_next().await? {
             Some((flow, claimed)) => self.supervise(flow.as_ref(), claimed).await,
             None => Ok(Tick::Idle),
         }
+    }
+
+    /// Up to `limit` due steps of this runner's flows, claimed, and the wait until the next
+    /// one when fewer were due. A step of a flow this runner does not run is given back.
+    async fn claim_due(&self, limit: usize) -> Result<Batch, RunnerError> {
+        let claims = claim::claim_due(&self.db, &self.flow_names(), &self.config.id, self.config.lease, limit).await?;
+        let mut steps = Vec::with_capacity(claims.claimed.len());
+        for claimed in claims.claimed.iter().cloned() {
+            match self.flows.get(&claimed.flow).cloned() {
+                Some(flow) => steps.push((flow, claimed)),
+                None => claim::release(&self.db, &claimed).await?,
+            }
+        }
+        Ok(Batch { count: claims.claimed.len(), steps, next_due_in: claims.next_due_in })
     }
 
     /// The next due step of one of this runner's flows, claimed.
@@ -318,7 +354,10 @@ impl Runner {
             json!({ "step": step.name, "idempotency_key": key, "claim": claimed.claims }),
             &events,
         );
-        match self.store.append(&stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
+        // Unannounced: the flows' views ignore it and it plans nothing, so waking every event
+        // stream and runner for it would be work for nothing (issue 15); the outcome's append
+        // announces the stream.
+        match self.store.append_unannounced(&stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 claim::release(&self.db, claimed).await.map_err(Failure::internal)?;

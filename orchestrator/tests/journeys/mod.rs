@@ -159,6 +159,17 @@ struct Attempt<'a> {
     journey: Journey,
     id: String,
     cookie: String,
+    /// The attempt's version in the newest answer: a frame older than it is from before the
+    /// last command.
+    version: std::sync::atomic::AtomicI64,
+    /// The attempt's event stream, kept open between commands as the page keeps it.
+    stream: tokio::sync::Mutex<Option<Follow>>,
+}
+
+/// An open event stream and the part of a frame read so far.
+struct Follow {
+    answer: reqwest::Response,
+    buffer: Vec<u8>,
 }
 
 impl Driver {
@@ -338,7 +349,8 @@ impl Driver {
             })
             .await?;
         let id = reply["id"].as_str().context("no attempt id")?.to_string();
-        Ok(Attempt { driver: self, base, journey, id, cookie })
+        let version = std::sync::atomic::AtomicI64::new(reply["version"].as_i64().unwrap_or(0));
+        Ok(Attempt { driver: self, base, journey, id, cookie, version, stream: tokio::sync::Mutex::new(None) })
     }
 
     /// A solved proof of work, as the browser sends with every command that sends a code.
@@ -404,6 +416,9 @@ impl Attempt<'_> {
                 match status {
                     200 => {
                         self.driver.timed(self.journey.flow(), &command, sent.elapsed());
+                        if let Some(version) = body["version"].as_i64() {
+                            self.version.fetch_max(version, std::sync::atomic::Ordering::Relaxed);
+                        }
                         Ok(Ok(body))
                     }
                     409 | 500..=599 => bail!("{} answered {status}: {body}", self.id),
@@ -443,35 +458,25 @@ impl Attempt<'_> {
     }
 
     /// Reads the attempt's event stream (its first frame is the attempt as it stands, then one
-    /// a change) until a frame shows no step running; `None` when the stream ends or stays
-    /// quiet for `quiet`.
+    /// a change), opened on first use and kept open, until a frame at least as new as the last
+    /// answer shows no step running; `None` when the stream ends or stays quiet for `quiet`
+    /// (it is closed then, and opened again next time).
     async fn follow_until_idle(&self, quiet: Duration) -> anyhow::Result<Option<Value>> {
-        let url = format!("{}/api/attempts/{}/stream", self.base, self.id);
-        let mut answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?;
-        let mut buffer: Vec<u8> = Vec::new();
-        loop {
-            let Ok(chunk) = tokio::time::timeout(quiet, answer.chunk()).await else {
-                return Ok(None);
-            };
-            let Some(chunk) = chunk? else {
-                return Ok(None);
-            };
-            buffer.extend_from_slice(&chunk);
-            while let Some(end) = buffer.windows(2).position(|pair| pair == b"\n\n") {
-                let frame: Vec<u8> = buffer.drain(..end + 2).collect();
-                let frame = String::from_utf8(frame)?;
-                let data: Vec<&str> =
-                    frame.lines().filter_map(|line| line.strip_prefix("data:")).map(|d| d.strip_prefix(' ').unwrap_or(d)).collect();
-                // A keep-alive is a comment, with no data.
-                if data.is_empty() {
-                    continue;
-                }
-                let reply: Value = serde_json::from_str(&data.join("\n"))?;
-                if reply["view"][self.journey.busy_flag()] == false {
-                    return Ok(Some(reply["view"].clone()));
-                }
-            }
+        let mut open = self.stream.lock().await;
+        if open.is_none() {
+            let url = format!("{}/api/attempts/{}/stream", self.base, self.id);
+            let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?;
+            *open = Some(Follow { answer, buffer: Vec::new() });
         }
+        let newest = self.version.load(std::sync::atomic::Ordering::Relaxed);
+        let found = match open.as_mut() {
+            Some(follow) => follow.idle_frame(quiet, newest, self.journey.busy_flag()).await,
+            None => Ok(None),
+        };
+        if !matches!(found, Ok(Some(_))) {
+            *open = None;
+        }
+        found
     }
 
     /// Types the newest code; a page that says the code is wrong gets the next one (an attempt
@@ -494,6 +499,35 @@ impl Attempt<'_> {
             id: self.id.clone(),
             panel: view["panel"].as_str().unwrap_or("?").to_string(),
             problem: problem(view),
+        }
+    }
+}
+
+impl Follow {
+    /// The view of the first frame of version `newest` or later with `busy` false.
+    async fn idle_frame(&mut self, quiet: Duration, newest: i64, busy: &str) -> anyhow::Result<Option<Value>> {
+        loop {
+            while let Some(end) = self.buffer.windows(2).position(|pair| pair == b"\n\n") {
+                let frame: Vec<u8> = self.buffer.drain(..end + 2).collect();
+                let frame = String::from_utf8(frame)?;
+                let data: Vec<&str> =
+                    frame.lines().filter_map(|line| line.strip_prefix("data:")).map(|d| d.strip_prefix(' ').unwrap_or(d)).collect();
+                // A keep-alive is a comment, with no data.
+                if data.is_empty() {
+                    continue;
+                }
+                let reply: Value = serde_json::from_str(&data.join("\n"))?;
+                if reply["version"].as_i64().unwrap_or(0) >= newest && reply["view"][busy] == false {
+                    return Ok(Some(reply["view"].clone()));
+                }
+            }
+            let Ok(chunk) = tokio::time::timeout(quiet, self.answer.chunk()).await else {
+                return Ok(None);
+            };
+            let Some(chunk) = chunk? else {
+                return Ok(None);
+            };
+            self.buffer.extend_from_slice(&chunk);
         }
     }
 }
