@@ -162,13 +162,7 @@ async fn the_servers_projector_brings_a_new_attempt_to_the_page(db: PgPool) {
     let projector = orchestrator::analytics::projector::spawn(EventStore::new(db.clone()), stop);
     let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
 
-    let response = app
-        .client
-        .post(app.url("/api/attempts"))
-        .json(&json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
-        .send()
-        .await
-        .expect("start");
+    let response = app.start_download().await;
     assert!(response.status().is_success(), "{}", response.status());
 
     let mut entered = 0;

@@ -13,13 +13,7 @@ fn value_of(page: &str, series: &str) -> Option<f64> {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_scrape_counts_the_starts_and_times_the_commands(db: PgPool) {
     let app = common::spawn_app(db).await;
-    let started = app
-        .client
-        .post(app.url("/api/attempts"))
-        .json(&json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
-        .send()
-        .await
-        .expect("start");
+    let started = app.start_download().await;
     assert_eq!(started.status(), 201);
     let cookie = started.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
     let id = started.json::<serde_json::Value>().await.expect("json")["id"].as_str().expect("id").to_string();

@@ -72,13 +72,7 @@ async fn post(app: &TestApp, signed: &Signed, path: &str, body: Value, csrf: boo
 
 /// A visitor starts a download and submits `phone`: an attempt in flight linked to it.
 async fn visitor_with_phone(app: &TestApp, phone: &str) -> String {
-    let response = app
-        .client
-        .post(app.url("/api/attempts"))
-        .json(&json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
-        .send()
-        .await
-        .expect("start");
+    let response = app.start_download().await;
     assert_eq!(response.status(), StatusCode::CREATED);
     let cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).and_then(|v| v.split(';').next()).expect("cookie").to_string();
     let body: Value = response.json().await.expect("json");

@@ -31,6 +31,16 @@ impl TestApp {
         format!("http://{}{}", self.admin_addr, path)
     }
 
+    /// A visitor's start of a desktop download (Windows, Chrome), answered.
+    pub async fn start_download(&self) -> reqwest::Response {
+        self.client
+            .post(self.url("/api/attempts"))
+            .json(&serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
+            .send()
+            .await
+            .expect("start")
+    }
+
     /// A solved proof of work for one command that sends a code (the `X-Altcha` header).
     pub async fn proof(&self) -> String {
         solved_proof(&self.client, &format!("http://{}", self.addr)).await
