@@ -111,6 +111,8 @@ pub async fn claim_due(
             _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
         }
     }
+    // RETURNING keeps no order: oldest first, as they were chosen.
+    claims.claimed.sort_by_key(|claimed| claimed.due_at);
     Ok(claims)
 }
 
