@@ -71,11 +71,16 @@ impl Secrets {
         }))
     }
 
-    /// Forgets every token of the attempt.
-    pub async fn clear(&self) -> Result<(), sqlx::Error> {
-        let mut conn = self.db.acquire().await?;
-        clear_in(&mut conn, &self.stream_id).await
+    /// Forgets every token of the attempt but `keep`.
+    pub async fn clear_except(&self, keep: &[&str]) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = $1 AND name <> ALL($2)")
+            .bind(&self.stream_id)
+            .bind(keep)
+            .execute(&self.db)
+            .await?;
+        Ok(())
     }
+
 }
 
 /// Forgets every token of attempt `stream_id` inside the caller's transaction (the runner's,

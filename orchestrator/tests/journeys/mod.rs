@@ -590,6 +590,9 @@ pub fn serve_command(binary: &Path, port: u16, dist: &Path, env: &[(String, Stri
         .stderr(Stdio::null());
     let log = std::env::var_os("SERVE_LOG").and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok());
     if let Some(log) = log {
+        if let Ok(copy) = log.try_clone() {
+            command.stdout(copy);
+        }
         command.stderr(log);
     }
     command

@@ -108,6 +108,11 @@ impl Run<'_> {
     /// is not kept). A forged or replayed return, and any refusal, is the spec's look-up
     /// failure.
     async fn look_up_customer(&self) -> Result<Event, StepError> {
+        // A try that found the customer and never reported (a killed process, a lost claim)
+        // kept its id and spent the code: the retry ends where that try did.
+        if self.ctx.get_sealed(secret::CUSTOMER_ID).await?.is_some() {
+            return Ok(Event::CustomerFound {});
+        }
         let Some(field) = self.state.partner_code.as_ref() else {
             return Ok(failed(Step::LookUpCustomer, None));
         };
@@ -140,9 +145,10 @@ impl Run<'_> {
         };
         Ok(match self.client.partner_customer(&token).await? {
             Reply::Done(customer_id) => {
-                // The code and state are spent: only the customer id is kept.
-                self.ctx.secrets.clear().await.map_err(db)?;
+                // The code, state and token are spent: only the customer id is kept, and kept
+                // before the rest goes, so that a retry finds it.
                 self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
+                self.ctx.secrets.clear_except(&[secret::CUSTOMER_ID]).await.map_err(db)?;
                 Event::CustomerFound {}
             }
             Reply::Refused(status) | Reply::Malformed(status) => Event::CustomerNotFound(refused(status)),
