@@ -262,7 +262,8 @@ async fn two_runners_never_run_one_step_at_once(db: PgPool) {
     let (stop_tx, _) = tokio::sync::broadcast::channel::<()>(1);
     let mut handles = Vec::new();
     for name in ["runner-a", "runner-b"] {
-        let config = RunnerConfig { id: name.into(), poll: Duration::from_millis(50), ..RunnerConfig::default() };
+        // Fewer slots than due steps, so that one runner cannot claim them all in one go.
+        let config = RunnerConfig { id: name.into(), poll: Duration::from_millis(50), concurrency: 8, ..RunnerConfig::default() };
         let runner = runner(&db, flow.clone(), config);
         let mut stop = stop_tx.subscribe();
         handles.push(tokio::spawn(async move {

@@ -9,7 +9,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// A due step this runner now holds until `lease_until`.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Claimed {
     pub stream_id: String,
     pub flow: String,
@@ -27,17 +27,6 @@ pub struct Claimed {
 
 fn millis(duration: std::time::Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
-}
-
-/// Claims the oldest due step of the given flows whose lease is free or expired.
-/// `SKIP LOCKED` lets concurrent runners pass over a row another one is claiming.
-pub async fn claim_one(
-    db: &PgPool,
-    flows: &[String],
-    runner_id: &str,
-    lease: std::time::Duration,
-) -> Result<Option<Claimed>, sqlx::Error> {
-    Ok(claim_due(db, flows, runner_id, lease, 1).await?.claimed.into_iter().next())
 }
 
 /// What one claim found: the steps now held, and when fewer than asked for were due, how
@@ -61,9 +50,10 @@ struct ClaimRow {
     next_due_ms: Option<f64>,
 }
 
-/// Claims up to `limit` due steps of the given flows, oldest first, each with a lease and a
-/// token of its own; in the same round trip, when fewer were due, the wait until the next
-/// one (a runner woken by every append would otherwise ask twice each time).
+/// Claims up to `limit` due steps of the given flows whose lease is free or expired, oldest
+/// first, each with a lease and a token of its own (`SKIP LOCKED` lets concurrent runners pass
+/// over a row another one is claiming); in the same round trip, when fewer were due, the
+/// wait until the next one (a runner woken by every append would otherwise ask twice).
 pub async fn claim_due(
     db: &PgPool,
     flows: &[String],

@@ -62,7 +62,7 @@ impl Default for RunnerConfig {
             step_timeout: Duration::from_secs(30),
             poll: Duration::from_secs(1),
             retry: RetryPolicy::default(),
-            concurrency: 8,
+            concurrency: 32,
         }
     }
 }
@@ -236,7 +236,7 @@ impl Runner {
 
     /// Claims and processes at most one due step.
     pub async fn tick(&self) -> Result<Tick, RunnerError> {
-        match self.claim_next().await? {
+        match self.claim_due(1).await?.steps.pop() {
             Some((flow, claimed)) => self.supervise(flow.as_ref(), claimed).await,
             None => Ok(Tick::Idle),
         }
@@ -254,21 +254,6 @@ impl Runner {
             }
         }
         Ok(Batch { count: claims.claimed.len(), steps, next_due_in: claims.next_due_in })
-    }
-
-    /// The next due step of one of this runner's flows, claimed.
-    async fn claim_next(&self) -> Result<Option<(Arc<dyn StepFlow>, Claimed)>, RunnerError> {
-        let flows = self.flow_names();
-        let Some(claimed) = claim::claim_one(&self.db, &flows, &self.config.id, self.config.lease).await? else {
-            return Ok(None);
-        };
-        match self.flows.get(&claimed.flow).cloned() {
-            Some(flow) => Ok(Some((flow, claimed))),
-            None => {
-                claim::release(&self.db, &claimed).await?;
-                Ok(None)
-            }
-        }
     }
 
     /// Processes a claim within the step time-out, renewing its lease meanwhile; a panic, an
