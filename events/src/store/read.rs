@@ -25,12 +25,8 @@ const CATEGORY_AFTER: &str = "SELECT e.position, e.tx_id::text::bigint AS tx_id,
 impl EventStore {
     /// All events of one stream, in version order.
     pub async fn read_stream(&self, stream: &StreamId) -> Result<Vec<RecordedEvent>, StoreError> {
-        let sql = format!("{SELECT_EVENT} WHERE e.stream_id = $1 ORDER BY e.version");
-        let rows = sqlx::query(&sql)
-            .bind(stream.as_str())
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|r| self.decode(r)).collect()
+        // Versions start at 1.
+        self.read_stream_after(stream, 0).await
     }
 
     /// The events of one stream after `after_version`, in version order: what a follower

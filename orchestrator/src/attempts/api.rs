@@ -155,12 +155,9 @@ async fn stream(
                     let wait = super::notifier::changed(&mut receiver, stream_id.as_str());
                     let _ = tokio::time::timeout(FALLBACK_POLL, wait).await;
                 }
-                let seen = held.as_ref().and_then(|h| h.last()).map(|e| e.version);
+                let seen = held.as_ref().and_then(|h| h.last()).map_or(0, |e| e.version);
                 let read = async {
-                    let new = match seen {
-                        Some(version) => state.store.read_stream_after(&stream_id, version).await?,
-                        None => state.store.read_stream(&stream_id).await?,
-                    };
+                    let new = state.store.read_stream_after(&stream_id, seen).await?;
                     let now = crate::clock::current(&state.db, &new).await?;
                     Ok::<_, ApiError>((new, now))
                 };
