@@ -87,21 +87,24 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     } else {
         return Err(invalid("Informe um telefone, CPF/CNPJ, e-mail, serial ou ID de tentativa."));
     };
-    let flow = get("flow").map(str::to_string);
+    // The filters are the console's choices, taken as sent: empty is absent, and anything
+    // else must be one of them exactly (as docs/openapi.yaml says).
+    let choice = |name: &str| params.get(name).map(String::as_str).filter(|v| !v.is_empty());
+    let flow = choice("flow").map(str::to_string);
     if flow.as_deref().is_some_and(|f| !FLOWS.contains(&f)) {
         return Err(invalid("Fluxo desconhecido."));
     }
-    let outcome = get("outcome").map(str::to_string);
+    let outcome = choice("outcome").map(str::to_string);
     if outcome.as_deref().is_some_and(|o| !OUTCOMES.contains(&o)) {
         return Err(invalid("Resultado desconhecido."));
     }
     let date = |name: &str| -> Result<Option<NaiveDate>, ApiError> {
-        get(name)
+        choice(name)
             .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| invalid("Data inválida. Use o formato AAAA-MM-DD.")))
             .transpose()
     };
     let (from, to) = (date("from")?, date("to")?);
-    let page = match get("page") {
+    let page = match choice("page") {
         None => 1,
         Some(p) => p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid("Página inválida."))?,
     };
@@ -146,6 +149,8 @@ mod tests {
         let params = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>();
         assert!(parse(&params(&[("phone", "11910000001"), ("from", "ontem")])).is_err());
         assert!(parse(&params(&[("phone", "11910000001"), ("outcome", "x")])).is_err());
+        assert!(parse(&params(&[("phone", "11910000001"), ("outcome", " ")])).is_err());
+        assert!(parse(&params(&[("phone", "11910000001"), ("outcome", "")])).is_ok());
         assert!(parse(&params(&[])).is_err());
         let (key, filters) = parse(&params(&[("phone", "(11) 91000-0001"), ("page", "2")])).expect("parses");
         assert_eq!(key, Key::Phone("5511910000001".into()));
