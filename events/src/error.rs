@@ -16,6 +16,10 @@ pub enum StoreError {
         actual: i64,
     },
 
+    /// The stream's lock stayed held by another writer past the wait the caller allowed.
+    #[error("stream {0} stayed locked by another writer")]
+    Busy(String),
+
     /// An append was asked with no events.
     #[error("an append needs at least one event")]
     EmptyAppend,

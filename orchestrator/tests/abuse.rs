@@ -127,7 +127,7 @@ async fn the_day_limit_holds_once_the_ten_minute_window_has_passed(db: PgPool) {
     let h = world(db, |_| {}).await;
     // Eight codes sent to the phone over the last hours (as the counter records them), two now.
     let vault = events::pii::Vault::new(h.db.clone(), events::pii::Keys::insecure_dev());
-    let key = vault.tag("abuse:phone", &rules::national_digits(PHONE));
+    let key = vault.tag("abuse:phone", &events::flow::national_digits(PHONE));
     for rule in ["sms_per_phone_10min", "sms_per_phone_day"] {
         sqlx::query("INSERT INTO abuse_hits (rule, key, at) SELECT $1, $2, now() - make_interval(hours => n) FROM generate_series(1, 8) n")
             .bind(rule)
@@ -372,7 +372,7 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
     }
     let mut sent = 0;
     for number in &numbers {
-        sent += h.codes_sent(&format!("55{}", rules::national_digits(number))).await;
+        sent += h.codes_sent(&format!("55{}", events::flow::national_digits(number))).await;
     }
     report.push(("vinte números", 20, through, sent));
     assert_eq!(through, CEILING as usize - 5, "the ceiling counts every code sent this minute");
@@ -383,4 +383,34 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
     for (phase, tries, accepted, delivered) in report {
         eprintln!("{phase:>24}: {tries:>2} tentativas, {accepted:>2} aceitas, {delivered:>2} SMS entregues");
     }
+}
+
+/// Issue 24: the per-phone limit concerns the phone the code goes to. A resend carrying a decoy
+/// `phone` used to be charged to the decoy while the code went to the attempt's phone (8 codes
+/// reached one phone whose limit was 5); now the decoy is refused before anything is decided,
+/// and a resend counts against the attempt's phone whatever its body says.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_resend_with_a_decoy_phone_is_refused_and_resends_count_against_the_attempts_phone(db: PgPool) {
+    let h = world(db, |config| config.abuse.sms_per_phone_10min = 1).await;
+    let cloud = h.started("cloud", json!({ "type": "start", "phone": PHONE, "serial": "PSN-DECOY-1" })).await;
+    h.settled_on(&cloud, "code").await;
+    let events_before = h.attempt(&cloud).await["events"].as_array().map_or(0, Vec::len);
+
+    let decoy = "(21) 96666-0000";
+    let (status, refused) = h.command(&cloud, json!({ "type": "resend", "phone": decoy })).await;
+    assert_eq!((status, refused["message"].as_str()), (422, Some(events::flow::MALFORMED_COMMAND)), "{refused}");
+    assert_eq!(h.attempt(&cloud).await["events"].as_array().map_or(0, Vec::len), events_before, "nothing was written");
+
+    let plain = h.command(&cloud, json!({ "type": "resend" })).await;
+    refused_by(&plain, 429, rules::Rule::SmsPerPhone10Min, rules::SMS_PER_PHONE);
+
+    assert_eq!(h.codes_sent(MSISDN).await, 1, "the attempt's phone got its one code");
+    assert_eq!(h.codes_sent("5521966660000").await, 0);
+    let vault = events::pii::Vault::new(h.db.clone(), events::pii::Keys::insecure_dev());
+    let decoy_hits: i64 = sqlx::query_scalar("SELECT count(*) FROM abuse_hits WHERE key = $1")
+        .bind(vault.tag("abuse:phone", &events::flow::national_digits(decoy)))
+        .fetch_one(&h.db)
+        .await
+        .expect("decoy count");
+    assert_eq!(decoy_hits, 0, "the decoy was charged nothing");
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use common::spawn_app_with;
-use events::flow::{Erased, Flow, Outcome, PiiField, PlannedStep, Rejection};
+use events::flow::{Erased, Flow, Guards, Outcome, PiiField, PlannedStep, Rejection};
 use events::pii::PiiKind;
 use orchestrator::runner::{FlowRunner, FlowSteps, StepContext, StepDeps};
 use orchestrator::runner::{Runner, RunnerConfig, StepError};
@@ -50,6 +50,18 @@ impl Flow for Demo {
     type State = DemoState;
     type Event = DemoEvent;
     type Command = DemoCommand;
+
+    fn command_name(command: &DemoCommand) -> &'static str {
+        match command {
+            DemoCommand::Start { .. } => "start",
+            DemoCommand::Confirm => "confirm",
+        }
+    }
+
+    /// The demo sends no code: nothing it does meets a limit.
+    fn guards(_: &[DemoEvent]) -> Guards {
+        Guards::default()
+    }
 
     fn evolve(mut state: DemoState, event: &DemoEvent, _at: DateTime<Utc>) -> DemoState {
         match event {

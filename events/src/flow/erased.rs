@@ -6,21 +6,16 @@ use std::marker::PhantomData;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::{decode, encode, fold, seen_along, Flow, Outcome, PlannedStep, Rejection, Seen};
+use super::{decode, encode, fold, seen_along, Flow, Guards, Outcome, PlannedStep, Rejection, Seen};
 use crate::types::RecordedEvent;
 
 /// A flow driven with JSON commands over stored events.
 pub trait AttemptFlow: Send + Sync {
     fn category(&self) -> &'static str;
 
-    /// Decides `command` (JSON with a `type`) on the folded history; returns the new events
-    /// as (`event_type`, payload) pairs.
-    fn decide(
-        &self,
-        history: &[RecordedEvent],
-        command: Value,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(String, Value)>, Rejection>;
+    /// Parses `command` (JSON with a `type`) once into the flow's command and decides it on
+    /// the folded history: the new events, and what they will do that the limits watch.
+    fn decide(&self, history: &[RecordedEvent], command: Value, now: DateTime<Utc>) -> Result<Decision, Refused>;
 
     fn next_step(&self, history: &[RecordedEvent]) -> Option<PlannedStep>;
 
@@ -34,6 +29,23 @@ pub trait AttemptFlow: Send + Sync {
 
     /// Whether this flow knows the event type (the others, like `step.started`, are the runner's).
     fn knows(&self, event_type: &str, payload: &Value) -> bool;
+}
+
+/// A command the flow accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The command's name ([`Flow::command_name`]).
+    pub command: &'static str,
+    /// The new events as (`event_type`, payload) pairs; empty when nothing changes.
+    pub events: Vec<(String, Value)>,
+    pub guards: Guards,
+}
+
+/// A command the flow refused: its name when it parsed, and the visitor's message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    pub command: Option<&'static str>,
+    pub rejection: Rejection,
 }
 
 /// Wraps a [`Flow`] as an [`AttemptFlow`].
@@ -53,20 +65,14 @@ impl<F: Flow> AttemptFlow for Erased<F> {
         F::CATEGORY
     }
 
-    fn decide(
-        &self,
-        history: &[RecordedEvent],
-        command: Value,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(String, Value)>, Rejection> {
-        let command: F::Command =
-            serde_json::from_value(command).map_err(|_| Rejection::general(MALFORMED_COMMAND))?;
+    fn decide(&self, history: &[RecordedEvent], command: Value, now: DateTime<Utc>) -> Result<Decision, Refused> {
+        let malformed = |command| Refused { command, rejection: Rejection::general(MALFORMED_COMMAND) };
+        let command: F::Command = serde_json::from_value(command).map_err(|_| malformed(None))?;
+        let name = F::command_name(&command);
         let state = fold::<F>(history);
-        let events = F::decide(&state, command, now)?;
-        events
-            .iter()
-            .map(|e| encode::<F>(e).map_err(|_| Rejection::general(MALFORMED_COMMAND)))
-            .collect()
+        let decided = F::decide(&state, command, now).map_err(|rejection| Refused { command: Some(name), rejection })?;
+        let events = decided.iter().map(encode::<F>).collect::<Result<_, _>>().map_err(|_| malformed(Some(name)))?;
+        Ok(Decision { command: name, events, guards: F::guards(&decided) })
     }
 
     fn next_step(&self, history: &[RecordedEvent]) -> Option<PlannedStep> {

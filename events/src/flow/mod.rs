@@ -5,6 +5,7 @@
 
 mod erased;
 mod field_error;
+mod guards;
 mod pii_field;
 mod secret_field;
 #[cfg(any(test, feature = "testing"))]
@@ -17,7 +18,8 @@ use serde_json::Value;
 
 use crate::types::RecordedEvent;
 
-pub use erased::{AttemptFlow, Erased, MALFORMED_COMMAND};
+pub use erased::{AttemptFlow, Decision, Erased, Refused, MALFORMED_COMMAND};
+pub use guards::{national_digits, Guards, SmsTo};
 pub use field_error::FieldError;
 pub(crate) use field_error::debug_masked;
 pub use pii_field::{clear_marker, PiiField, CLEAR_MARKER};
@@ -74,7 +76,15 @@ pub trait Flow: Send + Sync + 'static {
     const CATEGORY: &'static str;
     type State: Default + Clone + Send + Sync;
     type Event: Serialize + DeserializeOwned + Clone + Send + Sync;
+    /// Parsed once from the request's JSON; unknown fields and types are refused
+    /// (`#[serde(deny_unknown_fields)]`), so no field is read that the flow ignores.
     type Command: DeserializeOwned + Send;
+
+    /// The command's name, for metrics and refusals (its `type`).
+    fn command_name(command: &Self::Command) -> &'static str;
+
+    /// What the decided events will do that the abuse limits watch (see [`Guards`]).
+    fn guards(decided: &[Self::Event]) -> Guards;
 
     fn evolve(state: Self::State, event: &Self::Event, at: DateTime<Utc>) -> Self::State;
 
@@ -208,6 +218,12 @@ pub(crate) mod tests {
         type State = u32;
         type Event = TinyEvent;
         type Command = TinyEvent;
+        fn command_name(_: &TinyEvent) -> &'static str {
+            "tiny"
+        }
+        fn guards(_: &[TinyEvent]) -> Guards {
+            Guards::default()
+        }
         fn evolve(state: u32, event: &TinyEvent, _at: DateTime<Utc>) -> u32 {
             match event {
                 TinyEvent::Opened { n } => state + n,

@@ -2,3 +2,6 @@
 pub mod cloud;
 pub mod download;
 pub mod activation;
+
+#[cfg(test)]
+mod guards_tests;

@@ -29,17 +29,28 @@ impl EventStore {
         self.read_stream_after(stream, 0).await
     }
 
+    /// All events of one stream, read on the caller's connection (inside its transaction,
+    /// under [`EventStore::lock_stream`], without a second connection from the pool).
+    pub async fn read_stream_in(&self, conn: &mut sqlx::PgConnection, stream: &StreamId) -> Result<Vec<RecordedEvent>, StoreError> {
+        self.stream_after(conn, stream, 0).await
+    }
+
     /// The events of one stream after `after_version`, in version order: what a follower
     /// that already holds the stream up to that version is missing. Versions are gap-free
     /// and a stream's appends are serialized, so nothing below the last one returned can
     /// commit later.
     pub async fn read_stream_after(&self, stream: &StreamId, after_version: i64) -> Result<Vec<RecordedEvent>, StoreError> {
+        self.stream_after(&self.pool, stream, after_version).await
+    }
+
+    async fn stream_after<'e>(
+        &self,
+        executor: impl sqlx::PgExecutor<'e>,
+        stream: &StreamId,
+        after_version: i64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
         let sql = format!("{SELECT_EVENT} WHERE e.stream_id = $1 AND e.version > $2 ORDER BY e.version");
-        let rows = sqlx::query(&sql)
-            .bind(stream.as_str())
-            .bind(after_version)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(&sql).bind(stream.as_str()).bind(after_version).fetch_all(executor).await?;
         rows.iter().map(|r| self.decode(r)).collect()
     }
 

@@ -11,15 +11,15 @@ pub mod rules;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use events::flow::{Guards, SmsTo};
 use events::pii::Vault;
-use events::RecordedEvent;
 use serde_json::Value;
 use sqlx::PgConnection;
 
 use crate::config::AbuseConfig;
 use gate::Check;
 use proof::{ProofError, ProofOfWork};
-use rules::{classify, Limits, Rule, SmsTo};
+use rules::{Limits, Rule};
 
 /// A refused action: the rule, how long until it may be tried again (when the rule knows),
 /// and what failed for a proof of work.
@@ -76,21 +76,19 @@ impl AbuseGuard {
         self.trusted_proxy_hops
     }
 
-    /// Checks a visitor's command against every limit it meets, counting it where there is
-    /// room, in `conn`'s transaction.
-    #[allow(clippy::too_many_arguments)]
+    /// Checks what a decided command will do (its flow's [`Guards`]) against every limit it
+    /// meets, counting it where there is room, in `conn`'s transaction (the command's own);
+    /// `wrong_codes` is how many codes the attempt already had refused.
     pub async fn admit(
         &self,
         conn: &mut PgConnection,
         vault: &Vault,
-        flow: &str,
         stream: &str,
-        history: &[RecordedEvent],
-        command: &Value,
+        wrong_codes: usize,
+        guarded: &Guards,
         request: Request<'_>,
     ) -> Result<Result<(), Refusal>, sqlx::Error> {
-        let guarded = classify(flow, command);
-        if guarded.code_check && rules::wrong_codes(history) >= self.limits.wrong_codes_per_attempt as usize {
+        if guarded.code_check && wrong_codes >= self.limits.wrong_codes_per_attempt as usize {
             return Ok(Err(Refusal::rule(Rule::WrongCodes)));
         }
         let mut checks = Vec::new();
@@ -107,12 +105,12 @@ impl AbuseGuard {
             }
             checks.push(Check { rule: Rule::SmsPerMinute, key: gate::GLOBAL_KEY.to_vec(), limit: self.limits.sms_per_minute });
             let (phone_key, exempt) = match sms {
-                SmsTo::Typed(national) => {
+                SmsTo::Phone(national) => {
                     let key = vault.tag("abuse:phone", national);
                     gate::set_attempt_phone(conn, stream, &key).await?;
                     (key, self.limits.phone_exempt(national))
                 }
-                SmsTo::Current => match gate::attempt_phone(conn, stream).await? {
+                SmsTo::AttemptPhone => match gate::attempt_phone(conn, stream).await? {
                     Some(key) => (key, false),
                     // No code sent yet: the flow refuses the resend; count it by attempt anyway.
                     None => (vault.tag("abuse:attempt", stream), false),
@@ -136,19 +134,18 @@ impl AbuseGuard {
         Ok(gate::admit(conn, &checks).await?.map_err(|limited| Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }))
     }
 
-    /// Whether a start meets any limit (most starts do not, and skip the transaction).
-    pub fn watches_start(&self, flow: &str, command: &Value) -> bool {
-        self.limits.starts_per_ip_10min.is_some() || !classify(flow, command).is_empty()
+    /// Whether a start meets any limit (most starts do not, and skip the checks).
+    pub fn watches_start(&self, guarded: &Guards) -> bool {
+        self.limits.starts_per_ip_10min.is_some() || !guarded.is_empty()
     }
 
-    /// Checks an attempt's start: the per-address limit, then its command like any other.
+    /// Checks an attempt's start: the per-address limit, then what it will do like any command.
     pub async fn admit_start(
         &self,
         conn: &mut PgConnection,
         vault: &Vault,
-        flow: &str,
         stream: &str,
-        command: &Value,
+        guarded: &Guards,
         request: Request<'_>,
     ) -> Result<Result<(), Refusal>, sqlx::Error> {
         if let (Some(limit), Some(ip)) = (self.limits.starts_per_ip_10min, request.ip) {
@@ -157,7 +154,7 @@ impl AbuseGuard {
                 return Ok(Err(Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }));
             }
         }
-        self.admit(conn, vault, flow, stream, &[], command, request).await
+        self.admit(conn, vault, stream, 0, guarded, request).await
     }
 
     /// A resend's phone is known only by its hash: it is exempt when it is a scenario phone's.
@@ -198,12 +195,12 @@ impl AbuseGuard {
     }
 }
 
-/// The `abuse.limited` event's payload: the rule and what the visitor was told; never the
-/// phone, e-mail or address the count was kept by.
-pub fn limited_event(refusal: &Refusal, flow: &str, command: &Value) -> Value {
+/// The `abuse.limited` event's payload: the rule, the command by its flow's name for it, and
+/// what the visitor was told; never the phone, e-mail or address the count was kept by.
+pub fn limited_event(refusal: &Refusal, flow: &str, command: &str) -> Value {
     serde_json::json!({
         "rule": refusal.rule.name(),
-        "command": command.get("type").and_then(Value::as_str).unwrap_or(""),
+        "command": command,
         "message": refusal.rule.message(flow),
         "retry_after_secs": refusal.retry_after.map(|d| d.as_secs()),
         "proof": refusal.proof.map(|e| e.to_string()),

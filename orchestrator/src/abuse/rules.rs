@@ -1,9 +1,8 @@
-//! Which limits a visitor's command meets, and with what Portuguese message it is refused:
-//! pure reading of the flow, the command and the configuration (the counting is `gate`'s).
+//! The limits, by rule: their windows, the Portuguese message a refusal shows, and the limits
+//! in force for a deployment's mode (what a command will do comes from its flow's decision,
+//! `events::flow::Guards`; the counting is `gate`'s).
 
 use std::time::Duration;
-
-use serde_json::Value;
 
 use crate::config::AbuseConfig;
 
@@ -99,86 +98,6 @@ pub const PARTNER_LOGINS: &str =
 pub const PROOF_MISSING: &str =
     "Não conseguimos confirmar o envio pelo seu navegador. Atualize a página e tente de novo.";
 
-/// Where a command sends a code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SmsTo {
-    /// The phone typed in this command, as national digits (`11987654321`).
-    Typed(String),
-    /// The phone the attempt sent its last code to ("Reenviar código").
-    Current,
-}
-
-/// What a command does that a limit watches.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Guarded {
-    pub sms: Option<SmsTo>,
-    /// Checks a typed code upstream.
-    pub code_check: bool,
-    /// Logs in at the telecom partner with this e-mail.
-    pub partner_login: Option<String>,
-}
-
-impl Guarded {
-    pub fn is_empty(&self) -> bool {
-        self == &Guarded::default()
-    }
-}
-
-/// The commands of each flow that send a code, check one, or log in at a partner (the browser
-/// attaches a proof of work to the first kind: `tests/vectors/guarded_commands.json`).
-pub fn sms_commands(flow: &str) -> &'static [&'static str] {
-    match flow {
-        "activation" => &["submit_phone", "submit_email", "resend_code"],
-        "cloud" => &["start", "submit_details", "resend"],
-        "download" => &["submit_phone", "resend_code"],
-        _ => &[],
-    }
-}
-
-pub fn code_check_commands(flow: &str) -> &'static [&'static str] {
-    match flow {
-        "activation" | "cloud" | "download" => &["submit_code"],
-        _ => &[],
-    }
-}
-
-pub fn partner_login_commands(flow: &str) -> &'static [&'static str] {
-    match flow {
-        "activation" => &["submit_email"],
-        _ => &[],
-    }
-}
-
-/// Whether `command` of `flow` sends a code (and so needs a proof of work).
-pub fn sends_code(flow: &str, command: &Value) -> bool {
-    sms_commands(flow).contains(&command.get("type").and_then(Value::as_str).unwrap_or(""))
-}
-
-/// What `command` of `flow` does that the limits watch.
-pub fn classify(flow: &str, command: &Value) -> Guarded {
-    let kind = command.get("type").and_then(Value::as_str).unwrap_or("");
-    let typed_phone = command.get("phone").and_then(Value::as_str).map(national_digits);
-    let sms = sends_code(flow, command).then(|| match typed_phone {
-        Some(phone) => SmsTo::Typed(phone),
-        None => SmsTo::Current,
-    });
-    let partner_login = partner_login_commands(flow)
-        .contains(&kind)
-        .then(|| command.get("email").and_then(Value::as_str).unwrap_or("").trim().to_lowercase());
-    Guarded { sms, code_check: code_check_commands(flow).contains(&kind), partner_login }
-}
-
-/// The phone's digits without the country code, so `+55 (11) 98765-4321`, `5511987654321` and
-/// `(11) 98765-4321` count as one phone in every flow. Whatever else was typed keeps its
-/// digits (the flow refuses it; if it did not, it would still be counted).
-pub fn national_digits(typed: &str) -> String {
-    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
-    match digits.strip_prefix("55") {
-        Some(national) if digits.len() >= 12 => national.to_string(),
-        _ => digits,
-    }
-}
-
 /// The phones of `docs/sandbox.md`'s scenarios (national digits): in sandbox mode they are
 /// exempt from the per-phone limits, so scenarios can be walked again and again.
 pub const SANDBOX_SCENARIO_PHONES: [&str; 13] = [
@@ -259,46 +178,7 @@ pub fn wrong_codes(history: &[events::RecordedEvent]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn every_spelling_of_a_phone_is_one_phone() {
-        for typed in ["(11) 98765-4321", "11987654321", "5511987654321", "+55 11 98765-4321"] {
-            assert_eq!(national_digits(typed), "11987654321", "{typed}");
-        }
-        assert_eq!(national_digits("(55) 98765-4321"), "55987654321", "area code 55 is kept");
-        assert_eq!(national_digits("abc"), "");
-    }
-
-    #[test]
-    fn a_typed_phone_is_where_the_code_goes_and_a_resend_goes_to_the_attempts_phone() {
-        let submit = classify("download", &json!({"type": "submit_phone", "phone": "(11) 98765-4321"}));
-        assert_eq!(submit.sms, Some(SmsTo::Typed("11987654321".into())));
-        let resend = classify("download", &json!({"type": "resend_code"}));
-        assert_eq!(resend.sms, Some(SmsTo::Current));
-        let cloud_back = classify("cloud", &json!({"type": "submit_details", "phone": "11987654321", "serial": "X"}));
-        assert_eq!(cloud_back.sms, Some(SmsTo::Typed("11987654321".into())), "'Voltar' then the details again sends again");
-    }
-
-    #[test]
-    fn the_telecom_email_form_logs_in_and_sends_a_code() {
-        let guarded = classify("activation", &json!({"type": "submit_email", "phone": "11987654321", "email": " Ana@X.com "}));
-        assert_eq!(guarded.partner_login.as_deref(), Some("ana@x.com"));
-        assert!(guarded.sms.is_some());
-    }
-
-    #[test]
-    fn commands_that_send_nothing_meet_no_limit() {
-        for (flow, command) in [
-            ("activation", json!({"type": "record_store_redirect", "platform": "ios"})),
-            ("download", json!({"type": "choose_partner", "partner_id": "p"})),
-            ("cloud", json!({"type": "back"})),
-            ("elsewhere", json!({"type": "submit_phone", "phone": "11987654321"})),
-        ] {
-            assert!(classify(flow, &command).is_empty(), "{flow} {command}");
-        }
-        assert!(classify("cloud", &json!({"type": "submit_code", "code": "123456"})).code_check);
-    }
+    use serde_json::Value;
 
     #[test]
     fn per_address_limits_are_off_in_sandbox_mode_unless_configured() {
@@ -326,19 +206,6 @@ mod tests {
         for phone in SANDBOX_SCENARIO_PHONES {
             let shown = format!("({}) {}-{}", &phone[..2], &phone[2..7], &phone[7..]);
             assert!(doc.contains(&shown), "{shown} is not a scenario of docs/sandbox.md");
-        }
-    }
-
-    #[test]
-    fn the_guarded_commands_are_the_ones_the_browser_proves() {
-        let vectors: Value = serde_json::from_str(include_str!("../../../tests/vectors/guarded_commands.json")).expect("json");
-        for flow in ["activation", "cloud", "download"] {
-            let listed = |kind: &str| -> Vec<String> {
-                vectors[flow][kind].as_array().expect(kind).iter().map(|v| v.as_str().unwrap_or("").to_string()).collect()
-            };
-            assert_eq!(listed("sms"), sms_commands(flow), "{flow}");
-            assert_eq!(listed("code_check"), code_check_commands(flow), "{flow}");
-            assert_eq!(listed("partner_login"), partner_login_commands(flow), "{flow}");
         }
     }
 

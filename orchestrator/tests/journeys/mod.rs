@@ -17,8 +17,9 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context};
 use serde_json::{json, Value};
 use sqlx::PgPool;
-use orchestrator::abuse::rules::sends_code;
 use sandbox::scenarios;
+
+include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/proved.rs"));
 
 /// The six variants of the security activation.
 pub const VARIANTS: [&str; 6] = ["standard", "insurance", "partner_portal", "broadband", "telecom", "carrier"];

@@ -7,7 +7,7 @@ use super::events::Platform;
 use super::variant::Variant;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ActivationCommand {
     /// Opens an activation page with its query parameters (`licenca`, `code`).
     Start {
@@ -33,7 +33,7 @@ pub enum ActivationCommand {
     },
     /// The e-mail panel (telecom partner).
     SubmitEmail { phone: String, email: String },
-    ResendCode,
+    ResendCode {},
     /// The code-validation panel: the code and the terms checkbox.
     SubmitCode {
         pincode: String,
@@ -44,4 +44,19 @@ pub enum ActivationCommand {
     RecordStoreRedirect { platform: Platform },
     /// A download button of the product list.
     ChooseProduct { product: String, platform: Platform },
+}
+
+impl ActivationCommand {
+    /// The command's `type`, as metrics and refusals name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Start { .. } => "start",
+            Self::SubmitPhone { .. } => "submit_phone",
+            Self::SubmitEmail { .. } => "submit_email",
+            Self::ResendCode { .. } => "resend_code",
+            Self::SubmitCode { .. } => "submit_code",
+            Self::RecordStoreRedirect { .. } => "record_store_redirect",
+            Self::ChooseProduct { .. } => "choose_product",
+        }
+    }
 }

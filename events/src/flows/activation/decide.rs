@@ -9,7 +9,7 @@ use super::messages;
 use super::state::{ActivationPanel, ActivationState};
 use super::validation::{CpfCnpj, Email, Licence, Msisdn, Pincode};
 use super::variant::Variant;
-use crate::flow::{PiiField, Rejection};
+use crate::flow::{Guards, PiiField, Rejection};
 use crate::pii::PiiKind;
 
 /// The broadband partner's return page, the only place its OAuth provider may send visitors.
@@ -41,7 +41,7 @@ pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime
         }
         ActivationCommand::SubmitPhone { phone, licence, cpf_cnpj } => submit_phone(state, &phone, licence, cpf_cnpj),
         ActivationCommand::SubmitEmail { phone, email } => submit_email(state, &phone, &email),
-        ActivationCommand::ResendCode => {
+        ActivationCommand::ResendCode {} => {
             on_panel(state, ActivationPanel::CodeValidation)?;
             if state.countdown_running(now) {
                 return Err(Rejection::general(messages::WAIT_COUNTDOWN));
@@ -190,4 +190,21 @@ fn submit_email(state: &ActivationState, phone: &str, email: &str) -> Result<Vec
         email: PiiField::clear(PiiKind::Email, email.as_str()),
         email_display: email.masked(),
     })])
+}
+
+/// What the decided events will do that the limits watch: a code to the phone typed or to the
+/// attempt's, a code check, the telecom partner's log-in with the e-mail typed.
+pub fn guards(decided: &[ActivationEvent]) -> Guards {
+    decided.iter().fold(Guards::default(), |guards, event| {
+        guards.and(match event {
+            ActivationEvent::PhoneSubmitted(submitted) => Guards::sms_to(submitted.phone.clear_text()),
+            ActivationEvent::EmailSubmitted(submitted) => Guards {
+                partner_login: Some(submitted.email.clear_text().unwrap_or_default().trim().to_lowercase()),
+                ..Guards::sms_to(submitted.phone.clear_text())
+            },
+            ActivationEvent::CodeResendRequested {} => Guards::resend(),
+            ActivationEvent::CodeSubmitted { .. } => Guards::code_check(),
+            _ => Guards::default(),
+        })
+    })
 }

@@ -15,7 +15,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
+use crate::flow::{Flow, Guards, Outcome, PlannedStep, Rejection};
 
 pub use commands::ActivationCommand;
 pub use decide::BROADBAND_RETURN_PATH;
@@ -34,6 +34,14 @@ impl Flow for ActivationFlow {
     type State = ActivationState;
     type Event = ActivationEvent;
     type Command = ActivationCommand;
+
+    fn command_name(command: &ActivationCommand) -> &'static str {
+        command.name()
+    }
+
+    fn guards(decided: &[ActivationEvent]) -> Guards {
+        decide::guards(decided)
+    }
 
     fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>) -> ActivationState {
         state::evolve(state, event, at)

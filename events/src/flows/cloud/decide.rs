@@ -8,7 +8,7 @@ use super::events::CloudEvent;
 use super::messages::{BUSY, OUT_OF_ORDER};
 use super::state::{CloudPanel, CloudState};
 use super::validation::{CloudPhone, Pincode, Serial};
-use crate::flow::{PiiField, Rejection};
+use crate::flow::{Guards, PiiField, Rejection};
 use crate::pii::PiiKind;
 
 pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> Result<Vec<CloudEvent>, Rejection> {
@@ -23,7 +23,7 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
             ready_on(state, CloudPanel::Details)?;
             details(&phone, &serial)
         }
-        CloudCommand::Resend => {
+        CloudCommand::Resend {} => {
             ready_on(state, CloudPanel::Code)?;
             if let Some(until) = state.resend_available_at(now) {
                 let seconds = ((until - now).num_milliseconds() + 999) / 1000;
@@ -31,7 +31,7 @@ pub fn decide(state: &CloudState, command: CloudCommand, now: DateTime<Utc>) -> 
             }
             Ok(vec![CloudEvent::ResendRequested {}])
         }
-        CloudCommand::Back => {
+        CloudCommand::Back {} => {
             ready_on(state, CloudPanel::Code)?;
             Ok(vec![CloudEvent::DetailsReopened {}])
         }
@@ -63,4 +63,17 @@ fn details(phone: &str, serial: &str) -> Result<Vec<CloudEvent>, Rejection> {
         phone_masked: phone.masked(),
         serial: serial.as_str().to_string(),
     }])
+}
+
+/// What the decided events will do that the limits watch: a code to the phone form 1 sets or
+/// to the attempt's, a code check.
+pub fn guards(decided: &[CloudEvent]) -> Guards {
+    decided.iter().fold(Guards::default(), |guards, event| {
+        guards.and(match event {
+            CloudEvent::DetailsSubmitted { phone, .. } => Guards::sms_to(phone.clear_text()),
+            CloudEvent::ResendRequested {} => Guards::resend(),
+            CloudEvent::CodeSubmitted { .. } => Guards::code_check(),
+            _ => Guards::default(),
+        })
+    })
 }

@@ -16,7 +16,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
+use crate::flow::{Flow, Guards, Outcome, PlannedStep, Rejection};
 
 pub use commands::CloudCommand;
 pub use events::CloudEvent;
@@ -36,6 +36,14 @@ impl Flow for CloudFlow {
     type State = CloudState;
     type Event = CloudEvent;
     type Command = CloudCommand;
+
+    fn command_name(command: &CloudCommand) -> &'static str {
+        command.name()
+    }
+
+    fn guards(decided: &[CloudEvent]) -> Guards {
+        decide::guards(decided)
+    }
 
     fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> CloudState {
         state::evolve(state, event, at)

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DownloadCommand {
     /// Opens the attempt: the route's `os` and the browser name the client detected.
     Start { os: String, browser: String },
@@ -20,4 +20,20 @@ pub enum DownloadCommand {
     RetryDownload {},
     /// 'Tentar novamente' on the user-not-found and download-error panels.
     Restart {},
+}
+
+impl DownloadCommand {
+    /// The command's `type`, as metrics and refusals name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Start { .. } => "start",
+            Self::SubmitPhone { .. } => "submit_phone",
+            Self::ResendCode { .. } => "resend_code",
+            Self::SubmitCode { .. } => "submit_code",
+            Self::ChoosePartner { .. } => "choose_partner",
+            Self::RemoveDevice { .. } => "remove_device",
+            Self::RetryDownload { .. } => "retry_download",
+            Self::Restart { .. } => "restart",
+        }
+    }
 }

@@ -8,7 +8,7 @@ use super::events::DownloadEvent;
 use super::state::{DownloadPanel, DownloadState};
 use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, TOO_MANY_RETRIES, UNKNOWN_CHOICE};
 use super::validation::{BrowserName, DesktopOs, DesktopPhone, SmsCode};
-use crate::flow::{PiiField, Rejection};
+use crate::flow::{Guards, PiiField, Rejection};
 use crate::pii::PiiKind;
 
 /// "clique aqui" (download again) one attempt may use (issue 15: bounded attempts).
@@ -94,4 +94,17 @@ fn expect(state: &DownloadState, panels: &[DownloadPanel]) -> Result<(), Rejecti
     } else {
         Err(Rejection::general(OUT_OF_STEP))
     }
+}
+
+/// What the decided events will do that the limits watch: a code to the phone typed or to the
+/// attempt's, a code check.
+pub fn guards(decided: &[DownloadEvent]) -> Guards {
+    decided.iter().fold(Guards::default(), |guards, event| {
+        guards.and(match event {
+            DownloadEvent::PhoneSubmitted { phone, .. } => Guards::sms_to(phone.clear_text()),
+            DownloadEvent::CodeResendRequested {} => Guards::resend(),
+            DownloadEvent::CodeSubmitted { .. } => Guards::code_check(),
+            _ => Guards::default(),
+        })
+    })
 }

@@ -15,7 +15,7 @@ mod view;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::flow::{Flow, PlannedStep, Rejection, Outcome};
+use crate::flow::{Flow, Guards, Outcome, PlannedStep, Rejection};
 
 pub use commands::DownloadCommand;
 pub use events::{Device, DownloadEvent, Partner};
@@ -32,6 +32,14 @@ impl Flow for DownloadFlow {
     type State = DownloadState;
     type Event = DownloadEvent;
     type Command = DownloadCommand;
+
+    fn command_name(command: &DownloadCommand) -> &'static str {
+        command.name()
+    }
+
+    fn guards(decided: &[DownloadEvent]) -> Guards {
+        decide::guards(decided)
+    }
 
     fn evolve(state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>) -> DownloadState {
         state::evolve(state, event, at)

@@ -1,0 +1,309 @@
+//! The path of a visitor's command, once: in one transaction, under the attempt's lock, the
+//! command is parsed and decided on the attempt's history; in a savepoint its events are sealed,
+//! appended with the next step, and what the decision will do (its flow's guards) is admitted by
+//! the abuse limits; the idempotency answer is stored; all commit together. A refusal by a limit
+//! rolls the savepoint back and is recorded in the same transaction. The limits' locks are
+//! taken last, so they are held only for the command's commit.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use events::flow::{AttemptFlow, Decision, Refused};
+use events::{EventStore, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
+use serde_json::Value;
+use sqlx::Acquire;
+use uuid::Uuid;
+
+use super::idempotency::{earlier_answer, fingerprint, store_answer};
+use super::reply::{owner_reply, reply, AttemptReply};
+use crate::abuse::{self, AbuseGuard};
+use crate::attempts::{session, Flows};
+use crate::http::error::ApiError;
+use crate::metrics::{outcome_label, Metrics};
+use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
+
+/// How long a command waits for the attempt's other writers (a double tap, a retry under the
+/// same key, a step's outcome) before it is answered 409.
+const QUEUE_WAIT: Duration = Duration::from_secs(10);
+
+/// Events one attempt may hold: past it every command is refused (issue 15, bounded attempts),
+/// so no visitor can make the reads and folds of an attempt as long as they like. A normal
+/// attempt has a few dozen.
+pub const MAX_EVENTS_PER_ATTEMPT: usize = 1_000;
+
+/// The refusal past [`MAX_EVENTS_PER_ATTEMPT`].
+pub const ATTEMPT_FULL: &str = "Esta tentativa chegou ao limite de ações. Recarregue a página para começar de novo.";
+
+/// Client facts recorded in event metadata (never personal data).
+pub type ClientInfo = Option<Value>;
+
+pub struct AttemptService<'a> {
+    pub db: &'a sqlx::PgPool,
+    pub store: &'a EventStore,
+    pub vault: &'a events::pii::Vault,
+    pub flows: &'a Flows,
+    pub abuse: &'a AbuseGuard,
+    pub metrics: &'a Metrics,
+}
+
+impl<'a> AttemptService<'a> {
+    /// The service over the server's state.
+    pub fn of(state: &'a crate::state::AppState) -> Self {
+        Self { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse, metrics: &state.metrics }
+    }
+}
+
+fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
+    if history.len() >= MAX_EVENTS_PER_ATTEMPT {
+        return Err(ApiError::Rejected(events::flow::Rejection::general(ATTEMPT_FULL)));
+    }
+    Ok(())
+}
+
+/// The flow's decision, or its refusal as the visitor's 422; `name` learns the command's name.
+fn decided(decision: Result<Decision, Refused>, name: &mut &'static str) -> Result<Decision, ApiError> {
+    match decision {
+        Ok(decision) => {
+            *name = decision.command;
+            Ok(decision)
+        }
+        Err(refused) => {
+            *name = refused.command.unwrap_or("unknown");
+            Err(ApiError::Rejected(refused.rejection))
+        }
+    }
+}
+
+fn correlated(history: &[RecordedEvent], actor: &str, client: ClientInfo) -> Metadata {
+    let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+    Metadata { correlation_id, causation_id: None, actor: actor.into(), client }
+}
+
+impl AttemptService<'_> {
+    /// Starts an attempt of `flow` with its start command. Returns the reply and the session
+    /// token to set as a cookie again: the browser's own when this server issued it, else a new
+    /// random one (a value the browser made up is never adopted).
+    pub async fn start(
+        &self,
+        flow_name: &str,
+        command: Value,
+        session: Option<String>,
+        client: ClientInfo,
+        request: abuse::Request<'_>,
+    ) -> Result<(AttemptReply, String), ApiError> {
+        let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
+        let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
+        let token = match session {
+            Some(token) if session::known(self.db, &token).await? => token,
+            _ => session::new_token(),
+        };
+        let metadata = correlated(&[], "visitor", client);
+        let mut tx = self.db.begin().await?;
+        let now = crate::clock::now(&mut *tx).await?;
+        let decision = decided(flow.decide(&[], command, now), &mut "start")?;
+        // A refused start leaves nothing of the attempt (no row, vault subject, link or secret):
+        // it is written in a savepoint that a refusal rolls back.
+        let mut attempt = Acquire::begin(&mut *tx).await?;
+        sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
+            .bind(stream.as_str())
+            .bind(flow.category())
+            .bind(session::hash(&token))
+            .execute(&mut *attempt)
+            .await?;
+        let new_events = self.prepare(&mut attempt, &stream, decision.events, &metadata).await?;
+        let history = append_and_plan(&mut attempt, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
+            flow.next_step(h)
+        })
+        .await
+        .map_err(store_error)?;
+        if self.abuse.watches_start(&decision.guards) {
+            if let Err(refusal) = self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await? {
+                attempt.rollback().await?;
+                let (refused, error) = self.refuse_start(&mut tx, flow, decision.command, refusal, &metadata).await?;
+                tx.commit().await?;
+                self.store.announce(&[&refused]).await;
+                return Err(error);
+            }
+        }
+        attempt.commit().await?;
+        tx.commit().await?;
+        self.store.announce(&[&stream]).await;
+        self.metrics.attempt_started(flow.category());
+        let at = history.last().map_or(now, |e| e.recorded_at);
+        Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, token))
+    }
+
+    /// Handles one command of the browser that owns the attempt. Under an idempotency key the
+    /// command acts once: requests with the same key queue on the attempt's lock, the first
+    /// one's answer is stored with the command's fingerprint in the same transaction as its
+    /// events, and a later request gets that answer, or 422 if it sent another command under
+    /// the key.
+    pub async fn command(
+        &self,
+        id: &str,
+        session: Option<String>,
+        idempotency_key: Option<String>,
+        command: Value,
+        client: ClientInfo,
+        request: abuse::Request<'_>,
+    ) -> Result<AttemptReply, ApiError> {
+        let received = std::time::Instant::now();
+        let (stream, flow) = self.authorize(id, session).await?;
+        // Named by the flow's parsed command; anything it cannot parse is `unknown`.
+        let mut name = "unknown";
+        let answer = self.command_of(&stream, flow, idempotency_key, command, client, request, &mut name).await;
+        self.metrics.command(flow.category(), name, received.elapsed());
+        answer
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn command_of(
+        &self,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        idempotency_key: Option<String>,
+        command: Value,
+        client: ClientInfo,
+        request: abuse::Request<'_>,
+        name: &mut &'static str,
+    ) -> Result<AttemptReply, ApiError> {
+        let keyed = idempotency_key.map(|key| (fingerprint(&command), key));
+        let mut tx = self.db.begin().await?;
+        // The attempt's lock: its commands queue on it (a retry under the same key then finds
+        // the first one's answer), and no other writer appends while this one decides.
+        self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
+        if let Some((fingerprint, key)) = &keyed {
+            if let Some(earlier) = earlier_answer(&mut tx, stream, key, fingerprint).await? {
+                return Ok(earlier);
+            }
+        }
+        let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
+        not_full(&history)?;
+        // The transaction's time: the one its events are recorded with.
+        let now = crate::clock::now(&mut *tx).await?;
+        let decision = decided(flow.decide(&history, command, now), name)?;
+        let seen = history.len();
+        let (after, ended) = if decision.events.is_empty() {
+            // Nothing to change (a repeat such as a second `record_store_redirect`): the
+            // command succeeded, and the answer is the attempt as it stands.
+            (history, None)
+        } else {
+            let metadata = correlated(&history, "visitor", client.clone());
+            let wrong_codes = abuse::rules::wrong_codes(&history);
+            let before = outcome_label(&flow.outcome(&history));
+            let mut acting = Acquire::begin(&mut *tx).await?;
+            let new_events = self.prepare(&mut acting, stream, decision.events, &metadata).await?;
+            let appending = std::time::Instant::now();
+            let after = append_and_plan(&mut acting, self.store, stream, flow.category(), history.clone(), new_events, |h| {
+                flow.next_step(h)
+            })
+            .await
+            .map_err(store_error)?;
+            self.metrics.store_append(appending.elapsed());
+            if !decision.guards.is_empty() {
+                let admitted =
+                    self.abuse.admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request).await?;
+                if let Err(refusal) = admitted {
+                    acting.rollback().await?;
+                    let error = self.refuse(&mut tx, stream, flow, history, decision.command, refusal, client).await?;
+                    tx.commit().await?;
+                    self.store.announce(&[stream]).await;
+                    return Err(error);
+                }
+            }
+            acting.commit().await?;
+            let ended = match (before, outcome_label(&flow.outcome(&after))) {
+                (None, Some(ended)) => Some(ended),
+                _ => None,
+            };
+            (after, ended)
+        };
+        if let Some((fingerprint, key)) = &keyed {
+            // The stored answer keeps device names sealed; a replay of it shows them blank.
+            store_answer(&mut tx, stream, key, fingerprint, &reply(flow, stream, &after, seen, now)).await?;
+        }
+        tx.commit().await?;
+        if after.len() > seen {
+            self.store.announce(&[stream]).await;
+        }
+        if let Some(ended) = ended {
+            self.metrics.attempt_ended(flow.category(), ended);
+        }
+        owner_reply(self.vault, flow, stream, &after, seen, now).await.map_err(store_error)
+    }
+
+    /// Records a fact the portal observed itself (not a visitor's command) in the attempt, by
+    /// `actor`, when `wanted` says the attempt still needs it; `Ok(false)` when it did not.
+    pub async fn record_fact(
+        &self,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        event: (String, Value),
+        actor: &str,
+        wanted: impl FnOnce(&[RecordedEvent]) -> bool,
+    ) -> Result<bool, ApiError> {
+        let mut tx = self.db.begin().await?;
+        self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
+        let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
+        if !wanted(&history) || history.len() >= MAX_EVENTS_PER_ATTEMPT {
+            return Ok(false);
+        }
+        let metadata = correlated(&history, actor, None);
+        let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
+        append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
+            .await
+            .map_err(store_error)?;
+        tx.commit().await?;
+        self.store.announce(&[stream]).await;
+        Ok(true)
+    }
+
+    /// The attempt as it stands, for its owner.
+    pub async fn load(&self, id: &str, session: Option<String>) -> Result<AttemptReply, ApiError> {
+        let (stream, flow) = self.authorize(id, session).await?;
+        let history = self.store.read_stream(&stream).await.map_err(store_error)?;
+        let now: DateTime<Utc> = crate::clock::current(self.db, &history).await?;
+        owner_reply(self.vault, flow, &stream, &history, 0, now).await.map_err(store_error)
+    }
+
+    /// The stream and flow of an attempt, if this browser started it.
+    pub async fn authorize(&self, id: &str, session: Option<String>) -> Result<(StreamId, &dyn AttemptFlow), ApiError> {
+        let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
+        let row: Option<(String, Vec<u8>)> = sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
+            .bind(stream.as_str())
+            .fetch_optional(self.db)
+            .await?;
+        let (flow_name, owner) = row.ok_or(ApiError::NotFound)?;
+        match session {
+            Some(token) if session::hash(&token) == owner => {}
+            _ => return Err(ApiError::Forbidden),
+        }
+        let flow = self.flows.get(&flow_name).ok_or(ApiError::NotFound)?;
+        Ok((stream, flow))
+    }
+
+    /// Seals and strips the decided events in the command's transaction `conn` (see
+    /// [`crate::write_path::prepare_in`]): nothing outlives a command that does not commit.
+    pub(super) async fn prepare(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        decided: Vec<(String, Value)>,
+        metadata: &Metadata,
+    ) -> Result<Vec<NewEvent>, ApiError> {
+        let secrets = Secrets::new(self.db.clone(), self.vault.secret_box(), stream.as_str());
+        prepare_in(conn, self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
+            PrepareError::Seal { source, .. } => store_error(source),
+            PrepareError::Secret { source, .. } | PrepareError::Transaction(source) => ApiError::Database(source),
+            left @ PrepareError::LeftInClear(_) => ApiError::Internal(left.into()),
+        })
+    }
+}
+
+pub(super) fn store_error(error: StoreError) -> ApiError {
+    match error {
+        StoreError::Database(e) => ApiError::Database(e),
+        StoreError::Busy(stream) | StoreError::Conflict { stream, .. } => ApiError::Conflict(format!("attempt {stream} kept busy")),
+        other => ApiError::Internal(other.into()),
+    }
+}

@@ -1,0 +1,75 @@
+//! Commands sent under an `Idempotency-Key`: the answer is stored with the command's
+//! fingerprint in the transaction that acted, and a later request with the key gets it back.
+
+use events::StreamId;
+use serde_json::Value;
+
+use super::reply::AttemptReply;
+use crate::http::error::ApiError;
+
+/// The longest `Idempotency-Key` accepted; a longer one is refused, never cut.
+pub const MAX_KEY_CHARS: usize = 100;
+
+/// How long a command's answer is kept under its key.
+pub const KEY_RETENTION_HOURS: i32 = 24;
+
+/// The same key sent with another command.
+pub const KEY_REUSED: &str = "Esta chave de idempotência já foi usada com outro pedido. Gere uma nova chave para um novo pedido.";
+
+/// An empty key, or one longer than [`MAX_KEY_CHARS`].
+pub const KEY_TOO_LONG: &str = "A chave de idempotência deve ter de 1 a 100 caracteres.";
+
+/// SHA-256 of the command as sent (serde_json keeps the keys of an object sorted, so the same
+/// command always gives the same bytes).
+pub fn fingerprint(command: &Value) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(command.to_string().as_bytes()).to_vec()
+}
+
+/// What an earlier request with this key answered: `Some(reply)` for the same command, 422
+/// for another one, `None` when the key is new.
+pub async fn earlier_answer(
+    conn: &mut sqlx::PgConnection,
+    stream: &StreamId,
+    key: &str,
+    fingerprint: &[u8],
+) -> Result<Option<AttemptReply>, ApiError> {
+    let earlier: Option<(Value, Option<Vec<u8>>)> =
+        sqlx::query_as("SELECT response, fingerprint FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2")
+            .bind(stream.as_str())
+            .bind(key)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some((response, stored)) = earlier else { return Ok(None) };
+    if stored.is_some_and(|stored| stored != fingerprint) {
+        return Err(ApiError::Invalid(KEY_REUSED.to_string()));
+    }
+    serde_json::from_value::<AttemptReply>(response).map(Some).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// Keeps `answer` under the key, in the transaction of the command that produced it.
+pub async fn store_answer(
+    conn: &mut sqlx::PgConnection,
+    stream: &StreamId,
+    key: &str,
+    fingerprint: &[u8],
+    answer: &AttemptReply,
+) -> Result<(), ApiError> {
+    sqlx::query("INSERT INTO attempt_commands (stream_id, idempotency_key, fingerprint, response) VALUES ($1, $2, $3, $4)")
+        .bind(stream.as_str())
+        .bind(key)
+        .bind(fingerprint)
+        .bind(serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.into()))?)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Forgets command answers older than [`KEY_RETENTION_HOURS`]; run periodically.
+pub async fn purge_old_keys(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM attempt_commands WHERE created_at < now() - make_interval(hours => $1)")
+        .bind(KEY_RETENTION_HOURS)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected())
+}

@@ -1,0 +1,15 @@
+//! Starting attempts and handling visitors' commands: one transaction per command, in which
+//! the command is decided once, admitted by the limits on what it will do, appended with its
+//! next step and its idempotency answer (`command`); refusals by a limit are recorded in that
+//! same transaction (`refusal`); what the browser reads back (`reply`); the answers kept under
+//! an `Idempotency-Key` (`idempotency`).
+
+mod command;
+mod idempotency;
+mod refusal;
+mod reply;
+
+pub use command::{AttemptService, ClientInfo, ATTEMPT_FULL, MAX_EVENTS_PER_ATTEMPT};
+pub use idempotency::{purge_old_keys, KEY_RETENTION_HOURS, KEY_REUSED, KEY_TOO_LONG, MAX_KEY_CHARS};
+pub use refusal::{LIMITED_EVENT, REFUSED_START_CATEGORY};
+pub use reply::{owner_reply, reply, AttemptReply, ClientEvent};

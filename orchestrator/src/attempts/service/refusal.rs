@@ -1,0 +1,78 @@
+//! A command refused by an abuse limit: counted (the SMS breaker opened when it tripped) and
+//! recorded as an `abuse.limited` event, in the command's own transaction, on the history the
+//! command already read.
+
+use events::flow::AttemptFlow;
+use events::{ExpectedVersion, Metadata, RecordedEvent, StreamId};
+use uuid::Uuid;
+
+use super::command::{store_error, AttemptService, ClientInfo};
+use crate::abuse::{self, Refusal};
+use crate::http::error::ApiError;
+use crate::write_path::append_and_plan;
+
+/// The type of the event that records a refusal by an abuse limit.
+pub const LIMITED_EVENT: &str = "abuse.limited";
+
+/// The category of the streams that record refused starts (no attempt exists for them).
+pub const REFUSED_START_CATEGORY: &str = "abuse";
+
+/// Refusals recorded per attempt at most: past it they are still refused and counted in the
+/// metrics, but a script cannot grow the attempt's history with them.
+const MAX_RECORDED_REFUSALS: usize = 20;
+
+/// The answer a refused command gets.
+fn limited(flow: &dyn AttemptFlow, refusal: Refusal) -> ApiError {
+    let message = refusal.rule.message(flow.category());
+    ApiError::Limited(refusal, message)
+}
+
+impl AttemptService<'_> {
+    /// Records a refused command of the attempt whose `history` the command read under the
+    /// attempt's lock, in `conn` (the command's transaction, its own writes rolled back).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn refuse(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        history: Vec<RecordedEvent>,
+        command: &str,
+        refusal: Refusal,
+        client: ClientInfo,
+    ) -> Result<ApiError, ApiError> {
+        self.abuse.record(&mut *conn, &refusal).await?;
+        if history.iter().filter(|e| e.event_type == LIMITED_EVENT).count() < MAX_RECORDED_REFUSALS {
+            let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
+            let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client };
+            let event = (LIMITED_EVENT.to_string(), abuse::limited_event(&refusal, flow.category(), command));
+            let new_events = self.prepare(&mut *conn, stream, vec![event], &metadata).await?;
+            append_and_plan(conn, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
+                .await
+                .map_err(store_error)?;
+        }
+        Ok(limited(flow, refusal))
+    }
+
+    /// Records a refused start in a stream of its own (there is no attempt to record it in), in
+    /// `conn` (the start's transaction, its attempt rolled back). Returns that stream.
+    pub(super) async fn refuse_start(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        flow: &dyn AttemptFlow,
+        command: &str,
+        refusal: Refusal,
+        metadata: &Metadata,
+    ) -> Result<(StreamId, ApiError), ApiError> {
+        let stream = StreamId::new(REFUSED_START_CATEGORY).map_err(|e| ApiError::Internal(e.into()))?;
+        self.abuse.record(&mut *conn, &refusal).await?;
+        let mut payload = abuse::limited_event(&refusal, flow.category(), command);
+        payload["flow"] = serde_json::Value::String(flow.category().to_string());
+        let new_events = self.prepare(&mut *conn, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
+        self.store
+            .append_in_tx_announce_later(conn, &stream, ExpectedVersion::NoStream, new_events)
+            .await
+            .map_err(store_error)?;
+        Ok((stream, limited(flow, refusal)))
+    }
+}
