@@ -32,8 +32,7 @@ const RAW_TABLE: &str = "CREATE TABLE bench_raw (LIKE events INCLUDING ALL);
 CREATE SEQUENCE bench_raw_position_seq OWNED BY bench_raw.position;
 ALTER TABLE bench_raw ALTER COLUMN position SET DEFAULT nextval('bench_raw_position_seq');";
 
-const RAW_INSERT: &str =
-    "INSERT INTO bench_raw (stream_id, version, event_type, schema_version, payload, metadata) \
+const RAW_INSERT: &str = "INSERT INTO bench_raw (stream_id, version, event_type, schema_version, payload, metadata) \
      VALUES ($1, 1, $2, 1, $3, $4)";
 
 struct Args {
@@ -114,21 +113,16 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
     let e = sample_event();
     match kind {
         Kind::Append => {
-            store
-                .append(&stream, ExpectedVersion::NoStream, vec![e])
-                .await?;
+            store.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
         }
         Kind::AppendInTx => {
             let mut tx = pool.begin().await?;
-            store
-                .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![e])
-                .await?;
+            store.append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![e]).await?;
             tx.commit().await?;
         }
         Kind::StoreTx => {
             let mut tx = store.begin().await?;
-            tx.append(&stream, ExpectedVersion::NoStream, vec![e])
-                .await?;
+            tx.append(&stream, ExpectedVersion::NoStream, vec![e]).await?;
             tx.commit().await?;
         }
         Kind::RawInsert => {
@@ -145,12 +139,7 @@ async fn one_op(kind: Kind, store: &EventStore, pool: &PgPool) -> anyhow::Result
 }
 
 /// Runs `concurrency` workers of `kind` for `duration`; returns (operations, seconds).
-async fn run_for(
-    kind: Kind,
-    store: &EventStore,
-    concurrency: usize,
-    duration: Duration,
-) -> anyhow::Result<(u64, f64)> {
+async fn run_for(kind: Kind, store: &EventStore, concurrency: usize, duration: Duration) -> anyhow::Result<(u64, f64)> {
     let done = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
     let deadline = start + duration;
@@ -199,33 +188,18 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
     // Short alternating slices, so that load from other processes on a shared
     // machine falls on both sides alike.
     let slice = Duration::from_secs(1);
-    print!(
-        "{:>11} {:>14} {:>14} {:>7}",
-        "concurrency", "append/s", "raw insert/s", "ratio"
-    );
+    print!("{:>11} {:>14} {:>14} {:>7}", "concurrency", "append/s", "raw insert/s", "ratio");
     if args.in_tx {
-        print!(
-            " {:>16} {:>7} {:>16} {:>7}",
-            "append_in_tx/s", "ratio", "store tx/s", "ratio"
-        );
+        print!(" {:>16} {:>7} {:>16} {:>7}", "append_in_tx/s", "ratio", "store tx/s", "ratio");
     }
     println!();
     for &c in &args.levels {
         // One pool for both sides (they never run at the same time); the store's
         // post-commit NOTIFY borrows from it too.
-        let pool = PgPoolOptions::new()
-            .max_connections(c as u32)
-            .min_connections(c as u32)
-            .connect(url)
-            .await?;
+        let pool = PgPoolOptions::new().max_connections(c as u32).min_connections(c as u32).connect(url).await?;
         let store = EventStore::new(pool.clone());
         // Warm-up: open every connection and prepare both statements on it.
-        for kind in [
-            Kind::RawInsert,
-            Kind::Append,
-            Kind::AppendInTx,
-            Kind::StoreTx,
-        ] {
+        for kind in [Kind::RawInsert, Kind::Append, Kind::AppendInTx, Kind::StoreTx] {
             run_for(kind, &store, c, Duration::from_millis(300)).await?;
         }
         let (mut raw, mut append) = (Tally::default(), Tally::default());
@@ -243,19 +217,10 @@ async fn run(args: &Args, url: &str) -> anyhow::Result<()> {
                 store_tx.add(run_for(Kind::StoreTx, &store, c, slice).await?);
             }
         }
-        print!(
-            "{c:>11} {:>14.0} {:>14.0} {:>7.2}",
-            append.rate(),
-            raw.rate(),
-            append.rate() / raw.rate()
-        );
+        print!("{c:>11} {:>14.0} {:>14.0} {:>7.2}", append.rate(), raw.rate(), append.rate() / raw.rate());
         if args.in_tx {
             print!(" {:>16.0} {:>7.2}", in_tx.rate(), in_tx.rate() / raw.rate());
-            print!(
-                " {:>16.0} {:>7.2}",
-                store_tx.rate(),
-                store_tx.rate() / raw.rate()
-            );
+            print!(" {:>16.0} {:>7.2}", store_tx.rate(), store_tx.rate() / raw.rate());
         }
         println!();
         pool.close().await;
@@ -270,9 +235,7 @@ fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
         None => (url, None),
     };
     let scheme_end = base.find("://").context("database url without scheme")? + 3;
-    let host_end = base[scheme_end..]
-        .find('/')
-        .map_or(base.len(), |i| scheme_end + i);
+    let host_end = base[scheme_end..].find('/').map_or(base.len(), |i| scheme_end + i);
     let mut out = format!("{}/{name}", &base[..host_end]);
     if let Some(q) = query {
         out.push('?');
@@ -286,9 +249,7 @@ async fn main() -> anyhow::Result<()> {
     let args = parse_args()?;
     let name = format!("events_bench_{}", std::process::id());
     let mut admin = PgConnection::connect(&args.database_url).await?;
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut admin)
-        .await?;
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await?;
     let url = with_database(&args.database_url, &name)?;
     println!(
         "scratch database {name}; {} s per side and level in 1 s alternating slices; {} cores",
@@ -297,8 +258,6 @@ async fn main() -> anyhow::Result<()> {
     );
     let result = run(&args, &url).await;
     // Always drop the scratch database, even after a failed run.
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        .execute(&mut admin)
-        .await?;
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut admin).await?;
     result
 }

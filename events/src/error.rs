@@ -10,11 +10,7 @@ pub enum StoreError {
     /// The stream was not at the expected version: another writer got there first.
     /// `actual` is the stream's version when the append was refused (0 = no stream).
     #[error("version conflict on stream {stream}: expected {expected}, actual {actual}")]
-    Conflict {
-        stream: String,
-        expected: ExpectedVersion,
-        actual: i64,
-    },
+    Conflict { stream: String, expected: ExpectedVersion, actual: i64 },
 
     /// The stream's lock stayed held by another writer past the wait the caller allowed.
     #[error("stream {0} stayed locked by another writer")]
@@ -29,11 +25,7 @@ pub enum StoreError {
 
     /// A registered upcaster refused a stored payload.
     #[error("cannot upcast {event_type} from schema version {from_version}: {message}")]
-    Upcast {
-        event_type: String,
-        from_version: i32,
-        message: String,
-    },
+    Upcast { event_type: String, from_version: i32, message: String },
 
     #[error("serialization error: {0}")]
     Serialization(#[from] serde_json::Error),

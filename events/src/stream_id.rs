@@ -30,10 +30,7 @@ impl StreamId {
         if !valid_flow(flow) {
             return Err(StoreError::InvalidStreamId(format!("{flow}-{id}")));
         }
-        Ok(Self {
-            value: format!("{flow}-{}", id.hyphenated()),
-            flow_len: flow.len(),
-        })
+        Ok(Self { value: format!("{flow}-{}", id.hyphenated()), flow_len: flow.len() })
     }
 
     /// Parses `<flow>-<uuid>`; the uuid must be in lowercase hyphenated form.
@@ -48,10 +45,7 @@ impl StreamId {
         if id.hyphenated().to_string() != rest {
             return Err(invalid());
         }
-        Ok(Self {
-            value: s.to_owned(),
-            flow_len: flow.len(),
-        })
+        Ok(Self { value: s.to_owned(), flow_len: flow.len() })
     }
 
     /// The flow part (`activation`, `download`, `cloud`, ...), used for category reads.
@@ -138,20 +132,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_flows() {
-        for flow in [
-            "",
-            "Activation",
-            "act1vation",
-            "down_load",
-            "ação",
-            &"a".repeat(33),
-        ] {
+        for flow in ["", "Activation", "act1vation", "down_load", "ação", &"a".repeat(33)] {
             assert!(StreamId::new(flow).is_err(), "{flow:?} accepted");
             assert!(
-                matches!(
-                    StreamId::parse(&format!("{flow}-{ID}")),
-                    Err(StoreError::InvalidStreamId(_))
-                ),
+                matches!(StreamId::parse(&format!("{flow}-{ID}")), Err(StoreError::InvalidStreamId(_))),
                 "{flow:?} parsed"
             );
         }

@@ -53,10 +53,7 @@ pub struct RecordedEvent {
 impl RecordedEvent {
     /// The checkpoint to resume `read_all_after` / `subscribe_all` just after this event.
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
-            tx_id: self.tx_id,
-            position: self.position,
-        }
+        Checkpoint { tx_id: self.tx_id, position: self.position }
     }
 }
 
@@ -103,9 +100,7 @@ pub struct AppendOutcome {
 
 /// Where a reader of all events stands: the (transaction id, position) of the last
 /// event it processed. `Default` is the start of the log.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Checkpoint {
     pub tx_id: i64,
     pub position: i64,
@@ -113,8 +108,5 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// The start of the log.
-    pub const START: Checkpoint = Checkpoint {
-        tx_id: 0,
-        position: 0,
-    };
+    pub const START: Checkpoint = Checkpoint { tx_id: 0, position: 0 };
 }

@@ -47,8 +47,7 @@ impl Upcasters {
     where
         F: Fn(Value) -> Result<Value, UpcastError> + Send + Sync + 'static,
     {
-        self.steps
-            .insert((event_type.to_owned(), from_version), Arc::new(step));
+        self.steps.insert((event_type.to_owned(), from_version), Arc::new(step));
         self
     }
 
@@ -105,10 +104,8 @@ mod tests {
         Upcasters::new()
             .with("PhoneSubmitted", 1, |mut p| {
                 // v2 renamed `tel` to `phone`.
-                let tel = p
-                    .as_object_mut()
-                    .and_then(|o| o.remove("tel"))
-                    .ok_or_else(|| UpcastError::new("missing tel"))?;
+                let tel =
+                    p.as_object_mut().and_then(|o| o.remove("tel")).ok_or_else(|| UpcastError::new("missing tel"))?;
                 p["phone"] = tel;
                 Ok(p)
             })
@@ -120,9 +117,7 @@ mod tests {
 
     #[test]
     fn chains_steps_to_the_latest_version() {
-        let (p, v) = registry()
-            .upcast("PhoneSubmitted", 1, json!({"tel": "x"}))
-            .unwrap();
+        let (p, v) = registry().upcast("PhoneSubmitted", 1, json!({"tel": "x"})).unwrap();
         assert_eq!(v, 3);
         assert_eq!(p, json!({"phone": "x", "country": "BR"}));
     }
@@ -130,24 +125,15 @@ mod tests {
     #[test]
     fn current_versions_and_other_types_pass_through() {
         let r = registry();
-        assert_eq!(
-            r.upcast("PhoneSubmitted", 3, json!({"a": 1})).unwrap(),
-            (json!({"a": 1}), 3)
-        );
+        assert_eq!(r.upcast("PhoneSubmitted", 3, json!({"a": 1})).unwrap(), (json!({"a": 1}), 3));
         assert_eq!(r.upcast("Other", 1, json!(null)).unwrap(), (json!(null), 1));
     }
 
     #[test]
     fn a_refusing_step_names_the_type_and_version() {
-        let err = registry()
-            .upcast("PhoneSubmitted", 1, json!({}))
-            .unwrap_err();
+        let err = registry().upcast("PhoneSubmitted", 1, json!({})).unwrap_err();
         match err {
-            StoreError::Upcast {
-                event_type,
-                from_version,
-                message,
-            } => {
+            StoreError::Upcast { event_type, from_version, message } => {
                 assert_eq!(event_type, "PhoneSubmitted");
                 assert_eq!(from_version, 1);
                 assert_eq!(message, "missing tel");

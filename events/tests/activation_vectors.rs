@@ -3,8 +3,8 @@
 //! XState machine and the TypeScript validators.
 
 use chrono::{DateTime, Utc};
-use events::flow::testing::FlowTest;
 use events::flow::decode;
+use events::flow::testing::FlowTest;
 use events::flows::activation::{ActivationFlow, CpfCnpj, Email, Licence, Msisdn, Pincode};
 use serde_json::{json, Value};
 

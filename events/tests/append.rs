@@ -19,142 +19,58 @@ async fn append_and_read_back_a_stream(pool: PgPool) {
         .append(
             &stream,
             ExpectedVersion::NoStream,
-            vec![
-                event("Started", json!({"n": 1})),
-                event("PhoneSubmitted", json!({"n": 2})),
-            ],
+            vec![event("Started", json!({"n": 1})), event("PhoneSubmitted", json!({"n": 2}))],
         )
         .await
         .unwrap();
     assert_eq!(out.stream_version, 2);
     assert_eq!(out.positions, vec![1, 2]);
 
-    let out = store
-        .append(
-            &stream,
-            ExpectedVersion::Exact(2),
-            vec![event("CodeSent", json!({"n": 3}))],
-        )
-        .await
-        .unwrap();
+    let out = store.append(&stream, ExpectedVersion::Exact(2), vec![event("CodeSent", json!({"n": 3}))]).await.unwrap();
     assert_eq!(out.stream_version, 3);
     assert_eq!(out.positions, vec![3]);
 
-    let out = store
-        .append(
-            &stream,
-            ExpectedVersion::Any,
-            vec![event("CodeSubmitted", json!({"n": 4}))],
-        )
-        .await
-        .unwrap();
+    let out = store.append(&stream, ExpectedVersion::Any, vec![event("CodeSubmitted", json!({"n": 4}))]).await.unwrap();
     assert_eq!(out.stream_version, 4);
 
     let read = store.read_stream(&stream).await.unwrap();
     assert_eq!(
-        read.iter()
-            .map(|e| (
-                e.version,
-                e.event_type.as_str(),
-                e.payload["n"].as_i64().unwrap()
-            ))
-            .collect::<Vec<_>>(),
-        vec![
-            (1, "Started", 1),
-            (2, "PhoneSubmitted", 2),
-            (3, "CodeSent", 3),
-            (4, "CodeSubmitted", 4)
-        ]
+        read.iter().map(|e| (e.version, e.event_type.as_str(), e.payload["n"].as_i64().unwrap())).collect::<Vec<_>>(),
+        vec![(1, "Started", 1), (2, "PhoneSubmitted", 2), (3, "CodeSent", 3), (4, "CodeSubmitted", 4)]
     );
-    assert!(read
-        .iter()
-        .all(|e| e.stream_id == stream.as_str() && e.schema_version == 1));
+    assert!(read.iter().all(|e| e.stream_id == stream.as_str() && e.schema_version == 1));
     assert_eq!(read[0].metadata.actor, "test");
     assert_eq!(read[0].metadata.client, Some(json!({"os": "linux"})));
     assert_eq!(store.stream_version(&stream).await.unwrap(), 4);
-    assert_eq!(
-        store
-            .stream_version(&StreamId::new("activation").unwrap())
-            .await
-            .unwrap(),
-        0
-    );
+    assert_eq!(store.stream_version(&StreamId::new("activation").unwrap()).await.unwrap(), 0);
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn stale_expectations_conflict_and_write_nothing(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let stream = StreamId::new("download").unwrap();
-    store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Started", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
 
-    let err = store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Started", json!({}))],
-        )
-        .await
-        .unwrap_err();
+    let err = store.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap_err();
     match err {
-        StoreError::Conflict {
-            stream: s,
-            expected,
-            actual,
-        } => {
+        StoreError::Conflict { stream: s, expected, actual } => {
             assert_eq!(s, stream.to_string());
             assert_eq!(expected, ExpectedVersion::NoStream);
             assert_eq!(actual, 1);
         }
         other => panic!("expected a conflict, got {other:?}"),
     }
-    let err = store
-        .append(
-            &stream,
-            ExpectedVersion::Exact(5),
-            vec![event("X", json!({}))],
-        )
-        .await
-        .unwrap_err();
-    assert!(matches!(
-        err,
-        StoreError::Conflict {
-            actual: 1,
-            expected: ExpectedVersion::Exact(5),
-            ..
-        }
-    ));
+    let err = store.append(&stream, ExpectedVersion::Exact(5), vec![event("X", json!({}))]).await.unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { actual: 1, expected: ExpectedVersion::Exact(5), .. }));
 
     let missing = StreamId::new("download").unwrap();
-    let err = store
-        .append(
-            &missing,
-            ExpectedVersion::Exact(1),
-            vec![event("X", json!({}))],
-        )
-        .await
-        .unwrap_err();
+    let err = store.append(&missing, ExpectedVersion::Exact(1), vec![event("X", json!({}))]).await.unwrap_err();
     assert!(matches!(err, StoreError::Conflict { actual: 0, .. }));
 
-    assert!(matches!(
-        store
-            .append(&stream, ExpectedVersion::Any, vec![])
-            .await
-            .unwrap_err(),
-        StoreError::EmptyAppend
-    ));
+    assert!(matches!(store.append(&stream, ExpectedVersion::Any, vec![]).await.unwrap_err(), StoreError::EmptyAppend));
 
     // The losers took no position from the sequence.
-    let last: i64 = sqlx::query_scalar("SELECT last_value FROM events_position_seq")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let last: i64 = sqlx::query_scalar("SELECT last_value FROM events_position_seq").fetch_one(&pool).await.unwrap();
     assert_eq!(last, 1);
     assert_eq!(store.read_stream(&stream).await.unwrap().len(), 1);
     assert!(store.read_stream(&missing).await.unwrap().is_empty());
@@ -164,35 +80,16 @@ async fn stale_expectations_conflict_and_write_nothing(pool: PgPool) {
 async fn a_conflict_inside_a_transaction_leaves_it_usable(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let stream = StreamId::new("cloud").unwrap();
-    store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Started", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
 
     let mut tx = pool.begin().await.unwrap();
     let err = store
-        .append_in_tx(
-            &mut tx,
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Dup", json!({}))],
-        )
+        .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Dup", json!({}))])
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Conflict { actual: 1, .. }));
-    let out = store
-        .append_in_tx(
-            &mut tx,
-            &stream,
-            ExpectedVersion::Exact(1),
-            vec![event("Next", json!({}))],
-        )
-        .await
-        .unwrap();
+    let out =
+        store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
     assert_eq!(out.stream_version, 2);
     tx.commit().await.unwrap();
     assert_eq!(store.stream_version(&stream).await.unwrap(), 2);
@@ -202,28 +99,12 @@ async fn a_conflict_inside_a_transaction_leaves_it_usable(pool: PgPool) {
 async fn events_are_append_only(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let stream = StreamId::new("cloud").unwrap();
-    store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Started", json!({}))],
-        )
-        .await
-        .unwrap();
-    assert!(sqlx::query("UPDATE events SET payload = '{}'")
-        .execute(&pool)
-        .await
-        .is_err());
-    assert!(sqlx::query("DELETE FROM events")
-        .execute(&pool)
-        .await
-        .is_err());
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
+    assert!(sqlx::query("UPDATE events SET payload = '{}'").execute(&pool).await.is_err());
+    assert!(sqlx::query("DELETE FROM events").execute(&pool).await.is_err());
     // Issue 14, defect 9: TRUNCATE fires no row or UPDATE/DELETE trigger.
     let truncated = sqlx::query("TRUNCATE events").execute(&pool).await;
-    assert!(
-        truncated.as_ref().is_err_and(|e| e.to_string().contains("append-only")),
-        "{truncated:?}"
-    );
+    assert!(truncated.as_ref().is_err_and(|e| e.to_string().contains("append-only")), "{truncated:?}");
     assert_eq!(store.read_stream(&stream).await.unwrap().len(), 1);
 }
 
@@ -240,7 +121,8 @@ async fn transactions_writing_two_streams_in_opposite_orders_do_not_deadlock(poo
             let (store, barrier) = (store.clone(), barrier.clone());
             async move {
                 let mut tx = store.begin().await?;
-                let batch = |s: &StreamId| (s.clone(), ExpectedVersion::Any, vec![event("Touched", json!({ "round": round }))]);
+                let batch =
+                    |s: &StreamId| (s.clone(), ExpectedVersion::Any, vec![event("Touched", json!({ "round": round }))]);
                 // Both transactions start together, each naming its streams in its own order.
                 barrier.wait().await;
                 tx.append_all(vec![batch(&first), batch(&second)]).await?;
@@ -257,16 +139,9 @@ async fn transactions_writing_two_streams_in_opposite_orders_do_not_deadlock(poo
 
 /// 16 writers race on one stream, each appending with the version it read.
 #[sqlx::test(migrations = "../migrations")]
-async fn concurrent_writers_one_winner_per_version(
-    pool_opts: PgPoolOptions,
-    connect_opts: PgConnectOptions,
-) {
+async fn concurrent_writers_one_winner_per_version(pool_opts: PgPoolOptions, connect_opts: PgConnectOptions) {
     const WRITERS: usize = 16;
-    let pool = pool_opts
-        .max_connections(WRITERS as u32 + 1)
-        .connect_with(connect_opts)
-        .await
-        .unwrap();
+    let pool = pool_opts.max_connections(WRITERS as u32 + 1).connect_with(connect_opts).await.unwrap();
     let store = EventStore::new(pool.clone());
     let stream = StreamId::new("activation").unwrap();
     // Every writer reads the (empty) stream before any of them appends, so the first
@@ -284,28 +159,9 @@ async fn concurrent_writers_one_winner_per_version(
                 if first_round {
                     barrier.wait().await;
                 }
-                let expected = if seen == 0 {
-                    ExpectedVersion::NoStream
-                } else {
-                    ExpectedVersion::Exact(seen)
-                };
-                match store
-                    .append(
-                        &stream,
-                        expected,
-                        vec![event("Step", json!({"writer": writer}))],
-                    )
-                    .await
-                {
-                    Ok(out) => {
-                        return (
-                            writer,
-                            out.stream_version,
-                            out.positions,
-                            conflicts,
-                            first_round,
-                        )
-                    }
+                let expected = if seen == 0 { ExpectedVersion::NoStream } else { ExpectedVersion::Exact(seen) };
+                match store.append(&stream, expected, vec![event("Step", json!({"writer": writer}))]).await {
+                    Ok(out) => return (writer, out.stream_version, out.positions, conflicts, first_round),
                     Err(StoreError::Conflict { actual, .. }) => {
                         assert!(actual > seen, "conflict must report a newer version");
                         conflicts.push(seen);
@@ -324,10 +180,7 @@ async fn concurrent_writers_one_winner_per_version(
     // Exactly one writer won the first round; the 15 others got a conflict.
     assert_eq!(results.iter().filter(|r| r.4).count(), 1);
     let total_conflicts: usize = results.iter().map(|r| r.3.len()).sum();
-    assert!(
-        total_conflicts >= WRITERS - 1,
-        "{total_conflicts} conflicts"
-    );
+    assert!(total_conflicts >= WRITERS - 1, "{total_conflicts} conflicts");
 
     // Every version 1..=16 won by exactly one writer.
     let mut versions: Vec<i64> = results.iter().map(|r| r.1).collect();
@@ -335,10 +188,7 @@ async fn concurrent_writers_one_winner_per_version(
     assert_eq!(versions, (1..=WRITERS as i64).collect::<Vec<_>>());
 
     let read = store.read_stream(&stream).await.unwrap();
-    assert_eq!(
-        read.iter().map(|e| e.version).collect::<Vec<_>>(),
-        (1..=WRITERS as i64).collect::<Vec<_>>()
-    );
+    assert_eq!(read.iter().map(|e| e.version).collect::<Vec<_>>(), (1..=WRITERS as i64).collect::<Vec<_>>());
     for (writer, version, positions, _, _) in &results {
         let e = &read[(*version - 1) as usize];
         assert_eq!(e.payload["writer"], json!(writer));
@@ -351,10 +201,7 @@ async fn concurrent_writers_one_winner_per_version(
     let mut sorted = positions.clone();
     sorted.sort();
     assert_eq!(sorted, (1..=WRITERS as i64).collect::<Vec<_>>());
-    let last: i64 = sqlx::query_scalar("SELECT last_value FROM events_position_seq")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let last: i64 = sqlx::query_scalar("SELECT last_value FROM events_position_seq").fetch_one(&pool).await.unwrap();
     assert_eq!(last, WRITERS as i64);
 }
 
@@ -369,13 +216,7 @@ async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
     let stream = StreamId::new("activation").unwrap();
 
     let mut tx = store.begin().await.unwrap();
-    tx.append(
-        &stream,
-        ExpectedVersion::NoStream,
-        vec![event("Started", json!({}))],
-    )
-    .await
-    .unwrap();
+    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
     sqlx::query("INSERT INTO attempts_view VALUES ($1, 'started')")
         .bind(stream.as_str())
         .execute(&mut *tx)
@@ -383,53 +224,22 @@ async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
         .unwrap();
     tx.rollback().await.unwrap();
     assert!(store.read_stream(&stream).await.unwrap().is_empty());
-    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM attempts_view")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM attempts_view").fetch_one(&pool).await.unwrap();
     assert_eq!(rows, 0);
 
     let mut tx = store.begin().await.unwrap();
-    tx.append(
-        &stream,
-        ExpectedVersion::NoStream,
-        vec![event("Started", json!({}))],
-    )
-    .await
-    .unwrap();
+    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
     // A conflict inside leaves the transaction usable.
     assert!(matches!(
-        tx.append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Again", json!({}))]
-        )
-        .await
-        .unwrap_err(),
+        tx.append(&stream, ExpectedVersion::NoStream, vec![event("Again", json!({}))]).await.unwrap_err(),
         StoreError::Conflict { actual: 1, .. }
     ));
-    let out = tx
-        .append(
-            &stream,
-            ExpectedVersion::Exact(1),
-            vec![event("Next", json!({}))],
-        )
-        .await
-        .unwrap();
+    let out = tx.append(&stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
     assert_eq!(out.stream_version, 2);
-    sqlx::query("INSERT INTO attempts_view VALUES ($1, 'next')")
-        .bind(stream.as_str())
-        .execute(&mut *tx)
-        .await
-        .unwrap();
+    sqlx::query("INSERT INTO attempts_view VALUES ($1, 'next')").bind(stream.as_str()).execute(&mut *tx).await.unwrap();
     tx.commit().await.unwrap();
     let read = store.read_stream(&stream).await.unwrap();
-    assert_eq!(
-        read.iter()
-            .map(|e| e.event_type.as_str())
-            .collect::<Vec<_>>(),
-        ["Started", "Next"]
-    );
+    assert_eq!(read.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["Started", "Next"]);
     let step: String = sqlx::query_scalar("SELECT step FROM attempts_view WHERE stream_id = $1")
         .bind(stream.as_str())
         .fetch_one(&pool)

@@ -2,8 +2,8 @@
 //! machine folds the same files (web/src/features/download/machine.vectors.test.ts).
 
 use chrono::{DateTime, Utc};
-use events::flow::testing::FlowTest;
 use events::flow::decode;
+use events::flow::testing::FlowTest;
 use events::flows::download::{DesktopPhone, DownloadFlow, SmsCode};
 use serde_json::Value;
 
@@ -57,7 +57,11 @@ fn fields_follow_the_validation_vectors() {
         assert_eq!(parsed.is_ok(), case["valid"].as_bool().expect("valid"), "{input:?}");
         let message = DesktopPhone::message_while_typing(input);
         assert_eq!(message, str_or_null(&case["message"]), "{input:?}");
-        assert_eq!(parsed.as_ref().ok().map(DesktopPhone::msisdn).as_deref(), str_or_null(&case["msisdn"]), "{input:?}");
+        assert_eq!(
+            parsed.as_ref().ok().map(DesktopPhone::msisdn).as_deref(),
+            str_or_null(&case["msisdn"]),
+            "{input:?}"
+        );
     }
     for case in vectors["code"].as_array().expect("code cases") {
         let input = case["input"].as_str().expect("input");

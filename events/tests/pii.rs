@@ -25,22 +25,13 @@ async fn forgetting_a_subject_erases_them_from_history(pool: PgPool) {
     let stream = StreamId::new("activation").unwrap();
 
     let subject = vault.subject_for(PiiKind::Phone, PHONE).await.unwrap();
-    assert_eq!(
-        vault
-            .subject_for(PiiKind::Phone, "11987654321")
-            .await
-            .unwrap(),
-        subject
-    );
+    assert_eq!(vault.subject_for(PiiKind::Phone, "11987654321").await.unwrap(), subject);
     let sealed = vault.seal(subject, PiiKind::Phone, PHONE).await.unwrap();
     store
         .append(
             &stream,
             ExpectedVersion::NoStream,
-            vec![event(
-                "PhoneSubmitted",
-                json!({"phone": sealed.to_value(), "variant": "vivo"}),
-            )],
+            vec![event("PhoneSubmitted", json!({"phone": sealed.to_value(), "variant": "vivo"}))],
         )
         .await
         .unwrap();
@@ -52,19 +43,10 @@ async fn forgetting_a_subject_erases_them_from_history(pool: PgPool) {
     assert_eq!(raw_payload_count_containing(&pool, "$pii").await, 1);
 
     let mut payload = store.read_stream(&stream).await.unwrap().remove(0).payload;
-    assert_eq!(
-        vault.open(&payload["phone"]).await.unwrap(),
-        Opened::Clear(PHONE.into())
-    );
+    assert_eq!(vault.open(&payload["phone"]).await.unwrap(), Opened::Clear(PHONE.into()));
     vault.reveal_payload(&mut payload).await.unwrap();
     assert_eq!(payload, json!({"phone": PHONE, "variant": "vivo"}));
-    assert_eq!(
-        vault
-            .streams_for(PiiKind::Phone, "11 98765 4321")
-            .await
-            .unwrap(),
-        vec![stream.to_string()]
-    );
+    assert_eq!(vault.streams_for(PiiKind::Phone, "11 98765 4321").await.unwrap(), vec![stream.to_string()]);
 
     assert!(vault.forget(subject).await.unwrap());
     assert!(!vault.forget(subject).await.unwrap());
@@ -75,19 +57,9 @@ async fn forgetting_a_subject_erases_them_from_history(pool: PgPool) {
     let mut payload = events[0].payload.clone();
     assert_eq!(vault.open(&payload["phone"]).await.unwrap(), Opened::Erased);
     vault.reveal_payload(&mut payload).await.unwrap();
-    assert_eq!(
-        payload,
-        json!({"phone": {"$erased": true}, "variant": "vivo"})
-    );
-    assert!(vault
-        .streams_for(PiiKind::Phone, PHONE)
-        .await
-        .unwrap()
-        .is_empty());
-    assert_eq!(
-        vault.find_subject(PiiKind::Phone, PHONE).await.unwrap(),
-        None
-    );
+    assert_eq!(payload, json!({"phone": {"$erased": true}, "variant": "vivo"}));
+    assert!(vault.streams_for(PiiKind::Phone, PHONE).await.unwrap().is_empty());
+    assert_eq!(vault.find_subject(PiiKind::Phone, PHONE).await.unwrap(), None);
     let rows: i64 = sqlx::query_scalar(
         "SELECT (SELECT count(*) FROM pii_subjects) + (SELECT count(*) FROM pii_lookup) \
          + (SELECT count(*) FROM pii_stream_links)",
@@ -104,23 +76,14 @@ async fn forgetting_a_subject_erases_them_from_history(pool: PgPool) {
     // The same phone later is a new person with a new key; the old history stays erased.
     let again = vault.subject_for(PiiKind::Phone, PHONE).await.unwrap();
     assert_ne!(again, subject);
-    assert_eq!(
-        vault.open(&events[0].payload["phone"]).await.unwrap(),
-        Opened::Erased
-    );
+    assert_eq!(vault.open(&events[0].payload["phone"]).await.unwrap(), Opened::Erased);
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn only_the_forgotten_person_is_erased(pool: PgPool) {
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
-    let ana = vault
-        .subject_for(PiiKind::Email, "Ana@Exemplo.com")
-        .await
-        .unwrap();
-    let bia = vault
-        .subject_for(PiiKind::CpfCnpj, "123.456.789-09")
-        .await
-        .unwrap();
+    let ana = vault.subject_for(PiiKind::Email, "Ana@Exemplo.com").await.unwrap();
+    let bia = vault.subject_for(PiiKind::CpfCnpj, "123.456.789-09").await.unwrap();
     assert_ne!(ana, bia);
     let mut payload = json!({
         "contacts": [
@@ -131,84 +94,38 @@ async fn only_the_forgotten_person_is_erased(pool: PgPool) {
     });
     vault.forget(ana).await.unwrap();
     vault.reveal_payload(&mut payload).await.unwrap();
-    assert_eq!(
-        payload,
-        json!({"contacts": [{"$erased": true}, {"doc": "12345678909"}], "n": 2})
-    );
-    assert_eq!(
-        vault
-            .find_subject(PiiKind::CpfCnpj, "12345678909")
-            .await
-            .unwrap(),
-        Some(bia)
-    );
+    assert_eq!(payload, json!({"contacts": [{"$erased": true}, {"doc": "12345678909"}], "n": 2}));
+    assert_eq!(vault.find_subject(PiiKind::CpfCnpj, "12345678909").await.unwrap(), Some(bia));
     // Kinds are separate look-up spaces.
-    assert_eq!(
-        vault
-            .find_subject(PiiKind::Phone, "12345678909")
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(vault.find_subject(PiiKind::Phone, "12345678909").await.unwrap(), None);
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn tampered_or_moved_ciphertexts_do_not_open(pool: PgPool) {
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
-    let a = vault
-        .subject_for(PiiKind::Phone, "11911112222")
-        .await
-        .unwrap();
-    let b = vault
-        .subject_for(PiiKind::Phone, "11933334444")
-        .await
-        .unwrap();
-    let sealed = vault
-        .seal(a, PiiKind::Phone, "11911112222")
-        .await
-        .unwrap()
-        .to_value();
+    let a = vault.subject_for(PiiKind::Phone, "11911112222").await.unwrap();
+    let b = vault.subject_for(PiiKind::Phone, "11933334444").await.unwrap();
+    let sealed = vault.seal(a, PiiKind::Phone, "11911112222").await.unwrap().to_value();
 
     // Same ciphertext claimed for another subject or kind: authentication fails.
     let mut moved = sealed.clone();
     moved["$pii"]["subject"] = json!(b);
-    assert!(matches!(
-        vault.open(&moved).await.unwrap_err(),
-        StoreError::Crypto(_)
-    ));
+    assert!(matches!(vault.open(&moved).await.unwrap_err(), StoreError::Crypto(_)));
     let mut rekind = sealed.clone();
     rekind["$pii"]["kind"] = json!("email");
-    assert!(matches!(
-        vault.open(&rekind).await.unwrap_err(),
-        StoreError::Crypto(_)
-    ));
-    assert!(matches!(
-        vault.open(&json!("11911112222")).await.unwrap_err(),
-        StoreError::Crypto(_)
-    ));
+    assert!(matches!(vault.open(&rekind).await.unwrap_err(), StoreError::Crypto(_)));
+    assert!(matches!(vault.open(&json!("11911112222")).await.unwrap_err(), StoreError::Crypto(_)));
 
     // A vault with another master key cannot unwrap the data keys.
     let other = Vault::new(pool, Keys::generate());
-    assert!(matches!(
-        other.open(&sealed).await.unwrap_err(),
-        StoreError::Crypto(_)
-    ));
+    assert!(matches!(other.open(&sealed).await.unwrap_err(), StoreError::Crypto(_)));
     // ...and its look-up hashes differ, so it finds nobody.
-    assert_eq!(
-        other
-            .find_subject(PiiKind::Phone, "11911112222")
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(other.find_subject(PiiKind::Phone, "11911112222").await.unwrap(), None);
 
     // Round trip through Sealed parsing.
     let parsed = Sealed::from_value(&sealed).unwrap();
     assert_eq!((parsed.key, parsed.kind), (KeyRef::Subject(a), PiiKind::Phone));
-    assert_eq!(
-        vault.open(&sealed).await.unwrap(),
-        Opened::Clear("11911112222".into())
-    );
+    assert_eq!(vault.open(&sealed).await.unwrap(), Opened::Clear("11911112222".into()));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -217,12 +134,7 @@ async fn concurrent_first_sightings_share_one_subject(pool: PgPool) {
     let tasks: Vec<_> = (0..8)
         .map(|_| {
             let vault = vault.clone();
-            tokio::spawn(async move {
-                vault
-                    .subject_for(PiiKind::Phone, "21999990000")
-                    .await
-                    .unwrap()
-            })
+            tokio::spawn(async move { vault.subject_for(PiiKind::Phone, "21999990000").await.unwrap() })
         })
         .collect();
     let mut ids = Vec::new();
@@ -231,10 +143,7 @@ async fn concurrent_first_sightings_share_one_subject(pool: PgPool) {
     }
     ids.dedup();
     assert_eq!(ids.len(), 1);
-    let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects").fetch_one(&pool).await.unwrap();
     assert_eq!(subjects, 1);
 }
 
@@ -242,10 +151,7 @@ async fn concurrent_first_sightings_share_one_subject(pool: PgPool) {
 async fn links_list_every_stream_of_a_person(pool: PgPool) {
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
     let s = vault.subject_for(PiiKind::Phone, PHONE).await.unwrap();
-    let (x, y) = (
-        StreamId::new("activation").unwrap(),
-        StreamId::new("cloud").unwrap(),
-    );
+    let (x, y) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
     let mut tx = pool.begin().await.unwrap();
     vault.link_stream_in_tx(&mut tx, s, &x).await.unwrap();
     tx.commit().await.unwrap();
@@ -256,11 +162,7 @@ async fn links_list_every_stream_of_a_person(pool: PgPool) {
     let mut expected = vec![x.to_string(), y.to_string()];
     expected.sort();
     assert_eq!(found, expected);
-    assert!(vault
-        .streams_for(PiiKind::Phone, "11900000000")
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(vault.streams_for(PiiKind::Phone, "11900000000").await.unwrap().is_empty());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -309,7 +211,8 @@ async fn a_rotated_master_key_opens_everything_during_and_after_the_rotation(poo
 
     let new = Keys::generate();
     let (new_kek, _) = new.to_hex();
-    let rotating = Vault::new(pool.clone(), Keys::from_hex(&new_kek, &hmac).unwrap().with_previous(&[old_kek.as_str()]).unwrap());
+    let rotating =
+        Vault::new(pool.clone(), Keys::from_hex(&new_kek, &hmac).unwrap().with_previous(&[old_kek.as_str()]).unwrap());
     assert_eq!(rotating.left_to_rewrap().await.unwrap(), 25);
     assert_eq!(rotating.rewrap(10).await.unwrap(), 10, "one batch");
     // Half-way: old and new wraps side by side, every field opens.
@@ -318,16 +221,26 @@ async fn a_rotated_master_key_opens_everything_during_and_after_the_rotation(poo
     }
     while rotating.rewrap(10).await.unwrap() > 0 {}
     assert_eq!(rotating.left_to_rewrap().await.unwrap(), 0);
-    let secrets = events::pii::SecretBox::from_keys(&Keys::from_hex(&new_kek, &hmac).unwrap().with_previous(&[old_kek.as_str()]).unwrap());
-    assert_eq!(secrets.open("cloud-1", "token", &secret).unwrap(), "sbx-token", "secrets sealed before open during the rotation");
+    let secrets = events::pii::SecretBox::from_keys(
+        &Keys::from_hex(&new_kek, &hmac).unwrap().with_previous(&[old_kek.as_str()]).unwrap(),
+    );
+    assert_eq!(
+        secrets.open("cloud-1", "token", &secret).unwrap(),
+        "sbx-token",
+        "secrets sealed before open during the rotation"
+    );
 
     let after = Vault::new(pool.clone(), Keys::from_hex(&new_kek, &hmac).unwrap());
     for (phone, value) in &sealed {
         assert_eq!(after.open(value).await.unwrap(), Opened::Clear(phone.clone()));
         assert!(after.find_subject(PiiKind::Phone, phone).await.unwrap().is_some());
     }
-    assert!(matches!(before.open(&sealed[0].1).await.unwrap_err(), StoreError::Crypto(_)), "the old key alone opens nothing now");
-    let ids: Vec<Option<String>> = sqlx::query_scalar("SELECT DISTINCT kek_id FROM pii_subjects").fetch_all(&pool).await.unwrap();
+    assert!(
+        matches!(before.open(&sealed[0].1).await.unwrap_err(), StoreError::Crypto(_)),
+        "the old key alone opens nothing now"
+    );
+    let ids: Vec<Option<String>> =
+        sqlx::query_scalar("SELECT DISTINCT kek_id FROM pii_subjects").fetch_all(&pool).await.unwrap();
     assert_eq!(ids, vec![Some(after_kek_id(&new_kek, &hmac))]);
 }
 

@@ -3,9 +3,7 @@
 mod common;
 
 use common::{event, read_all_settled};
-use events::{
-    Checkpoint, EventStore, ExpectedVersion, StoreError, StreamId, UpcastError, Upcasters,
-};
+use events::{Checkpoint, EventStore, ExpectedVersion, StoreError, StreamId, UpcastError, Upcasters};
 use serde_json::json;
 use sqlx::PgPool;
 
@@ -23,58 +21,31 @@ async fn a_late_commit_with_a_lower_position_is_not_skipped(pool: PgPool) {
         StreamId::new("activation").unwrap(),
         StreamId::new("download").unwrap(),
     );
-    store
-        .append(&s0, ExpectedVersion::NoStream, vec![event("C", json!({}))])
-        .await
-        .unwrap();
+    store.append(&s0, ExpectedVersion::NoStream, vec![event("C", json!({}))]).await.unwrap();
     let first = read_all_settled(&store, Checkpoint::START, 1).await;
     assert_eq!(types(&first), ["C"]);
     let checkpoint = first[0].checkpoint();
 
     let mut tx_a = pool.begin().await.unwrap();
-    let a = store
-        .append_in_tx(
-            &mut tx_a,
-            &sa,
-            ExpectedVersion::NoStream,
-            vec![event("A", json!({}))],
-        )
-        .await
-        .unwrap();
+    let a = store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
     let mut tx_b = pool.begin().await.unwrap();
-    let b = store
-        .append_in_tx(
-            &mut tx_b,
-            &sb,
-            ExpectedVersion::NoStream,
-            vec![event("B", json!({}))],
-        )
-        .await
-        .unwrap();
+    let b = store.append_in_tx(&mut tx_b, &sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     tx_b.commit().await.unwrap();
     assert!(a.positions[0] < b.positions[0]);
 
     // The naive "position > last" read already shows B alone: a reader that
     // checkpointed at B's position would later skip A.
-    let naive: Vec<i64> =
-        sqlx::query_scalar("SELECT position FROM events WHERE position > $1 ORDER BY position")
-            .bind(checkpoint.position)
-            .fetch_all(&pool)
-            .await
-            .unwrap();
+    let naive: Vec<i64> = sqlx::query_scalar("SELECT position FROM events WHERE position > $1 ORDER BY position")
+        .bind(checkpoint.position)
+        .fetch_all(&pool)
+        .await
+        .unwrap();
     assert_eq!(naive, b.positions);
 
     // The gap-free read holds B back while A is in progress.
-    assert!(store
-        .read_all_after(checkpoint, 100)
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(store.read_all_after(checkpoint, 100).await.unwrap().is_empty());
     assert!(store.has_held_back_after(checkpoint).await.unwrap());
-    assert_eq!(
-        types(&store.read_all_after(Checkpoint::START, 100).await.unwrap()),
-        ["C"]
-    );
+    assert_eq!(types(&store.read_all_after(Checkpoint::START, 100).await.unwrap()), ["C"]);
 
     tx_a.commit().await.unwrap();
     let after = read_all_settled(&store, checkpoint, 2).await;
@@ -82,25 +53,15 @@ async fn a_late_commit_with_a_lower_position_is_not_skipped(pool: PgPool) {
     assert_eq!(after[0].position, a.positions[0]);
     assert_eq!(after[1].position, b.positions[0]);
     assert!(after[0].tx_id < after[1].tx_id);
-    assert_eq!(
-        types(&store.read_all_after(Checkpoint::START, 100).await.unwrap()),
-        ["C", "A", "B"]
-    );
+    assert_eq!(types(&store.read_all_after(Checkpoint::START, 100).await.unwrap()), ["C", "A", "B"]);
     assert!(!store.has_held_back_after(checkpoint).await.unwrap());
 
     // Paging with a limit resumes exactly after the last event.
     let page1 = store.read_all_after(Checkpoint::START, 2).await.unwrap();
-    let page2 = store
-        .read_all_after(page1[1].checkpoint(), 2)
-        .await
-        .unwrap();
+    let page2 = store.read_all_after(page1[1].checkpoint(), 2).await.unwrap();
     assert_eq!(types(&page1), ["C", "A"]);
     assert_eq!(types(&page2), ["B"]);
-    assert!(store
-        .read_all_after(page2[0].checkpoint(), 2)
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(store.read_all_after(page2[0].checkpoint(), 2).await.unwrap().is_empty());
 }
 
 /// Events of one transaction are delivered together and in order, and a limit that
@@ -110,13 +71,7 @@ async fn paging_inside_one_transaction(pool: PgPool) {
     let store = EventStore::new(pool);
     let s = StreamId::new("cloud").unwrap();
     store
-        .append(
-            &s,
-            ExpectedVersion::NoStream,
-            (1..=5)
-                .map(|i| event(&format!("E{i}"), json!({})))
-                .collect(),
-        )
+        .append(&s, ExpectedVersion::NoStream, (1..=5).map(|i| event(&format!("E{i}"), json!({}))).collect())
         .await
         .unwrap();
     read_all_settled(&store, Checkpoint::START, 5).await;
@@ -135,41 +90,19 @@ async fn paging_inside_one_transaction(pool: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_rolled_back_writer_neither_blocks_nor_hides_later_events(pool: PgPool) {
     let store = EventStore::new(pool.clone());
-    let (sa, sb) = (
-        StreamId::new("activation").unwrap(),
-        StreamId::new("activation").unwrap(),
-    );
+    let (sa, sb) = (StreamId::new("activation").unwrap(), StreamId::new("activation").unwrap());
 
     let mut tx_a = pool.begin().await.unwrap();
-    store
-        .append_in_tx(
-            &mut tx_a,
-            &sa,
-            ExpectedVersion::NoStream,
-            vec![event("A", json!({}))],
-        )
-        .await
-        .unwrap();
-    let b = store
-        .append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))])
-        .await
-        .unwrap();
-    assert!(store
-        .read_all_after(Checkpoint::START, 100)
-        .await
-        .unwrap()
-        .is_empty());
+    store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    let b = store.append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    assert!(store.read_all_after(Checkpoint::START, 100).await.unwrap().is_empty());
 
     tx_a.rollback().await.unwrap();
     let after = read_all_settled(&store, Checkpoint::START, 1).await;
     assert_eq!(types(&after), ["B"]);
     assert_eq!(after[0].position, b.positions[0]);
     assert!(store.read_stream(&sa).await.unwrap().is_empty());
-    assert!(store
-        .read_all_after(after[0].checkpoint(), 100)
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(store.read_all_after(after[0].checkpoint(), 100).await.unwrap().is_empty());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -178,43 +111,17 @@ async fn category_reads_only_that_flow_in_position_order(pool: PgPool) {
     let a1 = StreamId::new("activation").unwrap();
     let d1 = StreamId::new("download").unwrap();
     let a2 = StreamId::new("activation").unwrap();
-    store
-        .append(&a1, ExpectedVersion::NoStream, vec![event("A1", json!({}))])
-        .await
-        .unwrap();
-    store
-        .append(&d1, ExpectedVersion::NoStream, vec![event("D1", json!({}))])
-        .await
-        .unwrap();
-    store
-        .append(&a2, ExpectedVersion::NoStream, vec![event("A2", json!({}))])
-        .await
-        .unwrap();
-    store
-        .append(
-            &a1,
-            ExpectedVersion::Exact(1),
-            vec![event("A1b", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append(&a1, ExpectedVersion::NoStream, vec![event("A1", json!({}))]).await.unwrap();
+    store.append(&d1, ExpectedVersion::NoStream, vec![event("D1", json!({}))]).await.unwrap();
+    store.append(&a2, ExpectedVersion::NoStream, vec![event("A2", json!({}))]).await.unwrap();
+    store.append(&a1, ExpectedVersion::Exact(1), vec![event("A1b", json!({}))]).await.unwrap();
 
     let all = store.read_category("activation", 0, 100).await.unwrap();
     assert_eq!(types(&all), ["A1", "A2", "A1b"]);
-    let rest = store
-        .read_category("activation", all[0].position, 1)
-        .await
-        .unwrap();
+    let rest = store.read_category("activation", all[0].position, 1).await.unwrap();
     assert_eq!(types(&rest), ["A2"]);
-    assert_eq!(
-        types(&store.read_category("download", 0, 100).await.unwrap()),
-        ["D1"]
-    );
-    assert!(store
-        .read_category("cloud", 0, 100)
-        .await
-        .unwrap()
-        .is_empty());
+    assert_eq!(types(&store.read_category("download", 0, 100).await.unwrap()), ["D1"]);
+    assert!(store.read_category("cloud", 0, 100).await.unwrap().is_empty());
 }
 
 /// A v1 payload written long ago (raw SQL) loads in the current v3 shape.
@@ -234,10 +141,8 @@ async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
     let upcasters = Upcasters::new()
         .with("VariantChosen", 1, |mut p| {
             // v2 renamed `parceiro` to `partner`.
-            let partner = p
-                .as_object_mut()
-                .and_then(|o| o.remove("parceiro"))
-                .ok_or_else(|| UpcastError::new("no parceiro"))?;
+            let partner =
+                p.as_object_mut().and_then(|o| o.remove("parceiro")).ok_or_else(|| UpcastError::new("no parceiro"))?;
             Ok(json!({"partner": partner}))
         })
         .with("VariantChosen", 2, |mut p| {
@@ -251,37 +156,19 @@ async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
     let by_stream = store.read_stream(&stream).await.unwrap();
     assert_eq!(by_stream[0].payload, v3);
     assert_eq!(by_stream[0].schema_version, 3);
-    assert_eq!(
-        store.read_category("activation", 0, 10).await.unwrap()[0].payload,
-        v3
-    );
-    assert_eq!(
-        read_all_settled(&store, Checkpoint::START, 1).await[0].payload,
-        v3
-    );
+    assert_eq!(store.read_category("activation", 0, 10).await.unwrap()[0].payload, v3);
+    assert_eq!(read_all_settled(&store, Checkpoint::START, 1).await[0].payload, v3);
 
     // A current-version event passes through untouched.
-    let mut current = event(
-        "VariantChosen",
-        json!({"partner": "tim", "flow": "activation"}),
-    );
+    let mut current = event("VariantChosen", json!({"partner": "tim", "flow": "activation"}));
     current.schema_version = 3;
-    store
-        .append(&stream, ExpectedVersion::Exact(1), vec![current])
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::Exact(1), vec![current]).await.unwrap();
     let read = store.read_stream(&stream).await.unwrap();
-    assert_eq!(
-        read[1].payload,
-        json!({"partner": "tim", "flow": "activation"})
-    );
+    assert_eq!(read[1].payload, json!({"partner": "tim", "flow": "activation"}));
     assert_eq!(read[1].schema_version, 3);
 
     // Without the registry the stored shape is returned as is.
-    let raw = EventStore::new(pool.clone())
-        .read_stream(&stream)
-        .await
-        .unwrap();
+    let raw = EventStore::new(pool.clone()).read_stream(&stream).await.unwrap();
     assert_eq!(raw[0].payload, json!({"parceiro": "vivo"}));
     assert_eq!(raw[0].schema_version, 1);
 
@@ -297,15 +184,8 @@ async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
     .await
     .unwrap();
     match store.read_stream(&bad).await.unwrap_err() {
-        StoreError::Upcast {
-            event_type,
-            from_version,
-            message,
-        } => {
-            assert_eq!(
-                (event_type.as_str(), from_version, message.as_str()),
-                ("VariantChosen", 1, "no parceiro")
-            );
+        StoreError::Upcast { event_type, from_version, message } => {
+            assert_eq!((event_type.as_str(), from_version, message.as_str()), ("VariantChosen", 1, "no parceiro"));
         }
         other => panic!("unexpected {other:?}"),
     }
@@ -315,14 +195,7 @@ async fn old_payloads_are_upcast_on_every_read(pool: PgPool) {
 async fn recorded_events_serialize_as_json_lines(pool: PgPool) {
     let store = EventStore::new(pool);
     let s = StreamId::new("download").unwrap();
-    store
-        .append(
-            &s,
-            ExpectedVersion::NoStream,
-            vec![event("Started", json!({"os": "windows"}))],
-        )
-        .await
-        .unwrap();
+    store.append(&s, ExpectedVersion::NoStream, vec![event("Started", json!({"os": "windows"}))]).await.unwrap();
     let e = &store.read_stream(&s).await.unwrap()[0];
     let line = serde_json::to_value(e).unwrap();
     assert_eq!(line["stream_id"], json!(s.as_str()));

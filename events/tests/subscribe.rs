@@ -14,11 +14,7 @@ use tokio::time::timeout;
 const BOUND: Duration = Duration::from_secs(5);
 
 fn options(poll_interval: Duration, listen: bool) -> SubscriptionOptions {
-    SubscriptionOptions {
-        poll_interval,
-        batch_size: 100,
-        listen,
-    }
+    SubscriptionOptions { poll_interval, batch_size: 100, listen }
 }
 
 /// With a 60 s poll interval only the NOTIFY can wake the waiting subscriber in time.
@@ -26,30 +22,11 @@ fn options(poll_interval: Duration, listen: bool) -> SubscriptionOptions {
 async fn a_waiting_subscriber_is_woken_by_notify(pool: PgPool) {
     let store = EventStore::new(pool);
     let stream = StreamId::new("activation").unwrap();
-    store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("First", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("First", json!({}))]).await.unwrap();
 
-    let mut sub = store
-        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
-        .await
-        .unwrap();
-    let first = timeout(BOUND, sub.next_batch())
-        .await
-        .expect("catch-up")
-        .unwrap();
-    assert_eq!(
-        first
-            .iter()
-            .map(|e| e.event_type.as_str())
-            .collect::<Vec<_>>(),
-        ["First"]
-    );
+    let mut sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
+    let first = timeout(BOUND, sub.next_batch()).await.expect("catch-up").unwrap();
+    assert_eq!(first.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["First"]);
     assert_eq!(sub.checkpoint(), first[0].checkpoint());
 
     // Let the subscriber find nothing and start waiting, so that its catch-up read
@@ -57,14 +34,7 @@ async fn a_waiting_subscriber_is_woken_by_notify(pool: PgPool) {
     // nothing relies on it for correctness).
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    store
-        .append(
-            &stream,
-            ExpectedVersion::Exact(1),
-            vec![event("Second", json!({"n": 2}))],
-        )
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::Exact(1), vec![event("Second", json!({"n": 2}))]).await.unwrap();
 
     let second = waiter.await.unwrap().expect("woken within 5 s").unwrap();
     assert_eq!(second.len(), 1);
@@ -77,31 +47,13 @@ async fn a_waiting_subscriber_is_woken_by_notify(pool: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn polling_delivers_when_notifications_are_missing(pool: PgPool) {
     let store = EventStore::new(pool);
-    let mut sub = store
-        .subscribe_all_with(
-            Checkpoint::START,
-            options(Duration::from_millis(100), false),
-        )
-        .await
-        .unwrap();
+    let mut sub =
+        store.subscribe_all_with(Checkpoint::START, options(Duration::from_millis(100), false)).await.unwrap();
     let stream = StreamId::new("download").unwrap();
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
-    store
-        .append(
-            &stream,
-            ExpectedVersion::NoStream,
-            vec![event("Polled", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append(&stream, ExpectedVersion::NoStream, vec![event("Polled", json!({}))]).await.unwrap();
     let batch = waiter.await.unwrap().expect("polled within 5 s").unwrap();
-    assert_eq!(
-        batch
-            .iter()
-            .map(|e| e.event_type.as_str())
-            .collect::<Vec<_>>(),
-        ["Polled"]
-    );
+    assert_eq!(batch.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["Polled"]);
 }
 
 /// B commits (and notifies) while an older writer A is open, so the wake-up finds
@@ -110,10 +62,7 @@ async fn polling_delivers_when_notifications_are_missing(pool: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_rolled_back_writer_does_not_stall_a_subscriber(pool: PgPool) {
     let store = EventStore::new(pool.clone());
-    let sub = store
-        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
-        .await
-        .unwrap();
+    let sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
     let mut stream = Box::pin(sub.into_stream());
 
     let mut tx_a = pool.begin().await.unwrap();
@@ -127,35 +76,17 @@ async fn a_rolled_back_writer_does_not_stall_a_subscriber(pool: PgPool) {
         .await
         .unwrap();
     let sb = StreamId::new("cloud").unwrap();
-    store
-        .append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))])
-        .await
-        .unwrap();
+    store.append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     // Held back behind A, whichever wake-up the subscriber gets.
-    assert!(store
-        .read_all_after(Checkpoint::START, 10)
-        .await
-        .unwrap()
-        .is_empty());
+    assert!(store.read_all_after(Checkpoint::START, 10).await.unwrap().is_empty());
     tx_a.rollback().await.unwrap();
 
-    let b = timeout(BOUND, stream.next())
-        .await
-        .expect("B within 5 s")
-        .unwrap()
-        .unwrap();
+    let b = timeout(BOUND, stream.next()).await.expect("B within 5 s").unwrap().unwrap();
     assert_eq!(b.event_type, "B");
     assert_eq!(b.stream_id, sb.as_str());
 
-    store
-        .append(&sb, ExpectedVersion::Exact(1), vec![event("C", json!({}))])
-        .await
-        .unwrap();
-    let c = timeout(BOUND, stream.next())
-        .await
-        .expect("C within 5 s")
-        .unwrap()
-        .unwrap();
+    store.append(&sb, ExpectedVersion::Exact(1), vec![event("C", json!({}))]).await.unwrap();
+    let c = timeout(BOUND, stream.next()).await.expect("C within 5 s").unwrap().unwrap();
     assert_eq!(c.event_type, "C");
 }
 
@@ -187,25 +118,18 @@ async fn a_stream_subscription_delivers_everything_once_in_order(pool: PgPool) {
         .map(|r| r.unwrap())
         .collect();
     writer.await.unwrap();
-    let order: Vec<(i64, &str)> = got
-        .iter()
-        .map(|e| (e.payload["i"].as_i64().unwrap(), e.event_type.as_str()))
-        .collect();
+    let order: Vec<(i64, &str)> =
+        got.iter().map(|e| (e.payload["i"].as_i64().unwrap(), e.event_type.as_str())).collect();
     let expected: Vec<(i64, &str)> = (0..20).flat_map(|i| [(i, "N"), (i, "M")]).collect();
     assert_eq!(order, expected);
-    assert!(got
-        .windows(2)
-        .all(|w| w[0].checkpoint() < w[1].checkpoint()));
+    assert!(got.windows(2).all(|w| w[0].checkpoint() < w[1].checkpoint()));
 }
 
 /// `append_in_tx` notifies at the caller's commit (60 s poll: only NOTIFY explains it).
 #[sqlx::test(migrations = "../migrations")]
 async fn an_append_in_a_callers_transaction_wakes_at_commit(pool: PgPool) {
     let store = EventStore::new(pool.clone());
-    let mut sub = store
-        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
-        .await
-        .unwrap();
+    let mut sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
     tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
     let mut tx = pool.begin().await.unwrap();
@@ -228,10 +152,7 @@ async fn an_append_in_a_callers_transaction_wakes_at_commit(pool: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
     let store = EventStore::new(pool);
-    let sub = store
-        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
-        .await
-        .unwrap();
+    let sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
     let writers: Vec<_> = (0..4)
         .map(|w| {
             let store = store.clone();
@@ -239,11 +160,7 @@ async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
                 for i in 0..10 {
                     let s = StreamId::new("download").unwrap();
                     store
-                        .append(
-                            &s,
-                            ExpectedVersion::NoStream,
-                            vec![event("W", json!({"w": w, "i": i}))],
-                        )
+                        .append(&s, ExpectedVersion::NoStream, vec![event("W", json!({"w": w, "i": i}))])
                         .await
                         .unwrap();
                 }
@@ -259,42 +176,21 @@ async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
     for w in writers {
         w.await.unwrap();
     }
-    let mut seen: Vec<(i64, i64)> = got
-        .iter()
-        .map(|e| {
-            (
-                e.payload["w"].as_i64().unwrap(),
-                e.payload["i"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let mut seen: Vec<(i64, i64)> =
+        got.iter().map(|e| (e.payload["w"].as_i64().unwrap(), e.payload["i"].as_i64().unwrap())).collect();
     seen.sort();
-    assert_eq!(
-        seen,
-        (0..4)
-            .flat_map(|w| (0..10).map(move |i| (w, i)))
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(seen, (0..4).flat_map(|w| (0..10).map(move |i| (w, i))).collect::<Vec<_>>());
 }
 
 /// A StoreTransaction notifies after its commit (60 s poll: only NOTIFY explains it).
 #[sqlx::test(migrations = "../migrations")]
 async fn a_store_transaction_wakes_after_commit(pool: PgPool) {
     let store = EventStore::new(pool);
-    let mut sub = store
-        .subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true))
-        .await
-        .unwrap();
+    let mut sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
     tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
     let mut tx = store.begin().await.unwrap();
-    tx.append(
-        &StreamId::new("cloud").unwrap(),
-        ExpectedVersion::NoStream,
-        vec![event("Tx", json!({}))],
-    )
-    .await
-    .unwrap();
+    tx.append(&StreamId::new("cloud").unwrap(), ExpectedVersion::NoStream, vec![event("Tx", json!({}))]).await.unwrap();
     tx.commit().await.unwrap();
     let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
     assert_eq!(batch[0].event_type, "Tx");
@@ -309,8 +205,14 @@ async fn an_announced_append_names_its_stream_after_the_commit(pool: PgPool) {
     listener.listen(events::NOTIFY_CHANNEL).await.unwrap();
     let (one, two) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
     let mut tx = pool.begin().await.unwrap();
-    store.append_in_tx_announce_later(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
-    store.append_in_tx_announce_later(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    store
+        .append_in_tx_announce_later(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))])
+        .await
+        .unwrap();
+    store
+        .append_in_tx_announce_later(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))])
+        .await
+        .unwrap();
     // Nothing is sent from inside the transaction.
     assert!(timeout(Duration::from_millis(300), listener.recv()).await.is_err(), "no NOTIFY before the announce");
     tx.commit().await.unwrap();
@@ -330,7 +232,8 @@ async fn reading_a_stream_after_a_version_returns_only_the_newer_events(pool: Pg
     let stream = StreamId::new("download").unwrap();
     store.append(&stream, ExpectedVersion::NoStream, vec![event("A", json!({})), event("B", json!({}))]).await.unwrap();
     store.append(&stream, ExpectedVersion::Exact(2), vec![event("C", json!({}))]).await.unwrap();
-    let after: Vec<(i64, String)> = store.read_stream_after(&stream, 1).await.unwrap().into_iter().map(|e| (e.version, e.event_type)).collect();
+    let after: Vec<(i64, String)> =
+        store.read_stream_after(&stream, 1).await.unwrap().into_iter().map(|e| (e.version, e.event_type)).collect();
     assert_eq!(after, [(2, "B".to_string()), (3, "C".to_string())]);
     assert!(store.read_stream_after(&stream, 3).await.unwrap().is_empty());
 }

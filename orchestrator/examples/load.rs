@@ -72,11 +72,19 @@ fn levels() -> anyhow::Result<Vec<Level>> {
 }
 
 /// Runs visitors `from..from + level.attempts`: each one's end and when it came.
-async fn run_level(driver: &Driver, level: &Level, from: usize) -> Vec<(usize, Result<journeys::Finish, String>, Instant)> {
+async fn run_level(
+    driver: &Driver,
+    level: &Level,
+    from: usize,
+) -> Vec<(usize, Result<journeys::Finish, String>, Instant)> {
     let visitor = |i: usize| async move { (i, driver.run(i).await.map_err(|e| format!("{e:#}")), Instant::now()) };
     match level.arrivals {
         Arrivals::Closed { concurrency } => {
-            futures::stream::iter(from..from + level.attempts).map(visitor).buffer_unordered(concurrency).collect().await
+            futures::stream::iter(from..from + level.attempts)
+                .map(visitor)
+                .buffer_unordered(concurrency)
+                .collect()
+                .await
         }
         Arrivals::Open { per_second } => {
             let began = tokio::time::Instant::now();
@@ -115,7 +123,9 @@ async fn main() -> anyhow::Result<()> {
     ];
     let server = Server::start(&binary, &env).await?;
     let db = PgPool::connect(&database).await?;
-    sqlx::query("CREATE TABLE load_raw (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())").execute(&db).await?;
+    sqlx::query("CREATE TABLE load_raw (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())")
+        .execute(&db)
+        .await?;
 
     println!(
         "load: one release server, DATABASE_MAX_CONNECTIONS=32, ALTCHA_MAX_COUNTER=1000, defaults otherwise; machine load {}",
@@ -141,8 +151,15 @@ async fn main() -> anyhow::Result<()> {
             Arrivals::Open { per_second } => {
                 let arriving = Duration::from_secs_f64(level.attempts as f64 / per_second);
                 let (from, to) = (began + Duration::from_secs(6), began + arriving);
-                let steady = ends.iter().filter(|(_, e, at)| matches!(e, Ok(f) if f.normal()) && *at >= from && *at <= to).count();
-                if to > from { steady as f64 / (to - from).as_secs_f64() } else { normal as f64 / elapsed.as_secs_f64() }
+                let steady = ends
+                    .iter()
+                    .filter(|(_, e, at)| matches!(e, Ok(f) if f.normal()) && *at >= from && *at <= to)
+                    .count();
+                if to > from {
+                    steady as f64 / (to - from).as_secs_f64()
+                } else {
+                    normal as f64 / elapsed.as_secs_f64()
+                }
             }
         };
         let per_attempt = xids as f64 / level.attempts as f64;
@@ -242,14 +259,20 @@ async fn step_latencies(db: &PgPool, mark: i64) -> anyhow::Result<Vec<(String, f
 }
 
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 /// The server's resident memory, kB (`VmRSS`).
 fn rss_kb(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
-        .and_then(|status| status.lines().find_map(|l| l.strip_prefix("VmRSS:").map(|v| v.trim().trim_end_matches(" kB").trim().to_string())))
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:").map(|v| v.trim().trim_end_matches(" kB").trim().to_string()))
+        })
         .and_then(|kb| kb.parse().ok())
         .unwrap_or(0)
 }
@@ -272,7 +295,12 @@ async fn event_streams(server: &Server, attempts: usize, per_attempt: usize) -> 
         let id = answer.json::<serde_json::Value>().await?["id"].as_str().context("id")?.to_string();
         let mut streams = Vec::new();
         for _ in 0..per_attempt {
-            let mut stream = http.get(format!("{}/api/attempts/{id}/stream", server.base)).header("cookie", &cookie).send().await?.error_for_status()?;
+            let mut stream = http
+                .get(format!("{}/api/attempts/{id}/stream", server.base))
+                .header("cookie", &cookie)
+                .send()
+                .await?
+                .error_for_status()?;
             // The first frame: the attempt as it stands.
             stream.chunk().await?.context("no first frame")?;
             streams.push(stream);

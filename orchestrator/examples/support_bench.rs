@@ -94,7 +94,13 @@ async fn main() -> anyhow::Result<()> {
     println!("|---|---|---|---|---|");
     for (name, mut times) in [("look-up by phone", lookups), ("open one attempt", opens)] {
         times.sort();
-        println!("| {name} | {} | {:.1} | {:.1} | {:.1} |", times.len(), ms(pct(&times, 0.50)), ms(pct(&times, 0.99)), ms(times.last().copied().unwrap_or_default()));
+        println!(
+            "| {name} | {} | {:.1} | {:.1} | {:.1} |",
+            times.len(),
+            ms(pct(&times, 0.50)),
+            ms(pct(&times, 0.99)),
+            ms(times.last().copied().unwrap_or_default())
+        );
     }
     explain(&pool, &vault, &phones[0]).await?;
     Ok(())
@@ -105,7 +111,10 @@ async fn bench_database(server: &str, name: &str) -> anyhow::Result<PgPool> {
         bail!("--database takes letters, digits and _ only");
     }
     let admin = PgPoolOptions::new().max_connections(1).connect(server).await.context("connecting to DATABASE_URL")?;
-    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)").bind(name).fetch_one(&admin).await?;
+    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+        .bind(name)
+        .fetch_one(&admin)
+        .await?;
     if !exists {
         sqlx::query(&format!("CREATE DATABASE {name}")).execute(&admin).await?;
     }

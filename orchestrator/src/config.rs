@@ -89,11 +89,7 @@ impl ServeConfig {
     pub fn site_config(&self) -> SiteConfig {
         let sandbox = self.upstreams.sandbox_url.trim_end_matches('/');
         SiteConfig {
-            chatbot_url: self
-                .site
-                .chatbot_url
-                .clone()
-                .unwrap_or_else(|| format!("{sandbox}/chatbot/?p=hero")),
+            chatbot_url: self.site.chatbot_url.clone().unwrap_or_else(|| format!("{sandbox}/chatbot/?p=hero")),
             chatbot_avatar_url: self
                 .site
                 .chatbot_avatar_url
@@ -155,7 +151,8 @@ impl KeyConfig {
     pub fn keys(&self, sandbox_mode: bool) -> anyhow::Result<Keys> {
         match (&self.pii_kek_hex, &self.pii_hmac_hex) {
             (Some(kek), Some(hmac)) => {
-                let keys = Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")?;
+                let keys =
+                    Keys::from_hex(kek.expose_secret(), hmac.expose_secret()).context("PII_KEK_HEX / PII_HMAC_HEX")?;
                 let previous: Vec<&str> = self
                     .pii_kek_previous_hex
                     .as_ref()
@@ -210,7 +207,15 @@ pub struct SiteSettings {
 
 impl Default for SiteSettings {
     fn default() -> Self {
-        Self { sandbox_mode: true, chatbot_url: None, chatbot_avatar_url: None, company: CompanySettings::default(), staff_cookie_secure: false, session_cookie_secure: false, public_origin: None }
+        Self {
+            sandbox_mode: true,
+            chatbot_url: None,
+            chatbot_avatar_url: None,
+            company: CompanySettings::default(),
+            staff_cookie_secure: false,
+            session_cookie_secure: false,
+            public_origin: None,
+        }
     }
 }
 
@@ -282,7 +287,13 @@ impl CompanySettings {
         CompanyIdentity {
             legal_name: self.company_legal_name.trim().to_owned(),
             cnpj: self.company_cnpj.trim().to_owned(),
-            address: self.company_address.split(';').map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect(),
+            address: self
+                .company_address
+                .split(';')
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect(),
             contact_email: self.company_contact_email.trim().to_owned(),
             press_email: self.company_press_email.trim().to_owned(),
             support_phone: set(&self.support_phone),
@@ -582,7 +593,11 @@ mod tests {
         let refused = unset.keys(false).expect_err("refused outside sandbox mode");
         assert!(refused.to_string().contains("PII_KEK_HEX and PII_HMAC_HEX are required"), "{refused}");
         let (kek, hmac) = Keys::generate().to_hex();
-        let set = KeyConfig { pii_kek_hex: Some(SecretString::from(kek)), pii_hmac_hex: Some(SecretString::from(hmac)), pii_kek_previous_hex: None };
+        let set = KeyConfig {
+            pii_kek_hex: Some(SecretString::from(kek)),
+            pii_hmac_hex: Some(SecretString::from(hmac)),
+            pii_kek_previous_hex: None,
+        };
         assert!(set.keys(false).is_ok());
     }
 

@@ -122,9 +122,11 @@ async fn rotate(batch: i64, config: &AdminConfig) -> anyhow::Result<()> {
     let (_db, vault) = open(config).await?;
     let left = vault.left_to_rewrap().await?;
     // Drawn only on a terminal; silent when stderr is piped.
-    let progress = indicatif::ProgressBar::with_draw_target(Some(left.max(0) as u64), indicatif::ProgressDrawTarget::stderr());
+    let progress =
+        indicatif::ProgressBar::with_draw_target(Some(left.max(0) as u64), indicatif::ProgressDrawTarget::stderr());
     progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} chaves ({per_sec}, falta {eta})").context("progress template")?,
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} chaves ({per_sec}, falta {eta})")
+            .context("progress template")?,
     );
     let mut done = 0u64;
     loop {
@@ -174,7 +176,13 @@ async fn staff(command: StaffCommand) -> anyhow::Result<()> {
                     Some(at) => format!("disabled {}", at.format("%Y-%m-%d %H:%M UTC")),
                     None => "active".into(),
                 };
-                println!("{}\t{}\t{}\tsince {}", account.email, account.role, state, account.created_at.format("%Y-%m-%d"));
+                println!(
+                    "{}\t{}\t{}\tsince {}",
+                    account.email,
+                    account.role,
+                    state,
+                    account.created_at.format("%Y-%m-%d")
+                );
             }
         }
         StaffCommand::Disable { email, config } => {
@@ -199,10 +207,9 @@ async fn staff(command: StaffCommand) -> anyhow::Result<()> {
 async fn person(command: PersonCommand) -> anyhow::Result<()> {
     let PersonCommand::Erase { phone, document, email, yes, config } = command;
     let (kind, value) = match (phone, document, email) {
-        (Some(phone), None, None) => (
-            PiiKind::Phone,
-            orchestrator::support::query::normalize_phone(&phone).context("invalid phone")?,
-        ),
+        (Some(phone), None, None) => {
+            (PiiKind::Phone, orchestrator::support::query::normalize_phone(&phone).context("invalid phone")?)
+        }
         (None, Some(document), None) => (PiiKind::CpfCnpj, document),
         (None, None, Some(email)) => (PiiKind::Email, email),
         _ => bail!("give exactly one of --phone, --document, --email"),
@@ -225,6 +232,9 @@ async fn person(command: PersonCommand) -> anyhow::Result<()> {
         serde_json::json!({ "kind": kind.as_str(), "hash": hash, "by": "command line", "subjects": erased.subjects, "attempts": erased.attempts, "secrets": erased.secrets }),
     )
     .await?;
-    println!("erased {} subjects linked to {} attempts; {} tokens deleted", erased.subjects, erased.attempts, erased.secrets);
+    println!(
+        "erased {} subjects linked to {} attempts; {} tokens deleted",
+        erased.subjects, erased.attempts, erased.secrets
+    );
     Ok(())
 }

@@ -78,21 +78,42 @@ impl Metrics {
             attempts_ended.clone(),
         );
         let commands = Family::<CommandLabels, Histogram, fn() -> Histogram>::new_with_constructor(seconds_buckets);
-        registry.register("command_duration_seconds", "Visitors' commands, received to answered, by flow and command", commands.clone());
-        let upstream_calls = Family::<EndpointLabel, Histogram, fn() -> Histogram>::new_with_constructor(seconds_buckets);
-        registry.register("upstream_call_duration_seconds", "Upstream calls of the steps, by endpoint", upstream_calls.clone());
+        registry.register(
+            "command_duration_seconds",
+            "Visitors' commands, received to answered, by flow and command",
+            commands.clone(),
+        );
+        let upstream_calls =
+            Family::<EndpointLabel, Histogram, fn() -> Histogram>::new_with_constructor(seconds_buckets);
+        registry.register(
+            "upstream_call_duration_seconds",
+            "Upstream calls of the steps, by endpoint",
+            upstream_calls.clone(),
+        );
         let step_retries = Family::<EndpointLabel, Counter>::default();
-        registry.register("step_retries", "Steps that failed and were planned again, by the endpoint of their last call", step_retries.clone());
+        registry.register(
+            "step_retries",
+            "Steps that failed and were planned again, by the endpoint of their last call",
+            step_retries.clone(),
+        );
         let runner_lag = seconds_buckets();
         registry.register("runner_lag_seconds", "From a step's due time to its claim by a runner", runner_lag.clone());
         let store_appends = seconds_buckets();
-        registry.register("store_append_duration_seconds", "Appends with their plan, in the writer's transaction", store_appends.clone());
+        registry.register(
+            "store_append_duration_seconds",
+            "Appends with their plan, in the writer's transaction",
+            store_appends.clone(),
+        );
         let sse_clients = Gauge::default();
         registry.register("sse_clients", "Visitors' event streams open now", sse_clients.clone());
         let pool_connections = Family::<PoolLabel, Gauge>::default();
         registry.register("db_pool_connections", "The database pool's connections, by state", pool_connections.clone());
         let pool_max = Gauge::default();
-        registry.register("db_pool_max_connections", "The database pool's ceiling (DATABASE_MAX_CONNECTIONS)", pool_max.clone());
+        registry.register(
+            "db_pool_max_connections",
+            "The database pool's ceiling (DATABASE_MAX_CONNECTIONS)",
+            pool_max.clone(),
+        );
         Self {
             registry,
             attempts_started,
@@ -114,15 +135,21 @@ impl Metrics {
 
     /// An attempt that was open is now `outcome` (`completed` or `refused`).
     pub fn attempt_ended(&self, flow: &str, outcome: &str) {
-        self.attempts_ended.get_or_create(&OutcomeLabels { flow: flow.to_string(), outcome: outcome.to_string() }).inc();
+        self.attempts_ended
+            .get_or_create(&OutcomeLabels { flow: flow.to_string(), outcome: outcome.to_string() })
+            .inc();
     }
 
     pub fn command(&self, flow: &str, command: &str, took: Duration) {
-        self.commands.get_or_create(&CommandLabels { flow: flow.to_string(), command: command.to_string() }).observe(took.as_secs_f64());
+        self.commands
+            .get_or_create(&CommandLabels { flow: flow.to_string(), command: command.to_string() })
+            .observe(took.as_secs_f64());
     }
 
     pub fn upstream_call(&self, endpoint: &str, took: Duration) {
-        self.upstream_calls.get_or_create(&EndpointLabel { endpoint: endpoint.to_string() }).observe(took.as_secs_f64());
+        self.upstream_calls
+            .get_or_create(&EndpointLabel { endpoint: endpoint.to_string() })
+            .observe(took.as_secs_f64());
     }
 
     pub fn step_retried(&self, endpoint: &str) {

@@ -76,13 +76,11 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure, session_cookie_secure, abuse, server } = parts;
+    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure, session_cookie_secure, abuse, server } =
+        parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
-    let http = reqwest::Client::builder()
-        .timeout(upstreams.timeout)
-        .build()
-        .context("building the HTTP client")?;
+    let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
     let notifier = Notifier::spawn(db.clone(), stop);
@@ -108,7 +106,13 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
 
 /// Starts `workers` runners over every flow's steps, each with `concurrency` steps in flight; they stop when `stop` turns true. A runner
 /// whose loop panics (a step's own panic is caught and counted inside it) is started again.
-pub fn spawn_runners(app: &App, workers: usize, concurrency: usize, lease: std::time::Duration, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
+pub fn spawn_runners(
+    app: &App,
+    workers: usize,
+    concurrency: usize,
+    lease: std::time::Duration,
+    stop: watch::Receiver<bool>,
+) -> Vec<JoinHandle<()>> {
     (0..workers)
         .map(|_| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
@@ -117,11 +121,10 @@ pub fn spawn_runners(app: &App, workers: usize, concurrency: usize, lease: std::
             tokio::spawn(async move {
                 let config = RunnerConfig { lease, concurrency, ..RunnerConfig::default() };
                 loop {
-                    let runner = flows
-                        .iter()
-                        .fold(Runner::new(db.clone(), store.clone(), config.clone()).with_metrics(metrics.clone()), |runner, flow| {
-                            runner.with_flow(flow.clone())
-                        });
+                    let runner = flows.iter().fold(
+                        Runner::new(db.clone(), store.clone(), config.clone()).with_metrics(metrics.clone()),
+                        |runner, flow| runner.with_flow(flow.clone()),
+                    );
                     let stopping = stopped(stop.clone());
                     match tokio::spawn(runner.run_until(stopping)).await {
                         Ok(Ok(())) => break,
@@ -203,9 +206,8 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
             }
         }));
     }
-    let listener = TcpListener::bind(config.bind_addr)
-        .await
-        .with_context(|| format!("binding {}", config.bind_addr))?;
+    let listener =
+        TcpListener::bind(config.bind_addr).await.with_context(|| format!("binding {}", config.bind_addr))?;
     let addr = listener.local_addr()?;
     tracing::info!("portal listening on http://{addr} (health: http://{addr}/healthz)");
     // One signal stops everything at once: the listener stops accepting, event streams end,
@@ -251,14 +253,13 @@ pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
 /// the cluster's transaction-id counter starts low again, below the ids the restored events
 /// carry, and the read stalls or skips events. Refuses to start then.
 pub async fn check_transaction_ids(db: &PgPool) -> anyhow::Result<()> {
-    let (highest, current): (Option<String>, String) =
-        sqlx::query_as(
-            "SELECT (SELECT tx_id::text FROM events ORDER BY tx_id DESC LIMIT 1),
+    let (highest, current): (Option<String>, String) = sqlx::query_as(
+        "SELECT (SELECT tx_id::text FROM events ORDER BY tx_id DESC LIMIT 1),
                     pg_snapshot_xmax(pg_current_snapshot())::text",
-        )
-            .fetch_one(db)
-            .await
-            .context("reading transaction ids")?;
+    )
+    .fetch_one(db)
+    .await
+    .context("reading transaction ids")?;
     let parse = |text: &str| text.parse::<u64>().context("a transaction id that is not a number");
     if let Some(highest) = highest {
         let (highest, current) = (parse(&highest)?, parse(&current)?);

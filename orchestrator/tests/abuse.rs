@@ -27,7 +27,8 @@ impl World {
     async fn idle(&self) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         loop {
-            let due: i64 = sqlx::query_scalar("SELECT count(*) FROM due_steps").fetch_one(&self.db).await.expect("due steps");
+            let due: i64 =
+                sqlx::query_scalar("SELECT count(*) FROM due_steps").fetch_one(&self.db).await.expect("due steps");
             if due == 0 {
                 return;
             }
@@ -56,12 +57,16 @@ impl World {
     /// A standard activation on its send-code panel.
     async fn activation(&self) -> Visitor {
         let visitor = self.started("activation", json!({ "type": "start", "variant": "standard" })).await;
-        self.wait(&visitor, Duration::from_secs(30), |view| view["panel"] == "send_code" && view["busy"] == false).await;
+        self.wait(&visitor, Duration::from_secs(30), |view| view["panel"] == "send_code" && view["busy"] == false)
+            .await;
         visitor
     }
 
     async fn settled_on(&self, visitor: &Visitor, panel: &'static str) -> Value {
-        self.wait(visitor, Duration::from_secs(30), move |view| view["panel"] == panel && view["loading"] != true && view["busy"] != true).await
+        self.wait(visitor, Duration::from_secs(30), move |view| {
+            view["panel"] == panel && view["loading"] != true && view["busy"] != true
+        })
+        .await
     }
 
     /// A command as a script sends it: with a header of its choosing instead of a solved proof.
@@ -186,7 +191,8 @@ async fn a_code_send_without_a_valid_unused_proof_of_work_is_refused(db: PgPool)
     assert_eq!(h.command_with_proof(&visitor, submit, Some(&proof)).await.0, 200);
     // The same solution again, on another attempt: spent.
     let other = h.download().await;
-    let replayed = h.command_with_proof(&other, json!({ "type": "submit_phone", "phone": "(11) 97777-9999" }), Some(&proof)).await;
+    let replayed =
+        h.command_with_proof(&other, json!({ "type": "submit_phone", "phone": "(11) 97777-9999" }), Some(&proof)).await;
     refused_by(&replayed, 403, rules::Rule::ProofOfWork, rules::PROOF_MISSING);
     assert_eq!(h.refusals(&visitor).await.len(), 2, "both refusals are in the attempt");
     assert_eq!(h.codes_sent(MSISDN).await, 1);
@@ -217,7 +223,8 @@ async fn the_sandbox_scenario_phones_are_exempt_in_sandbox_mode_only(db: PgPool)
     let send = || async {
         let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
         let response = h.http.post(production.url("/api/attempts")).json(&start).send().await.expect("start");
-        let cookie = response.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("cookie").to_string();
+        let cookie =
+            response.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("cookie").to_string();
         let id = response.json::<Value>().await.expect("json")["id"].as_str().expect("id").to_string();
         let refused = h
             .http
@@ -245,7 +252,11 @@ async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db
     .await;
     let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
     let from = |address: &str| {
-        h.http.post(h.app.url("/api/attempts")).header("x-forwarded-for", format!("6.6.6.6, {address}")).json(&start).send()
+        h.http
+            .post(h.app.url("/api/attempts"))
+            .header("x-forwarded-for", format!("6.6.6.6, {address}"))
+            .json(&start)
+            .send()
     };
     for _ in 0..3 {
         assert_eq!(from("198.51.100.7").await.expect("start").status().as_u16(), 201);
@@ -256,17 +267,19 @@ async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db
     refused_by(&answer, 429, rules::Rule::StartsPerIp, rules::STARTS_PER_IP);
     // Another client behind the same proxy (a forged left-hand entry changes nothing).
     assert_eq!(from("198.51.100.8").await.expect("start").status().as_u16(), 201);
-    let recorded: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE category = 'abuse' AND event_type = 'abuse.limited'")
-        .fetch_one(&h.db)
-        .await
-        .expect("refused starts");
+    let recorded: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE category = 'abuse' AND event_type = 'abuse.limited'")
+            .fetch_one(&h.db)
+            .await
+            .expect("refused starts");
     assert_eq!(recorded, 1, "the refused start is recorded");
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn partner_log_ins_are_limited_per_email(db: PgPool) {
     let h = world(db, |config| config.abuse.partner_logins_per_email_hour = 2).await;
-    let log_in = |phone: &'static str| json!({ "type": "submit_email", "phone": phone, "email": "Alguem@Exemplo.com " });
+    let log_in =
+        |phone: &'static str| json!({ "type": "submit_email", "phone": phone, "email": "Alguem@Exemplo.com " });
     for phone in ["(11) 97777-0001", "(11) 97777-0002"] {
         let visitor = h.started("activation", json!({ "type": "start", "variant": "telecom" })).await;
         h.wait(&visitor, Duration::from_secs(30), |view| view["panel"] == "email" && view["busy"] == false).await;
@@ -274,7 +287,9 @@ async fn partner_log_ins_are_limited_per_email(db: PgPool) {
     }
     let visitor = h.started("activation", json!({ "type": "start", "variant": "telecom" })).await;
     h.wait(&visitor, Duration::from_secs(30), |view| view["panel"] == "email" && view["busy"] == false).await;
-    let refused = h.command(&visitor, json!({ "type": "submit_email", "phone": "(11) 97777-0003", "email": "alguem@exemplo.com" })).await;
+    let refused = h
+        .command(&visitor, json!({ "type": "submit_email", "phone": "(11) 97777-0003", "email": "alguem@exemplo.com" }))
+        .await;
     refused_by(&refused, 429, rules::Rule::PartnerLoginsPerEmail, rules::PARTNER_LOGINS);
     h.idle().await;
     let logins = h.calls("hero.login").await.len();
@@ -290,7 +305,10 @@ async fn the_portal_wide_ceiling_opens_the_breaker_for_every_phone(db: PgPool) {
     .await;
     for i in 0..3 {
         let visitor = h.download().await;
-        assert_eq!(h.command(&visitor, json!({ "type": "submit_phone", "phone": format!("(11) 97777-100{i}") })).await.0, 200);
+        assert_eq!(
+            h.command(&visitor, json!({ "type": "submit_phone", "phone": format!("(11) 97777-100{i}") })).await.0,
+            200
+        );
     }
     let visitor = h.download().await;
     let tripped = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 97777-1003" })).await;

@@ -93,7 +93,10 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
 
     let subscriptions = h.sandbox_json("/admin/subscriptions").await;
     assert_eq!(subscriptions.as_array().map(Vec::len), Some(1));
-    assert_eq!((subscriptions[0]["serial"].as_str(), subscriptions[0]["msisdn"].as_str()), (Some("EXA-2026-0001"), Some(MSISDN)));
+    assert_eq!(
+        (subscriptions[0]["serial"].as_str(), subscriptions[0]["msisdn"].as_str()),
+        (Some("EXA-2026-0001"), Some(MSISDN))
+    );
     // The subscription carried the step's idempotency key.
     let calls = h.sandbox_json("/admin/calls?endpoint=bff.subscribe-serial").await;
     let key = calls[0]["idempotency_key"].as_str().expect("idempotency key");
@@ -115,7 +118,11 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     attempt.ok(json!({"type": "record_store_redirect", "platform": "android"})).await;
     // Issue 14, defect 7: a command that changes nothing answered 500; it answers the view.
     let again = attempt.ok(json!({"type": "record_store_redirect", "platform": "android"})).await;
-    assert_eq!((again["events"].clone(), again["view"]["panel"].as_str()), (json!([]), Some("redirect_store")), "{again}");
+    assert_eq!(
+        (again["events"].clone(), again["view"]["panel"].as_str()),
+        (json!([]), Some("redirect_store")),
+        "{again}"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -123,16 +130,33 @@ async fn the_server_checks_the_fields_with_the_spec_messages(db: PgPool) {
     let h = harness(db).await;
     let attempt = h.start(json!({"type": "start", "variant": "carrier"})).await;
     for (command, field, message) in [
-        (json!({"type": "submit_phone", "phone": "(10) 98765-4321", "cpf_cnpj": "529.982.247-25"}), "phone", activation::INVALID_PHONE),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "1234567890123"}), "cpf_cnpj", activation::INVALID_CPF_CNPJ),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "222.222.222-22"}), "cpf_cnpj", activation::INVALID_CPF),
-        (json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "11.222.333/0001-82"}), "cpf_cnpj", activation::INVALID_CNPJ),
+        (
+            json!({"type": "submit_phone", "phone": "(10) 98765-4321", "cpf_cnpj": "529.982.247-25"}),
+            "phone",
+            activation::INVALID_PHONE,
+        ),
+        (
+            json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "1234567890123"}),
+            "cpf_cnpj",
+            activation::INVALID_CPF_CNPJ,
+        ),
+        (
+            json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "222.222.222-22"}),
+            "cpf_cnpj",
+            activation::INVALID_CPF,
+        ),
+        (
+            json!({"type": "submit_phone", "phone": PHONE, "cpf_cnpj": "11.222.333/0001-82"}),
+            "cpf_cnpj",
+            activation::INVALID_CNPJ,
+        ),
     ] {
         let (status, body) = attempt.send(command).await.expect_err("refused");
         assert_eq!((status, body["field"].as_str(), body["message"].as_str()), (422, Some(field), Some(message)));
     }
     let standard = h.start(json!({"type": "start", "variant": "standard"})).await;
-    let (status, body) = standard.send(json!({"type": "submit_phone", "phone": PHONE, "licence": ""})).await.expect_err("refused");
+    let (status, body) =
+        standard.send(json!({"type": "submit_phone", "phone": PHONE, "licence": ""})).await.expect_err("refused");
     assert_eq!((status, body["message"].as_str()), (422, Some(activation::MISSING_LICENCE)));
 }
 
@@ -149,7 +173,10 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     // A wrong code (a typo): the upstream answers 400, and the visitor is asked to check the
     // message, not sent to request a new code (issue 14).
     let view = submit_code(&attempt, &wrong(&code)).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("code_validation"), Some(activation::CODE_WRONG)));
+    assert_eq!(
+        (view["panel"].as_str(), view["error"].as_str()),
+        (Some("code_validation"), Some(activation::CODE_WRONG))
+    );
     // Four more wrong codes, then the sixth try is refused with the spec's 406 text even when
     // right: by our own limit (issue 17), before the upstream is asked.
     for _ in 0..4 {
@@ -157,12 +184,21 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
     }
     let validations = h.calls("partner-api.authentication-validate").await.len();
     assert_eq!(validations, 5, "the five wrong codes were checked upstream");
-    let (status, body) = attempt.send(json!({"type": "submit_code", "pincode": code, "terms_accepted": true})).await.expect_err("refused");
-    assert_eq!((status, body["message"].as_str(), body["rule"].as_str()), (429, Some(activation::CODE_LOCKED), Some("wrong_codes")));
+    let (status, body) = attempt
+        .send(json!({"type": "submit_code", "pincode": code, "terms_accepted": true}))
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        (status, body["message"].as_str(), body["rule"].as_str()),
+        (429, Some(activation::CODE_LOCKED), Some("wrong_codes"))
+    );
     assert_eq!(h.calls("partner-api.authentication-validate").await.len(), validations, "no upstream call");
     let recorded = h.refusals(&attempt.visitor).await;
     assert_eq!(recorded.len(), 1, "the refusal is in the attempt: {recorded:?}");
-    assert_eq!((recorded[0]["rule"].as_str(), recorded[0]["command"].as_str()), (Some("wrong_codes"), Some("submit_code")));
+    assert_eq!(
+        (recorded[0]["rule"].as_str(), recorded[0]["command"].as_str()),
+        (Some("wrong_codes"), Some("submit_code"))
+    );
 
     // An expired code (the sandbox clock moves 16 minutes): 403.
     let other = at_code_panel(
@@ -187,7 +223,10 @@ async fn serial_not_found_and_send_failure(db: PgPool) {
     )
     .await;
     let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("send_code"), Some(activation::SERIAL_NOT_FOUND)));
+    assert_eq!(
+        (view["panel"].as_str(), view["error"].as_str()),
+        (Some("send_code"), Some(activation::SERIAL_NOT_FOUND))
+    );
 
     let failing = h.start(json!({"type": "start", "variant": "standard"})).await;
     failing.ok(json!({"type": "submit_phone", "phone": "(11) 92000-0001", "licence": "EXA-3"})).await;
@@ -211,7 +250,9 @@ async fn the_resend_countdown_is_enforced_by_the_server(db: PgPool) {
     assert!((58..=60).contains(&left), "{left}");
     let inbox = h.sandbox_json(&format!("/sms?to={MSISDN}")).await;
     assert_eq!(inbox.as_array().map(Vec::len), Some(2), "a second code was sent");
-    for command in [json!({"type": "resend_code"}), json!({"type": "submit_code", "pincode": "123456", "terms_accepted": true})] {
+    for command in
+        [json!({"type": "resend_code"}), json!({"type": "submit_code", "pincode": "123456", "terms_accepted": true})]
+    {
         let (status, body) = attempt.send(command).await.expect_err("refused during the countdown");
         assert_eq!((status, body["message"].as_str()), (422, Some(activation::WAIT_COUNTDOWN)));
     }
@@ -227,7 +268,10 @@ async fn carrier_lists_the_granted_products_or_shows_the_authorize_error(db: PgP
     )
     .await;
     let view = submit_code(&attempt, &h.sms_code("5511930000002").await).await;
-    assert_eq!((view["panel"].as_str(), view["products"].clone()), (Some("product_list"), json!(["seguranca", "cloud"])));
+    assert_eq!(
+        (view["panel"].as_str(), view["products"].clone()),
+        (Some("product_list"), json!(["seguranca", "cloud"]))
+    );
     attempt.ok(json!({"type": "choose_product", "product": "cloud", "platform": "desktop"})).await;
     // The carrier's calls went to the carrier brand's BFF with the `tim` brand.
     let packs = h.sandbox_json("/admin/calls?endpoint=bff.packs").await;
@@ -280,7 +324,10 @@ async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgP
     assert_eq!(query["client_id"], "exa-portal-brisanet");
     assert_eq!(query["redirect_uri"], RETURN_URL);
     assert_eq!(query["scope"], "offline");
-    assert_eq!((query["state"].len(), query["code_challenge"].len(), query["code_challenge_method"].as_str()), (43, 43, "S256"));
+    assert_eq!(
+        (query["state"].len(), query["code_challenge"].len(), query["code_challenge_method"].as_str()),
+        (43, 43, "S256")
+    );
 
     // The visitor approves on the partner's page and comes back, in the same browser, with
     // ?code=&state=: the code is exchanged server-side (PKCE) and the customer read.
@@ -293,7 +340,10 @@ async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgP
     let view = submit_code(&attempt, &h.sms_code(MSISDN).await).await;
     assert_eq!(view["panel"], "redirect_store", "{view}");
     let subscriptions = h.sandbox_json("/admin/subscriptions").await;
-    assert_eq!((subscriptions[0]["kind"].as_str(), subscriptions[0]["partner"].as_str()), (Some("hash"), Some("brisanet")));
+    assert_eq!(
+        (subscriptions[0]["kind"].as_str(), subscriptions[0]["partner"].as_str()),
+        (Some("hash"), Some("brisanet"))
+    );
     let exchanges = h.sandbox_json("/admin/calls?endpoint=oauth.token").await;
     assert_eq!(exchanges.as_array().map(Vec::len), Some(1), "one exchange: {exchanges}");
 
@@ -302,7 +352,10 @@ async fn broadband_goes_through_the_partner_oauth_and_subscribes_by_hash(db: PgP
     let back = consent(&h, &landing, "sem-cobertura").await;
     let uncovered = h.start_in(Some(&landing.visitor.cookie), returned(&back)).await;
     let view = uncovered.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("partner_login"), Some(activation::CUSTOMER_NOT_FOUND)));
+    assert_eq!(
+        (view["panel"].as_str(), view["error"].as_str()),
+        (Some("partner_login"), Some(activation::CUSTOMER_NOT_FOUND))
+    );
 }
 
 /// Issue 16, item 5: a return the portal did not send the visitor on is refused with the
@@ -348,7 +401,8 @@ async fn forged_replayed_and_planted_partner_returns_are_refused(db: PgPool) {
 
     // Nothing of the round trip rests in clear: the verifiers are sealed, the states hashed.
     // Two landings, and each of the five refused returns offered the partner login again.
-    let rows: Vec<(Vec<u8>, String)> = sqlx::query_as("SELECT state_hash, verifier FROM oauth_states").fetch_all(&h.db).await.expect("rows");
+    let rows: Vec<(Vec<u8>, String)> =
+        sqlx::query_as("SELECT state_hash, verifier FROM oauth_states").fetch_all(&h.db).await.expect("rows");
     assert_eq!(rows.len(), 7);
     assert!(rows.iter().all(|(hash, verifier)| hash.len() == 32 && verifier.starts_with("v1.")), "{rows:?}");
 }
@@ -374,7 +428,10 @@ async fn telecom_logs_in_keeps_the_plan_and_subscribes_by_hash(db: PgPool) {
     let refused = h.start(json!({"type": "start", "variant": "telecom"})).await;
     refused.ok(json!({"type": "submit_email", "phone": PHONE, "email": "joao@sem-assinatura.test"})).await;
     let view = refused.settled().await;
-    assert_eq!((view["panel"].as_str(), view["error"].as_str()), (Some("email"), Some(activation::PARTNER_LOGIN_REFUSED)));
+    assert_eq!(
+        (view["panel"].as_str(), view["error"].as_str()),
+        (Some("email"), Some(activation::PARTNER_LOGIN_REFUSED))
+    );
 }
 
 /// Every event of carrier, telecom and standard attempts: no token and no clear personal data.
@@ -403,10 +460,30 @@ async fn no_event_payload_holds_a_token_or_clear_personal_data(db: PgPool) {
             .expect("events");
     assert!(payloads.len() > 20, "{} events", payloads.len());
     let types: Vec<&str> = payloads.iter().map(|(t, _)| t.as_str()).collect();
-    for expected in ["phone.submitted", "document.authorized", "code.validated", "authorization.granted", "identity.verified", "packs.fetched", "partner.plan_found", "subscription.created", "step.started"] {
+    for expected in [
+        "phone.submitted",
+        "document.authorized",
+        "code.validated",
+        "authorization.granted",
+        "identity.verified",
+        "packs.fetched",
+        "partner.plan_found",
+        "subscription.created",
+        "step.started",
+    ] {
         assert!(types.contains(&expected), "no {expected} in {types:?}");
     }
-    let forbidden = ["5511987654321", "11987654321", "98765-4321", "52998224725", "529.982.247-25", "bia.souza", "exemplo.test", "sbx-", "$pii_clear"];
+    let forbidden = [
+        "5511987654321",
+        "11987654321",
+        "98765-4321",
+        "52998224725",
+        "529.982.247-25",
+        "bia.souza",
+        "exemplo.test",
+        "sbx-",
+        "$pii_clear",
+    ];
     for (event_type, payload) in &payloads {
         for needle in forbidden {
             assert!(!payload.to_lowercase().contains(&needle.to_lowercase()), "{event_type} holds {needle}: {payload}");

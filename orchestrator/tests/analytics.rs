@@ -56,7 +56,18 @@ fn numbers_of_replay(group: &Value) -> Vec<Value> {
         .as_array()
         .expect("steps")
         .iter()
-        .map(|s| json!([s["step"], s["entered"], s["dropped"], ratio(&s["from_previous"]), ratio(&s["from_first"]), s["median_ms"], s["p90_ms"], s["refusals"]]))
+        .map(|s| {
+            json!([
+                s["step"],
+                s["entered"],
+                s["dropped"],
+                ratio(&s["from_previous"]),
+                ratio(&s["from_first"]),
+                s["median_ms"],
+                s["p90_ms"],
+                s["refusals"]
+            ])
+        })
         .collect()
 }
 
@@ -68,7 +79,16 @@ fn numbers_of_page(group: &Value) -> Vec<Value> {
         .map(|s| {
             // The CLI lists the top 3 refusals, the page the top 5.
             let top3: Vec<Value> = s["refusals"].as_array().expect("refusals").iter().take(3).cloned().collect();
-            json!([s["key"], s["entered"], s["dropped"], ratio(&s["from_previous"]), ratio(&s["from_first"]), s["median_ms"], s["p90_ms"], top3])
+            json!([
+                s["key"],
+                s["entered"],
+                s["dropped"],
+                ratio(&s["from_previous"]),
+                ratio(&s["from_first"]),
+                s["median_ms"],
+                s["p90_ms"],
+                top3
+            ])
         })
         .collect()
 }
@@ -121,9 +141,15 @@ async fn the_page_and_replay_funnel_give_the_same_numbers_for_the_same_question(
             "{query}"
         );
         for (cli_group, page_group) in cli_groups.iter().zip(page_groups) {
-            assert_eq!(numbers_of_page(page_group), numbers_of_replay(cli_group), "{query}, group {}", page_group["key"]);
+            assert_eq!(
+                numbers_of_page(page_group),
+                numbers_of_replay(cli_group),
+                "{query}, group {}",
+                page_group["key"]
+            );
         }
-        let entered_per_day: u64 = page["per_day"].as_array().expect("days").iter().map(|d| d["entered"].as_u64().expect("n")).sum();
+        let entered_per_day: u64 =
+            page["per_day"].as_array().expect("days").iter().map(|d| d["entered"].as_u64().expect("n")).sum();
         let entered_first: u64 = page_groups.iter().map(|g| g["steps"][0]["entered"].as_u64().expect("n")).sum();
         assert_eq!(entered_per_day, entered_first, "{query}: per day adds up to the first step");
     }
@@ -133,10 +159,16 @@ async fn the_page_and_replay_funnel_give_the_same_numbers_for_the_same_question(
 async fn only_analysts_and_admins_ask_and_bad_questions_name_their_field(db: PgPool) {
     let app = spawn_app(db.clone()).await;
     let (status, body) = ask(&app, None, "flow=cloud").await;
-    assert_eq!((status, body["message"].as_str()), (StatusCode::UNAUTHORIZED, Some("Sua sessão terminou. Entre de novo.")));
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("Sua sessão terminou. Entre de novo."))
+    );
     let support = signed_in(&app, &db, "suporte@exa.com.br", Role::Support).await;
     let (status, body) = ask(&app, Some(&support), "flow=cloud").await;
-    assert_eq!((status, body["message"].as_str()), (StatusCode::FORBIDDEN, Some("Você não tem permissão para esta ação.")));
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (StatusCode::FORBIDDEN, Some("Você não tem permissão para esta ação."))
+    );
     let admin = signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
     let (status, body) = ask(&app, Some(&admin), "flow=cloud").await;
     assert_eq!(status, StatusCode::OK, "{body}");

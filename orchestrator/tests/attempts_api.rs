@@ -95,12 +95,22 @@ impl Flow for Demo {
     }
 
     fn view(state: &DemoState, _now: DateTime<Utc>) -> Value {
-        let panel = if state.notified { "done" } else if state.confirmed { "waiting" } else { "confirm" };
+        let panel = if state.notified {
+            "done"
+        } else if state.confirmed {
+            "waiting"
+        } else {
+            "confirm"
+        };
         json!({ "panel": panel, "phone": state.masked })
     }
 
     fn outcome(state: &DemoState) -> Outcome {
-        if state.notified { Outcome::Completed } else { Outcome::Open }
+        if state.notified {
+            Outcome::Completed
+        } else {
+            Outcome::Open
+        }
     }
 }
 
@@ -110,10 +120,19 @@ struct DemoSteps;
 #[async_trait]
 impl FlowSteps for DemoSteps {
     type F = Demo;
-    async fn run(&self, ctx: &StepContext, state: &DemoState, _step: &PlannedStep, _key: &str) -> Result<Vec<DemoEvent>, StepError> {
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &DemoState,
+        _step: &PlannedStep,
+        _key: &str,
+    ) -> Result<Vec<DemoEvent>, StepError> {
         let phone = state.phone.as_ref().ok_or_else(|| StepError::Transient("no phone".into()))?;
         let clear = ctx.open(phone).await?;
-        ctx.secrets.put("user_token", "tok-secret-123", Duration::from_secs(60)).await.map_err(|e| StepError::Transient(e.to_string()))?;
+        ctx.secrets
+            .put("user_token", "tok-secret-123", Duration::from_secs(60))
+            .await
+            .map_err(|e| StepError::Transient(e.to_string()))?;
         Ok(vec![DemoEvent::Notified { digits: clear.len() }])
     }
 }
@@ -193,7 +212,13 @@ async fn another_browser_cannot_read_or_drive_the_attempt(db: PgPool) {
     let (_, other_cookie, _) = start(&app, "11910000002").await;
     let other_cookie = other_cookie.expect("cookie");
 
-    let read = app.client.get(app.url(&format!("/api/attempts/{id}"))).header("cookie", &other_cookie).send().await.expect("get");
+    let read = app
+        .client
+        .get(app.url(&format!("/api/attempts/{id}")))
+        .header("cookie", &other_cookie)
+        .send()
+        .await
+        .expect("get");
     assert_eq!(read.status(), 403);
     let anonymous = app
         .client
@@ -203,7 +228,13 @@ async fn another_browser_cannot_read_or_drive_the_attempt(db: PgPool) {
         .await
         .expect("post");
     assert_eq!(anonymous.status(), 403);
-    let unknown = app.client.get(app.url("/api/attempts/demo-00000000-0000-0000-0000-000000000000")).header("cookie", &other_cookie).send().await.expect("get");
+    let unknown = app
+        .client
+        .get(app.url("/api/attempts/demo-00000000-0000-0000-0000-000000000000"))
+        .header("cookie", &other_cookie)
+        .send()
+        .await
+        .expect("get");
     assert_eq!(unknown.status(), 404);
 }
 
@@ -239,7 +270,11 @@ async fn a_repeated_command_with_the_same_key_acts_once(db: PgPool) {
         .await
         .expect("count");
     assert_eq!(confirmed, 1);
-    let due: String = sqlx::query_scalar("SELECT step FROM due_steps WHERE stream_id = $1").bind(id).fetch_one(&db).await.expect("due");
+    let due: String = sqlx::query_scalar("SELECT step FROM due_steps WHERE stream_id = $1")
+        .bind(id)
+        .fetch_one(&db)
+        .await
+        .expect("due");
     assert_eq!(due, "notify", "the command scheduled the next step with its events");
 }
 
@@ -266,10 +301,9 @@ async fn concurrent_commands_with_one_key_act_once_and_answer_alike(db: PgPool) 
         let (_, cookie, body) = start(&app, "11910000001").await;
         let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
         let key = format!("concurrent-{round}");
-        let answers = futures::future::join_all(
-            (0..4).map(|_| keyed(&app, &id, &cookie, &key, json!({ "type": "confirm" }))),
-        )
-        .await;
+        let answers =
+            futures::future::join_all((0..4).map(|_| keyed(&app, &id, &cookie, &key, json!({ "type": "confirm" }))))
+                .await;
         assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
         assert!(answers.iter().all(|(_, body)| *body == answers[0].1), "identical answers: {answers:?}");
         let confirmed: i64 =
@@ -299,7 +333,10 @@ async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
     assert_eq!((status, refused["message"].as_str()), (422, Some(orchestrator::attempts::service::KEY_TOO_LONG)));
 
     // Keys older than a day are purged.
-    sqlx::query("UPDATE attempt_commands SET created_at = now() - interval '25 hours'").execute(&db).await.expect("age");
+    sqlx::query("UPDATE attempt_commands SET created_at = now() - interval '25 hours'")
+        .execute(&db)
+        .await
+        .expect("age");
     assert_eq!(orchestrator::attempts::service::purge_old_keys(&db).await.expect("purge"), 1);
 }
 
@@ -318,12 +355,18 @@ async fn replies_carry_the_times_the_database_recorded(db: PgPool) {
             .fetch_all(&db)
             .await
             .expect("times");
-    let replied = |event: &Value| event["at"].as_str().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok()).map(|at| at.to_utc());
+    let replied = |event: &Value| {
+        event["at"].as_str().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok()).map(|at| at.to_utc())
+    };
     assert_eq!(replied(&body["events"][0]), Some(recorded[0]), "the start's reply");
     assert_eq!(replied(&confirmed["events"][0]), Some(recorded[1]), "the command's reply");
 
     // Secrets expire on the database's clock too.
-    let secrets = orchestrator::write_path::Secrets::new(db.clone(), events::pii::SecretBox::from_keys(&events::pii::Keys::insecure_dev()), &id);
+    let secrets = orchestrator::write_path::Secrets::new(
+        db.clone(),
+        events::pii::SecretBox::from_keys(&events::pii::Keys::insecure_dev()),
+        &id,
+    );
     secrets.put("t", "v", Duration::from_secs(60)).await.expect("put");
     let lives: f64 = sqlx::query_scalar("SELECT extract(epoch FROM expires_at - now())::float8 FROM attempt_secrets")
         .fetch_one(&db)
@@ -423,9 +466,19 @@ async fn a_full_attempt_refuses_every_command(db: PgPool) {
     // Fill the attempt up to the limit with events its flow does not know (as a runner's are).
     let store = events::EventStore::new(db.clone());
     let stream = events::StreamId::parse(&id).expect("id");
-    let metadata = events::Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "runner".into(), client: None };
+    let metadata = events::Metadata {
+        correlation_id: uuid::Uuid::new_v4(),
+        causation_id: None,
+        actor: "runner".into(),
+        client: None,
+    };
     let filler: Vec<events::NewEvent> = (1..MAX_EVENTS_PER_ATTEMPT)
-        .map(|i| events::NewEvent { event_type: "step.noted".into(), schema_version: 1, payload: json!({ "i": i }), metadata: metadata.clone() })
+        .map(|i| events::NewEvent {
+            event_type: "step.noted".into(),
+            schema_version: 1,
+            payload: json!({ "i": i }),
+            metadata: metadata.clone(),
+        })
         .collect();
     store.append(&stream, events::ExpectedVersion::Any, filler).await.expect("filler");
 
@@ -439,7 +492,11 @@ async fn a_full_attempt_refuses_every_command(db: PgPool) {
         .expect("post");
     assert_eq!(refused.status(), 422);
     assert_eq!(refused.json::<Value>().await.expect("json")["message"], ATTEMPT_FULL);
-    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1").bind(&id).fetch_one(&db).await.expect("count");
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1")
+        .bind(&id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
     assert_eq!(count as usize, MAX_EVENTS_PER_ATTEMPT);
 }
 
@@ -464,7 +521,13 @@ async fn event_streams_past_the_per_attempt_cap_are_refused(db: PgPool) {
     // Another attempt's visitor is not affected.
     let (_, other_cookie, other) = start(&app, "11910000002").await;
     let other_id = other["id"].as_str().expect("id");
-    let theirs = app.client.get(app.url(&format!("/api/attempts/{other_id}/stream"))).header("cookie", other_cookie.expect("cookie")).send().await.expect("stream");
+    let theirs = app
+        .client
+        .get(app.url(&format!("/api/attempts/{other_id}/stream")))
+        .header("cookie", other_cookie.expect("cookie"))
+        .send()
+        .await
+        .expect("stream");
     assert_eq!(theirs.status(), 200);
     drop(streams);
 }

@@ -14,7 +14,12 @@ fn event_at(recorded_at: chrono::DateTime<Utc>) -> RecordedEvent {
         event_type: "demo".into(),
         schema_version: 1,
         payload: serde_json::json!({}),
-        metadata: Metadata { correlation_id: uuid::Uuid::nil(), causation_id: None, actor: "test".into(), client: None },
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::nil(),
+            causation_id: None,
+            actor: "test".into(),
+            client: None,
+        },
         recorded_at,
     }
 }

@@ -17,7 +17,11 @@ const MSISDN: &str = "5511976543210";
 const LIMIT: Duration = Duration::from_secs(45);
 
 /// Form 1 accepted and the code sent: the visitor is on form 2.
-async fn on_code_form(world: &World, phone: &str, serial: &str) -> (cloud_support::Visitor, orchestrator::runner::Runner) {
+async fn on_code_form(
+    world: &World,
+    phone: &str,
+    serial: &str,
+) -> (cloud_support::Visitor, orchestrator::runner::Runner) {
     let (status, visitor, body) = world.start_attempt(phone, serial).await;
     assert_eq!(status, 201, "{body}");
     let visitor = visitor.expect("attempt and cookie");
@@ -47,8 +51,15 @@ async fn the_happy_path_waits_five_seconds_and_keeps_the_tokens_out_of_events(db
     assert_eq!(
         World::types(&attempt),
         [
-            "details.submitted", "phone.checked", "code.sent", "code.submitted", "code.validated",
-            "serial.registered", "custom_token.obtained", "account.signed_in", "cloud.activated",
+            "details.submitted",
+            "phone.checked",
+            "code.sent",
+            "code.submitted",
+            "code.validated",
+            "serial.registered",
+            "custom_token.obtained",
+            "account.signed_in",
+            "cloud.activated",
         ]
     );
     assert_eq!(attempt["view"]["redirect_to"], "/cliente/hero");
@@ -73,16 +84,18 @@ async fn the_happy_path_waits_five_seconds_and_keeps_the_tokens_out_of_events(db
     assert_eq!(issued.len(), 1, "one sign-in with the custom token: {issued:#?}");
     assert_eq!(world.events_containing("sbx-cloud-").await, 0, "no token enters an event");
     // The upstream's transaction id was kept with the secrets, not in `code.sent`.
-    let with_transaction: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1 AND payload ? 'transaction_id'")
-        .bind(&visitor.id)
-        .fetch_one(&db)
-        .await
-        .expect("events");
+    let with_transaction: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_id = $1 AND payload ? 'transaction_id'")
+            .bind(&visitor.id)
+            .fetch_one(&db)
+            .await
+            .expect("events");
     assert_eq!(with_transaction, 0, "no transaction id in an event");
     assert!(!attempt.to_string().contains("sbx-cloud-"), "no token reaches the browser");
     assert_eq!(world.events_containing("976543210").await, 0, "the phone is sealed");
     let subscriptions = world.sandbox_json("/admin/subscriptions").await;
-    let cloud: Vec<&Value> = subscriptions.as_array().expect("list").iter().filter(|s| s["kind"] == "cloud-serial").collect();
+    let cloud: Vec<&Value> =
+        subscriptions.as_array().expect("list").iter().filter(|s| s["kind"] == "cloud-serial").collect();
     assert_eq!(cloud.len(), 1);
     assert_eq!((cloud[0]["serial"].as_str(), cloud[0]["msisdn"].as_str()), (Some("PSN-0001"), Some(MSISDN)));
 }
@@ -108,10 +121,7 @@ async fn a_failed_send_shows_the_upstream_message(db: PgPool) {
     let (_, visitor, _) = world.start_attempt("(11) 92000-0001", "PSN-0001").await;
     let attempt = world.drive(&world.runner("r"), &visitor.expect("visitor"), LIMIT, error_shown).await;
     assert_eq!(attempt["view"]["panel"], "details");
-    assert_eq!(
-        attempt["view"]["error"],
-        "Não foi possível enviar o código agora. Tente novamente em alguns minutos."
-    );
+    assert_eq!(attempt["view"]["error"], "Não foi possível enviar o código agora. Tente novamente em alguns minutos.");
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -146,7 +156,8 @@ async fn a_rejected_serial_returns_to_form_one_with_the_message(db: PgPool) {
     assert!(world.calls("cloud.custom-token").await.is_empty());
 
     // A corrected serial gets a new code and completes.
-    let (status, reply) = world.command(&visitor, json!({ "type": "submit_details", "phone": PHONE, "serial": "PSN-0003" })).await;
+    let (status, reply) =
+        world.command(&visitor, json!({ "type": "submit_details", "phone": PHONE, "serial": "PSN-0003" })).await;
     assert_eq!(status, 200, "{reply}");
     world.drive(&runner, &visitor, LIMIT, panel_is("code")).await;
     let code = world.sms_code(MSISDN).await;
@@ -225,7 +236,8 @@ async fn an_upstream_that_stays_down_ends_with_the_generic_message(db: PgPool) {
     let world = World::start(db).await;
     world.fault(json!({ "endpoint": "cloud.check-phone", "status": 503 })).await;
     let (_, visitor, _) = world.start_attempt(PHONE, "PSN-0007").await;
-    let attempt = world.drive(&world.runner("r"), &visitor.expect("visitor"), Duration::from_secs(60), error_shown).await;
+    let attempt =
+        world.drive(&world.runner("r"), &visitor.expect("visitor"), Duration::from_secs(60), error_shown).await;
     assert_eq!(attempt["view"]["panel"], "details");
     assert_eq!(attempt["view"]["error"], "Ops, ocorreu um erro. Tente novamente em instantes.");
     assert_eq!(World::types(&attempt), ["details.submitted", "step.gave_up"]);

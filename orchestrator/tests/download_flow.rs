@@ -21,15 +21,22 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
     assert_eq!(
         World::types(&attempt),
         [
-            "download.started", "phone.submitted", "code.sent", "code.submitted", "code.confirmed",
-            "user.found", "partners.listed", "download.granted",
+            "download.started",
+            "phone.submitted",
+            "code.sent",
+            "code.submitted",
+            "code.confirmed",
+            "user.found",
+            "partners.listed",
+            "download.granted",
         ]
     );
     assert_eq!(attempt["view"]["step"], 3);
     assert_eq!(attempt["view"]["downloads"], 1);
     assert_eq!(attempt["view"]["phone"], "(11) *****-0001");
     // The browser sees the phone field redacted.
-    let submitted = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").cloned();
+    let submitted =
+        attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").cloned();
     assert_eq!(submitted.map(|e| e["data"]["phone"].clone()), Some(Value::Null));
 
     let response = world.installer(&visitor).await;
@@ -45,11 +52,13 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
     // Sent whole: recorded once for the grant (the funnel's "file served"), by the portal;
     // a second download of the same grant adds nothing.
     let served = || async {
-        sqlx::query_as::<_, (String,)>("SELECT metadata->>'actor' FROM events WHERE stream_id = $1 AND event_type = 'installer.served'")
-            .bind(&visitor.id)
-            .fetch_all(&db)
-            .await
-            .expect("served events")
+        sqlx::query_as::<_, (String,)>(
+            "SELECT metadata->>'actor' FROM events WHERE stream_id = $1 AND event_type = 'installer.served'",
+        )
+        .bind(&visitor.id)
+        .fetch_all(&db)
+        .await
+        .expect("served events")
     };
     let mut recorded = Vec::new();
     for _ in 0..50 {
@@ -89,7 +98,10 @@ async fn one_partner_downloads_and_the_installer_is_served_under_the_spec_name(d
     let secrets: Vec<(String, String)> = stored
         .iter()
         .map(|(name, value)| {
-            assert!(value.starts_with("v1.") && !value.contains("sbx-") && !value.contains("http"), "{name} is sealed: {value}");
+            assert!(
+                value.starts_with("v1.") && !value.contains("sbx-") && !value.contains("http"),
+                "{name} is sealed: {value}"
+            );
             (name.clone(), sealer.open(&visitor.id, name, value).expect("opens"))
         })
         .collect();
@@ -159,7 +171,14 @@ async fn full_licences_list_the_devices_and_a_removal_retries_the_download(db: P
     let types = World::types(&attempt);
     assert_eq!(
         &types[types.len() - 6..],
-        ["partners.listed", "licences.full", "devices.listed", "device.removal_requested", "device.removed", "download.granted"]
+        [
+            "partners.listed",
+            "licences.full",
+            "devices.listed",
+            "device.removal_requested",
+            "device.removed",
+            "download.granted"
+        ]
     );
     // Devices are referred to by this attempt's references; the upstream ids embed the phone.
     assert_eq!(device, "device-2");
@@ -180,8 +199,13 @@ async fn a_failed_removal_stays_on_the_devices_with_its_snackbar(db: PgPool) {
     let attempt = world.drive_to(&runner, &visitor, "licences_in_use").await;
     assert_eq!(attempt["view"]["snackbar"]["message"], "Não foi possível remover o dispositivo.");
     assert_eq!(attempt["view"]["licences"], "2/2");
-    let failed = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "device.removal_failed").cloned();
-    assert_eq!(failed.map(|e| e["data"].get("reason").cloned()), Some(None), "the upstream's reason is for support only");
+    let failed =
+        attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "device.removal_failed").cloned();
+    assert_eq!(
+        failed.map(|e| e["data"].get("reason").cloned()),
+        Some(None),
+        "the upstream's reason is for support only"
+    );
     assert_eq!(stored_reason(&world, "device.removal_failed").await, "HTTP 500 DEVICE_REMOVAL_FAILED");
 }
 
@@ -240,7 +264,11 @@ async fn a_wrong_code_is_refused_with_the_spec_message_then_the_right_one_works(
     let attempt = world.drive_to(&runner, &visitor, "code_entry").await;
     assert_eq!(attempt["view"]["code_error"], "Código inválido. Verifique o número digitado.");
     let rejected = attempt["events"].as_array().expect("events").iter().find(|e| e["type"] == "code.rejected").cloned();
-    assert_eq!(rejected.map(|e| e["data"].get("reason").cloned()), Some(None), "the upstream's reason is for support only");
+    assert_eq!(
+        rejected.map(|e| e["data"].get("reason").cloned()),
+        Some(None),
+        "the upstream's reason is for support only"
+    );
     assert_eq!(stored_reason(&world, "code.rejected").await, "HTTP 400 INVALID_CODE");
 
     let (status, short) = world.command(&visitor, json!({ "type": "submit_code", "code": "123" })).await;
@@ -256,7 +284,8 @@ async fn the_phone_rule_and_the_early_resend_are_enforced_by_the_server(db: PgPo
     let runner = world.runner();
     let (_, visitor, _) = world.start_attempt("mac", "Firefox").await;
     let visitor = visitor.expect("visitor");
-    let (status, refused) = world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 81000-0001" })).await;
+    let (status, refused) =
+        world.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 81000-0001" })).await;
     assert_eq!(status, 422);
     assert_eq!(refused, json!({ "message": "Número inválido. Verifique novamente.", "field": "phone" }));
 
@@ -265,11 +294,9 @@ async fn the_phone_rule_and_the_early_resend_are_enforced_by_the_server(db: PgPo
     assert_eq!(status, 422);
     assert_eq!(early["field"], "resend");
     let message = early["message"].as_str().expect("message");
-    assert!(
-        message.starts_with("Reenviar código em ") && message.ends_with(" segundos"),
-        "{message}"
-    );
-    let seconds: i64 = message.trim_start_matches("Reenviar código em ").trim_end_matches(" segundos").parse().expect("n");
+    assert!(message.starts_with("Reenviar código em ") && message.ends_with(" segundos"), "{message}");
+    let seconds: i64 =
+        message.trim_start_matches("Reenviar código em ").trim_end_matches(" segundos").parse().expect("n");
     assert!((85..=90).contains(&seconds), "{seconds}");
     assert_eq!(world.calls("phone-auth.send-code").await.len(), 1, "no second SMS");
 

@@ -18,8 +18,22 @@ use sqlx::PgPool;
 const CASES: usize = 700;
 
 const FIELDS: &[&str] = &[
-    "type", "phone", "licence", "licenca", "cpf_cnpj", "email", "code", "serial", "os", "browser", "variant",
-    "partner_id", "device_id", "product", "platform", "return_url",
+    "type",
+    "phone",
+    "licence",
+    "licenca",
+    "cpf_cnpj",
+    "email",
+    "code",
+    "serial",
+    "os",
+    "browser",
+    "variant",
+    "partner_id",
+    "device_id",
+    "product",
+    "platform",
+    "return_url",
 ];
 
 fn leaf() -> impl Strategy<Value = Value> {
@@ -105,7 +119,10 @@ async fn events_of(db: &PgPool, stream: &str) -> Vec<String> {
 fn assert_clean_answer(status: u16, reply: &Value, sent: &Body) {
     assert!(status < 500, "{status} for {sent:?}: {reply}");
     if status >= 400 {
-        assert!(reply["message"].as_str().is_some_and(|m| !m.is_empty()), "{status} without a message for {sent:?}: {reply}");
+        assert!(
+            reply["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{status} without a message for {sent:?}: {reply}"
+        );
     }
 }
 
@@ -118,15 +135,36 @@ async fn random_commands_to_every_flow_never_fail_the_server_nor_write_a_refused
     let flows: [(&str, &'static [&'static str], Value); 3] = [
         (
             "activation",
-            &["start", "submit_phone", "submit_email", "resend_code", "submit_code", "record_store_redirect", "choose_product"],
+            &[
+                "start",
+                "submit_phone",
+                "submit_email",
+                "resend_code",
+                "submit_code",
+                "record_store_redirect",
+                "choose_product",
+            ],
             json!({ "type": "start", "variant": "standard" }),
         ),
         (
             "download",
-            &["start", "submit_phone", "resend_code", "submit_code", "choose_partner", "remove_device", "retry_download", "restart"],
+            &[
+                "start",
+                "submit_phone",
+                "resend_code",
+                "submit_code",
+                "choose_partner",
+                "remove_device",
+                "retry_download",
+                "restart",
+            ],
             json!({ "type": "start", "os": "win_pc", "browser": "Chrome" }),
         ),
-        ("cloud", &["start", "submit_details", "resend", "back", "submit_code"], json!({ "type": "start", "phone": "(11) 98888-7777", "serial": "PSN-1" })),
+        (
+            "cloud",
+            &["start", "submit_details", "resend", "back", "submit_code"],
+            json!({ "type": "start", "phone": "(11) 98888-7777", "serial": "PSN-1" }),
+        ),
     ];
     let mut answered = std::collections::BTreeMap::<u16, usize>::new();
     for (flow, types, start) in flows {
@@ -136,7 +174,12 @@ async fn random_commands_to_every_flow_never_fail_the_server_nor_write_a_refused
         }
         let started = request.send().await.expect("start");
         assert!(started.status().is_success(), "{flow} starts: {}", started.status());
-        let cookie = started.headers().get("set-cookie").and_then(|v| v.to_str().ok()).and_then(|c| c.split(';').next()).map(str::to_string);
+        let cookie = started
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|c| c.split(';').next())
+            .map(str::to_string);
         let reply: Value = started.json().await.expect("json");
         let id = reply["id"].as_str().expect("an attempt id").to_string();
         let path = format!("/api/attempts/{id}/commands");

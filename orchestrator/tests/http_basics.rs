@@ -42,7 +42,14 @@ async fn paths_outside_the_route_table_are_a_404_with_the_spa(db: PgPool) {
         // The app renders its not-found screen inside the site's layout.
         assert!(page.text().await.expect("text").contains("<title>SPA</title>"), "{path}");
     }
-    for path in ["/", "/contato", "/av-desktop/download/mac", "/av-desktop/download/linux", "/links?q=nc-exa", "/assets/politica-de-privacidade.htm"] {
+    for path in [
+        "/",
+        "/contato",
+        "/av-desktop/download/mac",
+        "/av-desktop/download/linux",
+        "/links?q=nc-exa",
+        "/assets/politica-de-privacidade.htm",
+    ] {
         let page = app.client.get(app.url(path)).send().await.expect("page");
         assert_eq!(page.status(), 200, "{path}");
     }
@@ -77,15 +84,8 @@ async fn every_answer_carries_a_request_id(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn public_config_names_the_chatbot_and_never_a_secret(db: PgPool) {
     let app = spawn_app(db).await;
-    let body: serde_json::Value = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .expect("config")
-        .json()
-        .await
-        .expect("json");
+    let body: serde_json::Value =
+        app.client.get(app.url("/api/public-config")).send().await.expect("config").json().await.expect("json");
     assert_eq!(body["chatbotUrl"], "http://127.0.0.1:9/chatbot/?p=hero");
     assert_eq!(body["sandbox"], true);
     assert_eq!(body["smsInboxUrl"], "http://127.0.0.1:9/sms");
@@ -103,7 +103,9 @@ async fn public_config_names_the_chatbot_and_never_a_secret(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_client_that_sends_its_headers_too_slowly_is_disconnected(db: PgPool) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let (app, _) = common::spawn_app_configured(db, "http://127.0.0.1:9", |config| config.server.header_read_timeout_secs = 2).await;
+    let (app, _) =
+        common::spawn_app_configured(db, "http://127.0.0.1:9", |config| config.server.header_read_timeout_secs = 2)
+            .await;
     let mut slow = tokio::net::TcpStream::connect(app.addr).await.expect("connect");
     slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n").await.expect("first line");
     let started = std::time::Instant::now();
@@ -128,11 +130,14 @@ async fn a_client_that_sends_its_headers_too_slowly_is_disconnected(db: PgPool) 
 /// Issue 15: a request body over the configured size is refused before it is read whole.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_request_body_over_the_limit_is_refused(db: PgPool) {
-    let (app, _) = common::spawn_app_configured(db, "http://127.0.0.1:9", |config| config.server.max_body_bytes = 4_096).await;
+    let (app, _) =
+        common::spawn_app_configured(db, "http://127.0.0.1:9", |config| config.server.max_body_bytes = 4_096).await;
     let padding = "x".repeat(8_192);
-    let body = serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": padding } });
+    let body =
+        serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": padding } });
     let response = app.client.post(app.url("/api/attempts")).json(&body).send().await.expect("post");
     assert_eq!(response.status(), 413);
-    let small = serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let small =
+        serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
     assert_eq!(app.client.post(app.url("/api/attempts")).json(&small).send().await.expect("post").status(), 201);
 }

@@ -30,9 +30,17 @@ async fn a_scrape_counts_the_starts_and_times_the_commands(db: PgPool) {
 
     let page = app.client.get(app.admin_url("/metrics")).send().await.expect("scrape").text().await.expect("text");
     assert_eq!(value_of(&page, "exa_attempts_started_total{flow=\"download\"}"), Some(1.0), "{page}");
-    assert_eq!(value_of(&page, "exa_command_duration_seconds_count{flow=\"download\",command=\"restart\"}"), Some(1.0), "{page}");
+    assert_eq!(
+        value_of(&page, "exa_command_duration_seconds_count{flow=\"download\",command=\"restart\"}"),
+        Some(1.0),
+        "{page}"
+    );
     assert_eq!(value_of(&page, "exa_sse_clients"), Some(0.0));
-    assert_eq!(value_of(&page, "exa_db_pool_max_connections"), Some(5.0), "the test configuration's DATABASE_MAX_CONNECTIONS");
+    assert_eq!(
+        value_of(&page, "exa_db_pool_max_connections"),
+        Some(5.0),
+        "the test configuration's DATABASE_MAX_CONNECTIONS"
+    );
     assert!(value_of(&page, "exa_db_pool_connections{state=\"idle\"}").is_some(), "{page}");
     // The abuse counters are on the same page.
     assert!(page.contains("exa_sms_breaker_trips_total 0"), "{page}");

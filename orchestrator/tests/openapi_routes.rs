@@ -92,12 +92,18 @@ fn the_openapi_document_lists_every_route_and_method_the_server_has() {
     for file in files {
         routes_in(&std::fs::read_to_string(&file).expect("source"), &mut served);
     }
-    assert!(served.contains(&("/api/support/erase".to_string(), "post".to_string())), "the scan finds routes: {served:?}");
+    assert!(
+        served.contains(&("/api/support/erase".to_string(), "post".to_string())),
+        "the scan finds routes: {served:?}"
+    );
     let yaml = std::fs::read_to_string(root.join("../docs/openapi.yaml")).expect("docs/openapi.yaml");
     let listed = documented(&yaml);
     let undocumented: Vec<_> = served.difference(&listed).collect();
     let stale: Vec<_> = listed.difference(&served).collect();
-    assert!(undocumented.is_empty() && stale.is_empty(), "missing from docs/openapi.yaml: {undocumented:?}; listed but not served: {stale:?}");
+    assert!(
+        undocumented.is_empty() && stale.is_empty(),
+        "missing from docs/openapi.yaml: {undocumented:?}; listed but not served: {stale:?}"
+    );
 }
 
 #[test]
@@ -125,11 +131,24 @@ fn the_document_is_yaml_and_its_links_name_its_own_operations() {
         .flat_map(|item| METHODS.iter().filter_map(|m| item.get(*m)?.get("operationId")?.as_str().map(str::to_string)))
         .collect();
     let start = &doc["paths"]["/api/attempts"]["post"]["responses"]["201"]["links"];
-    let mut targets: Vec<&str> = start.as_object().expect("links from POST /api/attempts").values().filter_map(|l| l["operationId"].as_str()).collect();
+    let mut targets: Vec<&str> = start
+        .as_object()
+        .expect("links from POST /api/attempts")
+        .values()
+        .filter_map(|l| l["operationId"].as_str())
+        .collect();
     targets.sort_unstable();
     assert_eq!(targets, ["getAttempt", "sendCommand"]);
     for target in targets {
         assert!(operations.contains(target), "{target} is not an operation of the document: {operations:?}");
-        assert_eq!(start.as_object().into_iter().flat_map(|l| l.values()).find(|l| l["operationId"] == target).map(|l| &l["parameters"]["id"]), Some(&serde_json::json!("$response.body#/id")));
+        assert_eq!(
+            start
+                .as_object()
+                .into_iter()
+                .flat_map(|l| l.values())
+                .find(|l| l["operationId"] == target)
+                .map(|l| &l["parameters"]["id"]),
+            Some(&serde_json::json!("$response.body#/id"))
+        );
     }
 }

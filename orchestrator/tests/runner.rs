@@ -11,8 +11,10 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StreamId};
-use orchestrator::runner::{schedule_in_tx, CallLog, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow};
 use orchestrator::runner::worker::Tick;
+use orchestrator::runner::{
+    schedule_in_tx, CallLog, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow,
+};
 use serde_json::json;
 use sqlx::PgPool;
 use tokio::sync::Notify;
@@ -126,7 +128,12 @@ async fn start_attempt(db: &PgPool, store: &EventStore, flow: &DemoFlow, run_at:
     let stream = StreamId::new("demo").expect("stream id");
     let mut tx = db.begin().await.expect("tx");
     store
-        .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("demo.started", json!({ "run_at": run_at }))])
+        .append_in_tx(
+            &mut tx,
+            &stream,
+            ExpectedVersion::NoStream,
+            vec![event("demo.started", json!({ "run_at": run_at }))],
+        )
         .await
         .expect("append");
     tx.commit().await.expect("commit");
@@ -195,7 +202,10 @@ async fn a_due_step_runs_once_and_its_outcome_is_appended(db: PgPool) {
     assert_eq!(events[3].payload["key"], key.as_str());
     // What support's timeline shows of the call.
     let called = &events[2].payload;
-    assert_eq!((called["endpoint"].as_str(), called["status"].as_u64(), called["retries"].as_i64()), (Some("demo.call"), Some(201), Some(0)));
+    assert_eq!(
+        (called["endpoint"].as_str(), called["status"].as_u64(), called["retries"].as_i64()),
+        (Some("demo.call"), Some(201), Some(0))
+    );
     assert!(called["latency_ms"].is_u64(), "{called}");
     assert_eq!(due_rows(&db).await, 0, "nothing left to do");
     assert_eq!(runner.tick().await.expect("tick"), Tick::Idle);
@@ -219,7 +229,10 @@ async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
     assert_eq!(due.timestamp_millis(), run_at.timestamp_millis(), "the wait is stored as a due time");
 
     tokio::time::sleep(Duration::from_millis(700)).await;
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
 }
 
 /// Issue 15: one runner keeps `concurrency` steps in flight, never more, each step once.
@@ -263,14 +276,20 @@ async fn two_runners_never_run_one_step_at_once(db: PgPool) {
     let mut handles = Vec::new();
     for name in ["runner-a", "runner-b"] {
         // Fewer slots than due steps, so that one runner cannot claim them all in one go.
-        let config = RunnerConfig { id: name.into(), poll: Duration::from_millis(50), concurrency: 8, ..RunnerConfig::default() };
+        let config = RunnerConfig {
+            id: name.into(),
+            poll: Duration::from_millis(50),
+            concurrency: 8,
+            ..RunnerConfig::default()
+        };
         let runner = runner(&db, flow.clone(), config);
         let mut stop = stop_tx.subscribe();
         handles.push(tokio::spawn(async move {
-            runner.run_until(async move {
-                let _ = stop.recv().await;
-            })
-            .await
+            runner
+                .run_until(async move {
+                    let _ = stop.recv().await;
+                })
+                .await
         }));
     }
 
@@ -327,7 +346,10 @@ async fn a_runner_stopped_mid_step_is_resumed_with_the_same_key(db: PgPool) {
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
     assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the first runner's lease still holds");
     tokio::time::sleep(lease + Duration::from_millis(100)).await;
-    assert_eq!(second.tick().await.expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        second.tick().await.expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
 
     let calls = flow.calls.lock().expect("lock").clone();
     assert_eq!(calls.len(), 2, "the call was repeated once");
@@ -345,16 +367,25 @@ async fn a_step_that_keeps_failing_is_retried_then_given_up(db: PgPool) {
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
     let runner = runner(&db, flow.clone(), retrying(2));
 
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     assert_eq!(runner.tick().await.expect("tick"), Tick::Idle, "backing off");
     skip_back_off(&db).await;
-    assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() }
+    );
 
     let events = store.read_stream(&stream).await.expect("read");
     assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "step.started", "step.gave_up"]);
     let failed = &events[2].payload;
     assert_eq!((failed["status"].as_u64(), failed["kind"].as_str()), (Some(503), Some("upstream")));
-    assert!(failed["retry_in_ms"].as_u64().is_some_and(|ms| ms <= 1000), "the first retry waits at most the base: {failed}");
+    assert!(
+        failed["retry_in_ms"].as_u64().is_some_and(|ms| ms <= 1000),
+        "the first retry waits at most the base: {failed}"
+    );
     let gave_up = &events[4].payload;
     assert_eq!(gave_up["reason"], "upstream: upstream unavailable");
     assert_eq!((gave_up["claims"].as_i64(), gave_up["retries"].as_i64()), (Some(2), Some(1)));
@@ -373,9 +404,15 @@ async fn a_panicking_step_is_caught_counted_and_given_up(db: PgPool) {
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
     let runner = runner(&db, flow.clone(), retrying(2));
 
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     skip_back_off(&db).await;
-    assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() }
+    );
 
     let events = store.read_stream(&stream).await.expect("read");
     assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "step.started", "step.gave_up"]);
@@ -393,14 +430,23 @@ async fn an_outcome_the_database_refuses_is_counted_and_given_up(db: PgPool) {
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
     let runner = runner(&db, flow.clone(), retrying(2));
 
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     let lease: Option<DateTime<Utc>> =
         sqlx::query_scalar("SELECT lease_until FROM due_steps").fetch_one(&db).await.expect("lease");
     assert_eq!(lease, None, "the lease is given back, not left to expire");
     skip_back_off(&db).await;
-    assert_eq!(runner.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(events.last().map(|e| e.payload["reason"].as_str().unwrap_or_default().starts_with("internal: ")), Some(true));
+    assert_eq!(
+        events.last().map(|e| e.payload["reason"].as_str().unwrap_or_default().starts_with("internal: ")),
+        Some(true)
+    );
     assert_eq!(due_rows(&db).await, 0);
 }
 
@@ -422,10 +468,16 @@ async fn claims_that_never_reported_spend_the_budget_without_another_call(db: Pg
     tokio::time::sleep(lease + Duration::from_millis(200)).await;
 
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), ..config });
-    assert_eq!(second.tick().await.expect("tick"), Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        second.tick().await.expect("tick"),
+        Tick::GaveUp { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     assert_eq!(flow.calls.lock().expect("lock").len(), 1, "no call past the budget");
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(events.last().map(|e| e.payload["reason"].clone()), Some(json!("unfinished: the step's earlier tries never finished")));
+    assert_eq!(
+        events.last().map(|e| e.payload["reason"].clone()),
+        Some(json!("unfinished: the step's earlier tries never finished"))
+    );
 }
 
 /// Issue 14, defect 2: five claims with 0.4 to 3.2 s between them turned a 6 s outage into a
@@ -473,10 +525,16 @@ async fn a_new_plan_of_the_same_step_starts_its_count_again(db: PgPool) {
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
     let runner = runner(&db, flow.clone(), retrying(2));
 
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     poke(&db, &stream).await;
     assert_eq!(claims(&db).await, 0, "the new plan is not a retry of the old one");
-    assert_eq!(runner.tick().await.expect("tick"), Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     let calls = flow.calls.lock().expect("lock");
     assert_ne!(calls[0].1, calls[1].1, "the new plan is a new call, with its own key");
 }
@@ -494,7 +552,8 @@ async fn giving_up_never_deletes_a_newer_plan(db: PgPool) {
     let events = store.read_stream(&stream).await.expect("read");
     assert_eq!(types(&events), ["demo.started", "step.started", "demo.poked"], "no give-up over the command");
     assert_eq!(due_rows(&db).await, 1, "the command's plan stands");
-    let leased: Option<String> = sqlx::query_scalar("SELECT claimed_by FROM due_steps").fetch_one(&db).await.expect("row");
+    let leased: Option<String> =
+        sqlx::query_scalar("SELECT claimed_by FROM due_steps").fetch_one(&db).await.expect("row");
     assert_eq!(leased, None, "and is free to be claimed");
 }
 
@@ -515,7 +574,10 @@ async fn a_command_keeps_the_lease_of_a_running_step(db: PgPool) {
     assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the running step's lease holds");
     assert_eq!(running.await.expect("join").expect("tick"), Tick::Replanned { stream_id: stream.as_str().into() });
     assert_eq!(*flow.overlaps.lock().expect("lock"), 0);
-    assert_eq!(second.tick().await.expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        second.tick().await.expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
 }
 
 /// Issue 14, defect 4: the lease was never renewed, so a step slower than its lease was
@@ -537,7 +599,10 @@ async fn a_slow_step_keeps_its_lease(db: PgPool) {
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the lease is renewed while the call runs");
     }
-    assert_eq!(running.await.expect("join").expect("tick"), Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() });
+    assert_eq!(
+        running.await.expect("join").expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
     assert_eq!(flow.calls.lock().expect("lock").len(), 1);
 }
 
@@ -554,7 +619,8 @@ async fn listening_runners_leave_the_pool_to_the_work(db: PgPool) {
     let (stop_tx, _) = tokio::sync::broadcast::channel::<()>(1);
     let mut handles = Vec::new();
     for n in 0..3 {
-        let config = RunnerConfig { id: format!("listener-{n}"), poll: Duration::from_secs(5), ..RunnerConfig::default() };
+        let config =
+            RunnerConfig { id: format!("listener-{n}"), poll: Duration::from_secs(5), ..RunnerConfig::default() };
         let runner = runner(&small, Arc::new(DemoFlow::default()), config);
         let mut stop = stop_tx.subscribe();
         handles.push(tokio::spawn(runner.run_until(async move {

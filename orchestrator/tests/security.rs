@@ -11,14 +11,22 @@ use sqlx::PgPool;
 #[sqlx::test(migrations = "../migrations")]
 async fn malformed_bodies_get_json_refusals_in_portuguese(db: PgPool) {
     let app = spawn_app(db.clone()).await;
-    let big = format!("{{\"flow\":\"cloud\",\"command\":{{\"type\":\"start\",\"phone\":\"{}\"}}}}", "1".repeat(3 * 1024 * 1024));
+    let big = format!(
+        "{{\"flow\":\"cloud\",\"command\":{{\"type\":\"start\",\"phone\":\"{}\"}}}}",
+        "1".repeat(3 * 1024 * 1024)
+    );
     let cases: Vec<(&str, &str, Option<&str>, String)> = vec![
         ("POST", "/api/attempts", Some("application/json"), "{not json".into()),
         ("POST", "/api/attempts", Some("application/json"), "{\"flow\": 3}".into()),
         ("POST", "/api/attempts", Some("text/plain"), "{}".into()),
         ("POST", "/api/attempts", None, String::new()),
         ("POST", "/api/attempts", Some("application/json"), big),
-        ("POST", "/api/attempts/cloud-00000000-0000-0000-0000-000000000000/commands", Some("application/json"), "[".into()),
+        (
+            "POST",
+            "/api/attempts/cloud-00000000-0000-0000-0000-000000000000/commands",
+            Some("application/json"),
+            "[".into(),
+        ),
         ("POST", "/api/staff/session", Some("application/json"), "{\"email\": 1".into()),
         ("POST", "/api/staff/session", Some("text/plain"), "x".into()),
         ("POST", "/api/support/attempts/x/reveal", Some("application/json"), "{".into()),
@@ -52,14 +60,18 @@ fn set_cookie(response: &reqwest::Response) -> Option<String> {
 }
 
 fn token_of(set_cookie: &str) -> String {
-    set_cookie.split(';').next().and_then(|pair| pair.split_once('=')).map(|(_, v)| v.to_string()).expect("a session cookie")
+    set_cookie
+        .split(';')
+        .next()
+        .and_then(|pair| pair.split_once('='))
+        .map(|(_, v)| v.to_string())
+        .expect("a session cookie")
 }
 
 async fn start_download(app: &common::TestApp, cookie: Option<&str>, https: bool) -> reqwest::Response {
-    let mut request = app
-        .client
-        .post(app.url("/api/attempts"))
-        .json(&serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }));
+    let mut request = app.client.post(app.url("/api/attempts")).json(
+        &serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }),
+    );
     if let Some(cookie) = cookie {
         request = request.header("cookie", format!("exa_session={cookie}"));
     }
@@ -91,20 +103,36 @@ async fn the_session_cookie_is_secure_refreshed_and_never_fixed(db: PgPool) {
     assert_eq!(issued.len(), 64);
     let body: Value = response.json().await.expect("json");
     let id = body["id"].as_str().expect("id");
-    let with_forged = app.client.get(app.url(&format!("/api/attempts/{id}"))).header("cookie", format!("exa_session={forged}")).send().await.expect("get");
+    let with_forged = app
+        .client
+        .get(app.url(&format!("/api/attempts/{id}")))
+        .header("cookie", format!("exa_session={forged}"))
+        .send()
+        .await
+        .expect("get");
     assert_eq!(with_forged.status(), 403, "the attempt belongs to the issued session, not the forged one");
 
     // Reuse: a known session keeps its value and its cookie lives another day from now.
     let again = set_cookie(&start_download(&app, Some(&issued), false).await).expect("the cookie is set again");
     assert_eq!(token_of(&again), issued);
     assert!(again.contains("Max-Age=86400"), "{again}");
-    let read = app.client.get(app.url(&format!("/api/attempts/{id}"))).header("cookie", format!("exa_session={issued}")).send().await.expect("get");
+    let read = app
+        .client
+        .get(app.url(&format!("/api/attempts/{id}")))
+        .header("cookie", format!("exa_session={issued}"))
+        .send()
+        .await
+        .expect("get");
     assert_eq!(read.status(), 200);
     let refreshed = set_cookie(&read).expect("reading the attempt refreshes the cookie");
     assert_eq!(token_of(&refreshed), issued);
 
     // The setting makes it `Secure` without a proxy.
-    let configured = common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |config| config.site.session_cookie_secure = true).await.0;
+    let configured = common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |config| {
+        config.site.session_cookie_secure = true
+    })
+    .await
+    .0;
     let secure = set_cookie(&start_download(&configured, None, false).await).expect("cookie");
     assert!(secure.contains("; Secure"), "SESSION_COOKIE_SECURE: {secure}");
 }
@@ -113,7 +141,8 @@ async fn the_session_cookie_is_secure_refreshed_and_never_fixed(db: PgPool) {
 async fn written_rows(db: &PgPool) -> Vec<(&'static str, i64)> {
     let mut counts = Vec::new();
     for table in ["events", "pii_subjects", "pii_lookup", "pii_stream_links", "attempt_secrets", "attempts"] {
-        let count: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(db).await.expect("count");
+        let count: i64 =
+            sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(db).await.expect("count");
         counts.push((table, count));
     }
     counts
@@ -143,7 +172,9 @@ async fn control_characters_are_refused_with_the_fields_message_and_nothing_is_w
 
     // A start the abuse limits refuse (no proof of work) records its refusal, and nothing of
     // the command itself: no vault subject, look-up, link or secret for the phone.
-    let vault_rows = |rows: Vec<(&'static str, i64)>| rows.into_iter().filter(|(t, _)| t.starts_with("pii_") || *t == "attempt_secrets").collect::<Vec<_>>();
+    let vault_rows = |rows: Vec<(&'static str, i64)>| {
+        rows.into_iter().filter(|(t, _)| t.starts_with("pii_") || *t == "attempt_secrets").collect::<Vec<_>>()
+    };
     let response = app
         .client
         .post(app.url("/api/attempts"))
@@ -175,17 +206,26 @@ async fn the_return_url_is_only_the_portals_own_origin(db: PgPool) {
         "message": "Este endereço de retorno não pertence ao portal. Abra a ativação pelo link do portal e tente novamente."
     });
     let sandbox = spawn_app(db.clone()).await;
-    for url in ["https://evil.test/seguranca/ativarbrisanet", "http://127.0.0.1.evil.test/seguranca/ativarbrisanet", "http://127.0.0.1:1/elsewhere"] {
+    for url in [
+        "https://evil.test/seguranca/ativarbrisanet",
+        "http://127.0.0.1.evil.test/seguranca/ativarbrisanet",
+        "http://127.0.0.1:1/elsewhere",
+    ] {
         let (status, body) = start_broadband(&sandbox, url).await;
         assert_eq!((status, body), (422, refused.clone()), "{url}");
     }
     let own = format!("http://{}/seguranca/ativarbrisanet", sandbox.addr);
     assert_eq!(start_broadband(&sandbox, &own).await.0, 201, "the sandbox's own address");
 
-    let configured =
-        common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |c| c.site.public_origin = Some("https://portal.example".into())).await.0;
+    let configured = common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |c| {
+        c.site.public_origin = Some("https://portal.example".into())
+    })
+    .await
+    .0;
     assert_eq!(start_broadband(&configured, "https://portal.example/seguranca/ativarbrisanet").await.0, 201);
-    for url in [own.as_str(), "http://portal.example/seguranca/ativarbrisanet", "https://evil.test/seguranca/ativarbrisanet"] {
+    for url in
+        [own.as_str(), "http://portal.example/seguranca/ativarbrisanet", "https://evil.test/seguranca/ativarbrisanet"]
+    {
         let (status, body) = start_broadband(&configured, url).await;
         assert_eq!((status, body), (422, refused.clone()), "{url} with PUBLIC_ORIGIN set");
     }
@@ -242,16 +282,21 @@ async fn an_upstream_key_never_reaches_events_replies_streams_or_logs(db: PgPool
     let (status, visitor, _) = world.start_attempt("win_pc", "Chrome").await;
     assert_eq!(status, 201);
     let visitor = visitor.expect("visitor");
-    let (status, reply) = world.command(&visitor, serde_json::json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
+    let (status, reply) =
+        world.command(&visitor, serde_json::json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
     assert_eq!(status, 200, "{reply}");
     let attempt = world.drive(&runner, &visitor, Duration::from_secs(40), |view| view["busy"] == false).await;
 
-    let failures: Vec<String> =
-        sqlx::query_scalar("SELECT payload::text FROM events WHERE event_type IN ('step.called', 'step.gave_up') ORDER BY position")
-            .fetch_all(&db)
-            .await
-            .expect("failures");
-    assert!(failures.iter().any(|f| f.contains("connection failed")), "the failure is recorded for support: {failures:?}");
+    let failures: Vec<String> = sqlx::query_scalar(
+        "SELECT payload::text FROM events WHERE event_type IN ('step.called', 'step.gave_up') ORDER BY position",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("failures");
+    assert!(
+        failures.iter().any(|f| f.contains("connection failed")),
+        "the failure is recorded for support: {failures:?}"
+    );
     let leaked: i64 = sqlx::query_scalar("SELECT count(*) FROM events e WHERE e::text LIKE $1")
         .bind(format!("%{KEY}%"))
         .fetch_one(&db)
@@ -268,13 +313,19 @@ async fn an_upstream_key_never_reaches_events_replies_streams_or_logs(db: PgPool
         .send()
         .await
         .expect("stream");
-    let frame = tokio::time::timeout(Duration::from_secs(5), stream.chunk()).await.expect("a frame").expect("chunk").expect("bytes");
+    let frame = tokio::time::timeout(Duration::from_secs(5), stream.chunk())
+        .await
+        .expect("a frame")
+        .expect("chunk")
+        .expect("bytes");
     let frame = String::from_utf8_lossy(&frame);
     assert!(frame.contains("step.gave_up") || frame.contains("code.send_failed") || frame.contains("data:"), "{frame}");
     assert!(!frame.contains(KEY), "the event stream: {frame}");
 
     // The partner sends the visitor back with its one-time code in our page's query.
-    for path in [format!("/seguranca/ativarbrisanet?code={KEY}&state=s"), format!("/api/attempts/{}?key={KEY}", visitor.id)] {
+    for path in
+        [format!("/seguranca/ativarbrisanet?code={KEY}&state=s"), format!("/api/attempts/{}?key={KEY}", visitor.id)]
+    {
         world.http.get(world.app.url(&path)).header("cookie", &visitor.cookie).send().await.expect("request");
     }
     let logs = String::from_utf8_lossy(&LOGS.lock().unwrap_or_else(|p| p.into_inner())).to_string();

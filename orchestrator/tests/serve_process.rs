@@ -93,10 +93,8 @@ async fn sigterm_stops_the_server_while_an_event_stream_is_open(db: PgPool) {
     let status = exited(&mut server.child, Duration::from_secs(8)).await;
     assert!(status.is_some_and(|s| s.success()), "stopped cleanly within 8 s: {status:?} after {:?}", asked.elapsed());
     // The browser's stream ended with the server, instead of holding it open.
-    let rest = tokio::time::timeout(Duration::from_secs(2), async {
-        while let Ok(Some(_)) = stream.chunk().await {}
-    })
-    .await;
+    let rest =
+        tokio::time::timeout(Duration::from_secs(2), async { while let Ok(Some(_)) = stream.chunk().await {} }).await;
     assert!(rest.is_ok(), "the event stream ended");
 }
 
@@ -144,7 +142,6 @@ fn the_configuration_check_needs_a_connection_per_runner_and_two_more() {
     assert!(orchestrator::startup::check_config(&config).is_err());
 }
 
-
 /// The calls the kills land in, one kill per flow: its subscription or its grant.
 const KILL_DURING: [(&str, &[&str]); 3] = [
     ("activation", &["bff.subscribe-serial", "bff.subscribe-by-hash"]),
@@ -186,7 +183,8 @@ async fn a_killed_server_resumes_every_attempt_of_the_three_flows_without_subscr
         json!({ "endpoint": "cloud.register-serial", "latency_ms": 800 }),
         json!({ "endpoint": "*", "latency_ms": 100 }),
     ] {
-        let answer = admin.post(format!("{}/admin/faults", sandbox.base_url())).json(&fault).send().await.expect("fault");
+        let answer =
+            admin.post(format!("{}/admin/faults", sandbox.base_url())).json(&fault).send().await.expect("fault");
         assert_eq!(answer.status().as_u16(), 201, "{fault}");
     }
     let env = [("RUNNER_WORKERS", "8"), ("DATABASE_MAX_CONNECTIONS", "12"), ("RUNNER_LEASE_SECS", "3")];
@@ -238,7 +236,11 @@ async fn a_killed_server_resumes_every_attempt_of_the_three_flows_without_subscr
 
     let subscribing = (0..VISITORS).filter(|i| Journey::of(*i).subscribes()).count();
     let subscriptions = journeys::subscriptions(&sandbox.base_url()).await.expect("subscriptions");
-    assert_eq!((subscriptions.total, subscriptions.doubles), (subscribing, 0), "one subscription per subscribing visitor");
+    assert_eq!(
+        (subscriptions.total, subscriptions.doubles),
+        (subscribing, 0),
+        "one subscription per subscribing visitor"
+    );
     let several = journeys::steps_with_several_keys(&db).await.expect("keys");
     assert!(several.is_empty(), "one idempotency key per step across the kills: {several:?}");
     let upstream = journeys::upstream_steps_with_several_keys(&sandbox.base_url()).await.expect("calls");

@@ -47,7 +47,10 @@ async fn sign_in(app: &TestApp, email: &str) -> Signed {
     }
     let body: Value = response.json().await.expect("json");
     assert_eq!(body["email"], email);
-    Signed { cookie: set_cookie.split(';').next().expect("pair").to_string(), csrf: body["csrf_token"].as_str().expect("csrf").to_string() }
+    Signed {
+        cookie: set_cookie.split(';').next().expect("pair").to_string(),
+        csrf: body["csrf_token"].as_str().expect("csrf").to_string(),
+    }
 }
 
 async fn get(app: &TestApp, signed: Option<&Signed>, path: &str) -> (StatusCode, Value) {
@@ -61,7 +64,8 @@ async fn get(app: &TestApp, signed: Option<&Signed>, path: &str) -> (StatusCode,
 }
 
 async fn post(app: &TestApp, signed: &Signed, path: &str, body: Value, csrf: bool) -> (StatusCode, Value) {
-    let mut request = app.client.post(app.url(path)).header("cookie", &signed.cookie).header("origin", origin(app)).json(&body);
+    let mut request =
+        app.client.post(app.url(path)).header("cookie", &signed.cookie).header("origin", origin(app)).json(&body);
     if csrf {
         request = request.header("x-csrf-token", &signed.csrf);
     }
@@ -74,7 +78,13 @@ async fn post(app: &TestApp, signed: &Signed, path: &str, body: Value, csrf: boo
 async fn visitor_with_phone(app: &TestApp, phone: &str) -> String {
     let response = app.start_download().await;
     assert_eq!(response.status(), StatusCode::CREATED);
-    let cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).and_then(|v| v.split(';').next()).expect("cookie").to_string();
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("cookie")
+        .to_string();
     let body: Value = response.json().await.expect("json");
     let id = body["id"].as_str().expect("id").to_string();
     let response = app
@@ -102,7 +112,11 @@ async fn staff_events(db: &PgPool, event_type: &str) -> Vec<Value> {
 #[sqlx::test(migrations = "../migrations")]
 async fn without_a_session_every_staff_route_answers_401(db: PgPool) {
     let app = spawn_app(db).await;
-    for path in ["/api/staff/session", "/api/support/attempts?phone=11910000001", "/api/support/attempts/download-00000000-0000-0000-0000-000000000000"] {
+    for path in [
+        "/api/staff/session",
+        "/api/support/attempts?phone=11910000001",
+        "/api/support/attempts/download-00000000-0000-0000-0000-000000000000",
+    ] {
         let (status, body) = get(&app, None, path).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
         assert_eq!(body["message"], "Sua sessão terminou. Entre de novo.");
@@ -118,12 +132,16 @@ async fn an_analyst_is_refused_every_support_route(db: PgPool) {
     let signed = sign_in(&app, "ana.analista@exa.com.br").await;
     let (status, body) = get(&app, Some(&signed), "/api/staff/session").await;
     assert_eq!((status, body["role"].as_str()), (StatusCode::OK, Some("analyst")));
-    for path in ["/api/support/attempts?phone=11910000001", "/api/support/attempts/download-00000000-0000-0000-0000-000000000000"] {
+    for path in [
+        "/api/support/attempts?phone=11910000001",
+        "/api/support/attempts/download-00000000-0000-0000-0000-000000000000",
+    ] {
         let (status, body) = get(&app, Some(&signed), path).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
         assert_eq!(body["message"], "Você não tem permissão para esta ação.");
     }
-    let (status, _) = post(&app, &signed, "/api/support/erase", json!({ "phone": "11910000001", "confirm": true }), true).await;
+    let (status, _) =
+        post(&app, &signed, "/api/support/erase", json!({ "phone": "11910000001", "confirm": true }), true).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
@@ -208,7 +226,13 @@ async fn the_detail_masks_personal_data_and_a_reveal_needs_csrf_and_is_audited(d
     let entry = trail.iter().find(|e| e["action"] == "revealed").expect("reveal in the trail");
     assert_eq!((entry["email"].as_str(), entry["reason"].as_str()), (Some("carla@exa.com.br"), Some(reason)));
 
-    let response = app.client.get(app.url(&format!("/api/support/attempts/{id}/history"))).header("cookie", &signed.cookie).send().await.expect("history");
+    let response = app
+        .client
+        .get(app.url(&format!("/api/support/attempts/{id}/history")))
+        .header("cookie", &signed.cookie)
+        .send()
+        .await
+        .expect("history");
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()["content-disposition"].to_str().expect("ascii").starts_with("attachment"));
     assert!(!response.text().await.expect("text").contains("$pii"));
@@ -229,7 +253,10 @@ async fn five_failed_sign_ins_lock_the_email_out_without_saying_whether_it_exist
     let locked: Value = response.json().await.expect("json");
     // An e-mail nobody has gets the same answers.
     for _ in 0..5 {
-        assert_eq!(sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await.status(),
+            StatusCode::UNAUTHORIZED
+        );
     }
     let response = sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
@@ -237,7 +264,10 @@ async fn five_failed_sign_ins_lock_the_email_out_without_saying_whether_it_exist
     assert!(!staff_events(&db, "staff.sign_in_refused").await.is_empty());
 
     // Fifteen minutes later the e-mail may try again.
-    sqlx::query("UPDATE staff_sign_in_failures SET failed_at = failed_at - interval '16 minutes'").execute(&db).await.expect("age");
+    sqlx::query("UPDATE staff_sign_in_failures SET failed_at = failed_at - interval '16 minutes'")
+        .execute(&db)
+        .await
+        .expect("age");
     assert_eq!(sign_in_with(&app, "davi@exa.com.br", PASSWORD).await.status(), StatusCode::OK);
 }
 
@@ -247,15 +277,22 @@ async fn a_session_ends_when_idle_too_long_after_eight_hours_or_at_sign_out(db: 
     let app = spawn_app(db.clone()).await;
     let signed = sign_in(&app, "eva@exa.com.br").await;
     assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::OK);
-    sqlx::query("UPDATE staff_sessions SET last_seen_at = now() - interval '31 minutes'").execute(&db).await.expect("idle");
+    sqlx::query("UPDATE staff_sessions SET last_seen_at = now() - interval '31 minutes'")
+        .execute(&db)
+        .await
+        .expect("idle");
     assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
 
     let signed = sign_in(&app, "eva@exa.com.br").await;
-    sqlx::query("UPDATE staff_sessions SET created_at = now() - interval '8 hours 1 minute'").execute(&db).await.expect("old");
+    sqlx::query("UPDATE staff_sessions SET created_at = now() - interval '8 hours 1 minute'")
+        .execute(&db)
+        .await
+        .expect("old");
     assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
 
     let signed = sign_in(&app, "eva@exa.com.br").await;
-    let bare = app.client.delete(app.url("/api/staff/session")).header("cookie", &signed.cookie).send().await.expect("delete");
+    let bare =
+        app.client.delete(app.url("/api/staff/session")).header("cookie", &signed.cookie).send().await.expect("delete");
     assert_eq!(bare.status(), StatusCode::FORBIDDEN, "sign-out needs the CSRF token");
     let response = app
         .client
@@ -283,10 +320,15 @@ async fn erasing_a_person_leaves_a_readable_timeline_and_no_token(db: PgPool) {
     let signed = sign_in(&app, "fabio@exa.com.br").await;
     let (status, _) = post(&app, &signed, "/api/support/erase", json!({ "attempt": id }), true).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "confirmation required");
-    let (status, body) = post(&app, &signed, "/api/support/erase", json!({ "attempt": id, "confirm": true }), true).await;
+    let (status, body) =
+        post(&app, &signed, "/api/support/erase", json!({ "attempt": id, "confirm": true }), true).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body, json!({ "subjects": 1, "attempts": 1, "secrets": 1 }));
-    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1").bind(&id).fetch_one(&db).await.expect("count");
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1")
+        .bind(&id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
     assert_eq!(left, 0);
 
     let (status, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
@@ -329,10 +371,22 @@ async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: 
         event_type: "step.started".into(),
         schema_version: 1,
         payload: json!({ "step": "send_code", "claim": 2 }),
-        metadata: events::Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "runner-test".into(), client: None },
+        metadata: events::Metadata {
+            correlation_id: uuid::Uuid::new_v4(),
+            causation_id: None,
+            actor: "runner-test".into(),
+            client: None,
+        },
     };
-    store.append(&events::StreamId::parse(&id).expect("id"), events::ExpectedVersion::Any, vec![event]).await.expect("append");
-    let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), response.chunk()).await.expect("in time").expect("read").expect("chunk");
+    store
+        .append(&events::StreamId::parse(&id).expect("id"), events::ExpectedVersion::Any, vec![event])
+        .await
+        .expect("append");
+    let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), response.chunk())
+        .await
+        .expect("in time")
+        .expect("read")
+        .expect("chunk");
     let text = String::from_utf8_lossy(&chunk).to_string();
     assert!(text.contains("event: changed") && text.contains("\"version\":3"), "{text}");
     let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;

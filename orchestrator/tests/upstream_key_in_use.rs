@@ -132,7 +132,8 @@ async fn the_cloud_client_retries_a_key_still_in_use() {
 #[test]
 fn one_rule_for_every_client() {
     use orchestrator::upstream::transient::transient_kind;
-    let body = br#"{"error":{"code":"IDEMPOTENCY_KEY_IN_USE","message":"a call with this Idempotency-Key is still running"}}"#;
+    let body =
+        br#"{"error":{"code":"IDEMPOTENCY_KEY_IN_USE","message":"a call with this Idempotency-Key is still running"}}"#;
     assert!(transient_kind(409, body).is_some());
     assert!(transient_kind(409, br#"{"status":"error","code":"SERIAL_IN_USE"}"#).is_none());
 }

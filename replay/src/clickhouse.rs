@@ -37,7 +37,12 @@ impl ClickHouse {
     /// Where this export stands in `export_checkpoints`: host, port and table, never the
     /// credentials a URL may carry.
     pub fn target(&self) -> String {
-        format!("clickhouse://{}:{}/{}", self.url.host_str().unwrap_or("?"), self.url.port_or_known_default().unwrap_or(0), self.table)
+        format!(
+            "clickhouse://{}:{}/{}",
+            self.url.host_str().unwrap_or("?"),
+            self.url.port_or_known_default().unwrap_or(0),
+            self.table
+        )
     }
 
     /// Runs one statement; `body` follows the statement (the rows of an INSERT).
@@ -47,9 +52,11 @@ impl ClickHouse {
             Some(rows) => self.http.post(self.url.clone()).query(&[("query", statement)]).body(rows),
         };
         // The URL may carry a password: never in an error.
-        let response = request.send().await.map_err(|e| anyhow::anyhow!("ClickHouse unreachable: {}", e.without_url()))?;
+        let response =
+            request.send().await.map_err(|e| anyhow::anyhow!("ClickHouse unreachable: {}", e.without_url()))?;
         let status = response.status();
-        let text = response.text().await.map_err(|e| anyhow::anyhow!("reading ClickHouse's answer: {}", e.without_url()))?;
+        let text =
+            response.text().await.map_err(|e| anyhow::anyhow!("reading ClickHouse's answer: {}", e.without_url()))?;
         if !status.is_success() {
             bail!("ClickHouse refused ({status}): {}", text.trim());
         }
@@ -86,8 +93,15 @@ fn rows_of(row: &sqlx::postgres::PgRow, out: &mut String) -> anyhow::Result<u64>
     let revision: i64 = row.try_get("revision")?;
     let refusal: Option<String> = row.try_get("refusal")?;
     let text = |name: &str| row.try_get::<String, _>(name);
-    let (attempt, flow, variant, partner, brand, os, platform) =
-        (text("attempt")?, text("flow")?, text("variant")?, text("partner")?, text("brand")?, text("os")?, text("platform")?);
+    let (attempt, flow, variant, partner, brand, os, platform) = (
+        text("attempt")?,
+        text("flow")?,
+        text("variant")?,
+        text("partner")?,
+        text("brand")?,
+        text("os")?,
+        text("platform")?,
+    );
     for (idx, (event, offset)) in marks.iter().enumerate() {
         let line = json!({
             "attempt": attempt, "flow": flow, "variant": variant, "partner": partner, "brand": brand,
@@ -104,17 +118,23 @@ fn rows_of(row: &sqlx::postgres::PgRow, out: &mut String) -> anyhow::Result<u64>
 
 /// Sends what the projection wrote since the last export, `page` attempts per insert;
 /// `progress` gets the attempts sent so far.
-pub async fn export(pool: &PgPool, clickhouse: &ClickHouse, page: i64, mut progress: impl FnMut(u64)) -> anyhow::Result<Exported> {
+pub async fn export(
+    pool: &PgPool,
+    clickhouse: &ClickHouse,
+    page: i64,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<Exported> {
     let target = clickhouse.target();
     let generation: Uuid = sqlx::query_scalar("SELECT generation FROM projection_checkpoints WHERE projection = $1")
         .bind(LIVE)
         .fetch_one(pool)
         .await
         .context("reading the projection's generation")?;
-    let stored: Option<(Uuid, i64)> = sqlx::query_as("SELECT generation, revision FROM export_checkpoints WHERE target = $1")
-        .bind(&target)
-        .fetch_optional(pool)
-        .await?;
+    let stored: Option<(Uuid, i64)> =
+        sqlx::query_as("SELECT generation, revision FROM export_checkpoints WHERE target = $1")
+            .bind(&target)
+            .fetch_optional(pool)
+            .await?;
     let restarted = stored.is_some_and(|(g, _)| g != generation);
     let mut revision = match stored {
         Some((g, revision)) if g == generation => revision,
@@ -197,7 +217,8 @@ pub async fn window_funnel(clickhouse: &ClickHouse, query: &FunnelQuery) -> anyh
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let row: Value = serde_json::from_str(line).context("ClickHouse's JSONEachRow")?;
         let number = |v: &Value| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()));
-        let (level, attempts) = (number(&row["level"]).context("level")?, number(&row["attempts"]).context("attempts")?);
+        let (level, attempts) =
+            (number(&row["level"]).context("level")?, number(&row["attempts"]).context("attempts")?);
         for slot in entered.iter_mut().take(level as usize) {
             *slot += attempts;
         }

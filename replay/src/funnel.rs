@@ -96,7 +96,11 @@ impl<'a> Replay<'a> {
             Some(Open::Skipped(_)) => {}
             None => {
                 let Some(track) = AttemptTrack::start(event) else { return };
-                let open = if self.query.counts(track.facts()) { Open::Counted(track) } else { Open::Skipped(event.recorded_at) };
+                let open = if self.query.counts(track.facts()) {
+                    Open::Counted(track)
+                } else {
+                    Open::Skipped(event.recorded_at)
+                };
                 self.open.insert(event.stream_id.clone(), open);
             }
         }
@@ -108,13 +112,20 @@ impl<'a> Replay<'a> {
     /// Hands to the tally every attempt the log has moved a window (and a day) past, or all.
     fn evict(&mut self, all: bool) {
         let horizon = self.clock - self.query.window - Duration::days(1);
-        let done: Vec<String> = self.open.iter().filter(|(_, t)| all || t.started() < horizon).map(|(id, _)| id.clone()).collect();
+        let done: Vec<String> =
+            self.open.iter().filter(|(_, t)| all || t.started() < horizon).map(|(id, _)| id.clone()).collect();
         for id in done {
             let Some(Open::Counted(track)) = self.open.remove(&id) else { continue };
             let facts = track.attempt_facts();
             let reached = self.result.answer.add(self.query, &facts);
             if let Some(sink) = self.on_finished.as_mut() {
-                sink(&Finished { attempt: facts.attempt, started: facts.started, facts: facts.facts, reached, refusal: facts.refusal });
+                sink(&Finished {
+                    attempt: facts.attempt,
+                    started: facts.started,
+                    facts: facts.facts,
+                    reached,
+                    refusal: facts.refusal,
+                });
             }
         }
     }
@@ -131,14 +142,22 @@ impl<'a> Replay<'a> {
 }
 
 /// Replays the flow's events of the whole log; `progress` gets the events read so far.
-pub async fn replay(store: &EventStore, query: &FunnelQuery, progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+pub async fn replay(
+    store: &EventStore,
+    query: &FunnelQuery,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<FunnelResult> {
     replay_with(store, Replay::new(query), progress).await
 }
 
 /// [`replay`] with a replay set up by the caller (a sink for finished attempts, say). One
 /// streaming read of the flow's category, in the gap-free order; again from where it stopped
 /// while events of transactions that were open are held back.
-pub async fn replay_with(store: &EventStore, mut replay: Replay<'_>, mut progress: impl FnMut(u64)) -> anyhow::Result<FunnelResult> {
+pub async fn replay_with(
+    store: &EventStore,
+    mut replay: Replay<'_>,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<FunnelResult> {
     use futures::TryStreamExt;
     let mut checkpoint = Checkpoint::START;
     loop {

@@ -56,7 +56,11 @@ fn table(funnel: &Funnel, result: &FunnelResult) -> String {
     }
     for (key, steps) in rows(funnel, result) {
         let _ = writeln!(out, "Funil {title} — {key}");
-        let _ = writeln!(out, "{:<36} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}", "etapa", "entraram", "da ant.", "da 1ª", "saíram", "mediana", "p90");
+        let _ = writeln!(
+            out,
+            "{:<36} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}",
+            "etapa", "entraram", "da ant.", "da 1ª", "saíram", "mediana", "p90"
+        );
         for row in &steps {
             let _ = writeln!(
                 out,
@@ -87,7 +91,8 @@ fn csv_field(text: &str) -> String {
 }
 
 fn csv(funnel: &Funnel, result: &FunnelResult) -> String {
-    let mut out = String::from("breakdown,step,label,entered,from_previous,from_first,dropped,median_ms,p90_ms,top_refusals\n");
+    let mut out =
+        String::from("breakdown,step,label,entered,from_previous,from_first,dropped,median_ms,p90_ms,top_refusals\n");
     for (key, steps) in rows(funnel, result) {
         for row in steps {
             let refusals: Vec<String> = row.refusals.iter().map(|(m, c)| format!("{c}× {m}")).collect();

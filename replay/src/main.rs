@@ -2,9 +2,9 @@ use std::io::Write as _;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use events::funnel::projection;
 use events::funnel::Order;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use replay::funnel::{replay as replay_funnel, Breakdown, FunnelQuery};
 use replay::funnel_report::{render, Format};
 use replay::seed::{seed, SeedOptions};
@@ -151,7 +151,8 @@ fn parse_order(text: &str) -> Result<Order, String> {
 }
 
 fn parse_breakdown(text: &str) -> Result<Breakdown, String> {
-    Breakdown::parse(text).ok_or_else(|| format!("detalhamento desconhecido: {text} (use variant, partner, brand, os, platform ou day)"))
+    Breakdown::parse(text)
+        .ok_or_else(|| format!("detalhamento desconhecido: {text} (use variant, partner, brand, os, platform ou day)"))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -164,7 +165,10 @@ enum FormatArg {
 /// A bar of events read on stderr: drawn only on a terminal, silent when piped.
 fn events_bar(total: i64) -> anyhow::Result<ProgressBar> {
     let progress = ProgressBar::with_draw_target(Some(total.max(0) as u64), ProgressDrawTarget::stderr());
-    progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} eventos ({per_sec}, falta {eta})").context("progress template")?);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} eventos ({per_sec}, falta {eta})")
+            .context("progress template")?,
+    );
     Ok(progress)
 }
 
@@ -221,16 +225,12 @@ async fn main() -> anyhow::Result<()> {
             if to < from {
                 usage_error("--to não pode ser antes de --from");
             }
-            let query = FunnelQuery {
-                funnel,
-                from,
-                to,
-                window: chrono::Duration::days(window),
-                order,
-                breakdown,
-            };
+            let query = FunnelQuery { funnel, from, to, window: chrono::Duration::days(window), order, breakdown };
             // An estimate is enough for the bar; counting the category would read it twice.
-            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE category = $1").bind(query.funnel.flow).fetch_one(&pool).await?;
+            let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE category = $1")
+                .bind(query.funnel.flow)
+                .fetch_one(&pool)
+                .await?;
             let progress = events_bar(total)?;
             let result = replay_funnel(&store, &query, |read| progress.set_position(read)).await?;
             progress.finish_and_clear();
@@ -243,13 +243,17 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Export { clickhouse: Some(url), clickhouse_table, page, .. } => {
             sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
-            let clickhouse = replay::clickhouse::ClickHouse::new(&url, &clickhouse_table).unwrap_or_else(|e| usage_error(e));
+            let clickhouse =
+                replay::clickhouse::ClickHouse::new(&url, &clickhouse_table).unwrap_or_else(|e| usage_error(e));
             // The projection first, so the export carries the log as it is now.
             let mut projector = projection::Projector::new(store.clone(), projection::LIVE, 5_000);
             projector.catch_up(|_| {}).await?;
             let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM funnel_attempts").fetch_one(&pool).await?;
             let progress = ProgressBar::with_draw_target(Some(pending.max(0) as u64), ProgressDrawTarget::stderr());
-            progress.set_style(ProgressStyle::with_template("{bar:30} {pos} tentativas enviadas ({per_sec})").context("progress template")?);
+            progress.set_style(
+                ProgressStyle::with_template("{bar:30} {pos} tentativas enviadas ({per_sec})")
+                    .context("progress template")?,
+            );
             let done = replay::clickhouse::export(&pool, &clickhouse, page, |n| progress.set_position(n)).await?;
             progress.finish_and_clear();
             if done.restarted {
@@ -302,8 +306,12 @@ async fn main() -> anyhow::Result<()> {
             while follow {
                 match projector.step().await? {
                     projection::Step::Wrote(_) | projection::Step::Raced => {}
-                    projection::Step::CaughtUp { held_back: true } => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
-                    projection::Step::CaughtUp { held_back: false } => tokio::time::sleep(std::time::Duration::from_millis(500)).await,
+                    projection::Step::CaughtUp { held_back: true } => {
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await
+                    }
+                    projection::Step::CaughtUp { held_back: false } => {
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await
+                    }
                 }
             }
         }
@@ -317,7 +325,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
             let keys = match (pii_kek_hex, pii_hmac_hex) {
-                (Some(kek), Some(hmac)) => events::pii::Keys::from_hex(&kek, &hmac).context("PII_KEK_HEX / PII_HMAC_HEX")?,
+                (Some(kek), Some(hmac)) => {
+                    events::pii::Keys::from_hex(&kek, &hmac).context("PII_KEK_HEX / PII_HMAC_HEX")?
+                }
                 (None, None) => {
                     eprintln!("PII_KEK_HEX and PII_HMAC_HEX are unset: sealing with the development keys");
                     events::pii::Keys::insecure_dev()
@@ -334,10 +344,7 @@ async fn main() -> anyhow::Result<()> {
             let options = SeedOptions { attempts, days, seed: random_seed, force, batch: batch as usize };
             let report = seed(&pool, keys, &options, &progress).await?;
             progress.finish_and_clear();
-            println!(
-                "{} tentativas, {} eventos, {} pessoas",
-                report.attempts, report.events, report.people
-            );
+            println!("{} tentativas, {} eventos, {} pessoas", report.attempts, report.events, report.people);
         }
     }
     Ok(())

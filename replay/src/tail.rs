@@ -9,9 +9,8 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
     if text == "start" {
         return Ok(Checkpoint::START);
     }
-    let (tx, position) = text
-        .split_once(':')
-        .ok_or_else(|| format!("checkpoint must be TX:POSITION or start, got {text:?}"))?;
+    let (tx, position) =
+        text.split_once(':').ok_or_else(|| format!("checkpoint must be TX:POSITION or start, got {text:?}"))?;
     let tx_id = tx.parse().map_err(|_| format!("bad transaction id in {text:?}"))?;
     let position = position.parse().map_err(|_| format!("bad position in {text:?}"))?;
     Ok(Checkpoint { tx_id, position })
@@ -83,9 +82,7 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
             out.flush()?;
         }
     }
-    let mut subscription = store
-        .subscribe_all_with(checkpoint, SubscriptionOptions::default())
-        .await?;
+    let mut subscription = store.subscribe_all_with(checkpoint, SubscriptionOptions::default()).await?;
     loop {
         for event in subscription.next_batch().await? {
             writeln!(out, "{}", json_line(&event)?)?;

@@ -73,7 +73,11 @@ impl ClickHouseServer {
                     return;
                 }
             }
-            assert!(Instant::now() < deadline, "ClickHouse did not answer in 60 s (see {}/error.log)", self.dir.display());
+            assert!(
+                Instant::now() < deadline,
+                "ClickHouse did not answer in 60 s (see {}/error.log)",
+                self.dir.display()
+            );
             tokio::time::sleep(StdDuration::from_millis(200)).await;
         }
     }
@@ -117,7 +121,8 @@ async fn assert_window_funnel_matches_the_replay(pool: &PgPool, clickhouse: &Cli
         assert!(entered[0] > 0, "{:?}: the seed has attempts in these days", question.funnel.variant);
         let by_clickhouse = window_funnel(clickhouse, &question).await.expect("windowFunnel");
         assert_eq!(
-            by_clickhouse, entered,
+            by_clickhouse,
+            entered,
             "{} {:?} window {} days",
             question.funnel.flow,
             question.funnel.variant,
@@ -131,7 +136,8 @@ async fn scalar(pool: &PgPool, sql: &str) -> i64 {
 }
 
 async fn rows_in(clickhouse: &ClickHouse) -> i64 {
-    let text = clickhouse.run(&format!("SELECT count() FROM {} FINAL", clickhouse.table()), None).await.expect("counts");
+    let text =
+        clickhouse.run(&format!("SELECT count() FROM {} FINAL", clickhouse.table()), None).await.expect("counts");
     text.trim().parse().expect("a count")
 }
 

@@ -47,7 +47,9 @@ async fn the_replay_and_plain_sql_agree_step_by_step(pool: PgPool) {
     let options = SeedOptions { attempts: 600, days: 20, seed: 9, force: false, batch: 100 };
     seed(&pool, Keys::insecure_dev(), &options, &ProgressBar::hidden()).await.expect("seeded");
     let store = EventStore::new(pool.clone());
-    for (flow, variant) in [("cloud", None), ("download", None), ("activation", Some("carrier")), ("activation", Some("standard"))] {
+    for (flow, variant) in
+        [("cloud", None), ("download", None), ("activation", Some("carrier")), ("activation", Some("standard"))]
+    {
         let query = all_dates(flow, variant, None);
         let result = replay(&store, &query, |_| {}).await.expect("replays");
         let rows = result.tallies().get("todas").expect("one group").rows(&query.funnel, 3);
@@ -67,7 +69,10 @@ async fn the_replay_and_plain_sql_agree_step_by_step(pool: PgPool) {
         .expect("count");
         assert_eq!(rows[0].entered as i64, started, "{flow} {variant:?}: every attempt enters");
         assert!(rows.last().is_some_and(|r| r.entered > 0), "{flow} {variant:?}: some attempts finish");
-        assert!(rows.iter().any(|r| !r.refusals.is_empty()), "{flow} {variant:?}: refusals are counted with their message");
+        assert!(
+            rows.iter().any(|r| !r.refusals.is_empty()),
+            "{flow} {variant:?}: refusals are counted with their message"
+        );
     }
 }
 
@@ -100,7 +105,8 @@ async fn after_people_are_erased_the_funnel_still_counts_their_steps(pool: PgPoo
     let query = all_dates("download", None, Some(Breakdown::Platform));
     let before = replay(&store, &query, |_| {}).await.expect("before");
     let vault = events::pii::Vault::new(pool.clone(), Keys::insecure_dev());
-    let people: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT subject_id FROM pii_subjects").fetch_all(&pool).await.expect("people");
+    let people: Vec<uuid::Uuid> =
+        sqlx::query_scalar("SELECT subject_id FROM pii_subjects").fetch_all(&pool).await.expect("people");
     for person in &people {
         vault.forget(*person).await.expect("forgotten");
     }
@@ -148,13 +154,22 @@ fn a_refusal_by_an_abuse_limit_is_counted_where_the_visitor_stopped() {
         event_type: event_type.into(),
         schema_version: 1,
         payload,
-        metadata: Metadata { correlation_id: uuid::Uuid::nil(), causation_id: None, actor: "visitor".into(), client: None },
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::nil(),
+            causation_id: None,
+            actor: "visitor".into(),
+            client: None,
+        },
         recorded_at: at + Duration::seconds(version),
     };
     let mut replay = Replay::new(&query);
     replay.observe(&event(1, "download.started", json!({ "os": "win_pc", "browser": "Chrome" })));
     let message = "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
-    replay.observe(&event(2, "abuse.limited", json!({ "rule": "sms_per_phone_10min", "command": "submit_phone", "message": message })));
+    replay.observe(&event(
+        2,
+        "abuse.limited",
+        json!({ "rule": "sms_per_phone_10min", "command": "submit_phone", "message": message }),
+    ));
     let result = replay.finish();
     let rows = result.tallies().get("todas").expect("one group").rows(&query.funnel, 3);
     assert_eq!((rows[0].entered, rows[0].dropped), (1, 1));

@@ -100,7 +100,11 @@ async fn a_projector_killed_again_and_again_reads_every_event_once(pool: PgPool)
 
     // Every event counted once, whatever was cut off by a kill.
     assert_eq!(standing(&pool, LIVE).await.expect("standing").events, total);
-    let attempts = count(&pool, "SELECT count(DISTINCT stream_id) FROM events WHERE category IN ('activation', 'download', 'cloud')").await;
+    let attempts = count(
+        &pool,
+        "SELECT count(DISTINCT stream_id) FROM events WHERE category IN ('activation', 'download', 'cloud')",
+    )
+    .await;
     assert_eq!(count(&pool, "SELECT count(*) FROM funnel_attempts").await, attempts);
     assert_projection_answers_like_the_replay(&pool).await;
 
@@ -109,7 +113,10 @@ async fn a_projector_killed_again_and_again_reads_every_event_once(pool: PgPool)
     seeded(&pool, 300, 4).await;
     let status = replay_process(&pool, &["project", "--page", "25"]).wait().expect("runs");
     assert!(status.success());
-    assert_eq!(standing(&pool, LIVE).await.expect("standing").events, count(&pool, "SELECT count(*) FROM events").await);
+    assert_eq!(
+        standing(&pool, LIVE).await.expect("standing").events,
+        count(&pool, "SELECT count(*) FROM events").await
+    );
     assert_projection_answers_like_the_replay(&pool).await;
 }
 
@@ -206,7 +213,12 @@ async fn a_projector_following_concurrent_writers_with_late_commits_misses_nothi
                 let stream = StreamId::new("activation").expect("stream");
                 let mut tx = pool.begin().await.expect("tx");
                 store
-                    .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("attempt.started", serde_json::json!({ "variant": "standard" }))])
+                    .append_in_tx(
+                        &mut tx,
+                        &stream,
+                        ExpectedVersion::NoStream,
+                        vec![event("attempt.started", serde_json::json!({ "variant": "standard" }))],
+                    )
                     .await
                     .expect("started");
                 // Held open for a while: writers that began later commit first.
@@ -214,7 +226,11 @@ async fn a_projector_following_concurrent_writers_with_late_commits_misses_nothi
                 tx.commit().await.expect("commit");
                 if i % 2 == 0 {
                     store
-                        .append(&stream, ExpectedVersion::Exact(1), vec![event("phone.submitted", serde_json::json!({}))])
+                        .append(
+                            &stream,
+                            ExpectedVersion::Exact(1),
+                            vec![event("phone.submitted", serde_json::json!({}))],
+                        )
                         .await
                         .expect("phone");
                 }
@@ -229,8 +245,13 @@ async fn a_projector_following_concurrent_writers_with_late_commits_misses_nothi
     // Settled: anything the follower had not reached yet is read now.
     projection::Projector::new(store.clone(), LIVE, 50).catch_up(|_| {}).await.expect("caught up");
 
-    assert_eq!(standing(&pool, LIVE).await.expect("standing").events, count(&pool, "SELECT count(*) FROM events").await);
-    let written = |marks: i64| format!("SELECT count(*) FROM funnel_attempts WHERE os = 'Escritor' AND jsonb_array_length(marks) = {marks}");
+    assert_eq!(
+        standing(&pool, LIVE).await.expect("standing").events,
+        count(&pool, "SELECT count(*) FROM events").await
+    );
+    let written = |marks: i64| {
+        format!("SELECT count(*) FROM funnel_attempts WHERE os = 'Escritor' AND jsonb_array_length(marks) = {marks}")
+    };
     assert_eq!(count(&pool, &written(1)).await, 60, "started only");
     assert_eq!(count(&pool, &written(2)).await, 60, "started and phone sent");
     assert_projection_answers_like_the_replay(&pool).await;

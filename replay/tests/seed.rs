@@ -29,7 +29,8 @@ async fn a_seeded_history_is_valid_streams_with_sealed_personal_data(pool: PgPoo
     assert_eq!(report.attempts, 300);
     let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await.expect("count");
     assert_eq!(stored as u64, report.events);
-    let streams: Vec<String> = sqlx::query_scalar("SELECT stream_id FROM attempts").fetch_all(&pool).await.expect("attempts");
+    let streams: Vec<String> =
+        sqlx::query_scalar("SELECT stream_id FROM attempts").fetch_all(&pool).await.expect("attempts");
     assert_eq!(streams.len(), 300);
 
     let store = EventStore::new(pool.clone());
@@ -38,12 +39,16 @@ async fn a_seeded_history_is_valid_streams_with_sealed_personal_data(pool: PgPoo
         let history = store.read_stream(&stream).await.expect("reads");
         let flow = flow(stream.category());
         assert!(history.iter().all(|e| flow.knows(&e.event_type, &e.payload)), "{id}");
-        assert_eq!(history.iter().map(|e| e.version).collect::<Vec<_>>(), (1..=history.len() as i64).collect::<Vec<_>>());
+        assert_eq!(
+            history.iter().map(|e| e.version).collect::<Vec<_>>(),
+            (1..=history.len() as i64).collect::<Vec<_>>()
+        );
     }
-    let clear_phones: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE payload::text ~ '\\(\\d\\d\\) 9\\d{4}-\\d{4}|55\\d{11}'")
-        .fetch_one(&pool)
-        .await
-        .expect("scan");
+    let clear_phones: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE payload::text ~ '\\(\\d\\d\\) 9\\d{4}-\\d{4}|55\\d{11}'")
+            .fetch_one(&pool)
+            .await
+            .expect("scan");
     assert_eq!(clear_phones, 0, "no phone is stored in clear");
 
     // The portal's vault finds a seeded person's attempts by phone and opens the sealed field.
@@ -66,7 +71,12 @@ async fn seeding_over_real_attempts_needs_force(pool: PgPool) {
         event_type: "download.started".into(),
         schema_version: 1,
         payload: serde_json::json!({ "os": "win_pc", "browser": "Chrome" }),
-        metadata: Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "visitor".into(), client: None },
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::new_v4(),
+            causation_id: None,
+            actor: "visitor".into(),
+            client: None,
+        },
     };
     store.append(&StreamId::new("download").expect("id"), ExpectedVersion::NoStream, vec![real]).await.expect("append");
     assert!(holds_real_attempts(&pool).await.expect("check"));

@@ -9,17 +9,19 @@ fn event(n: i64) -> NewEvent {
         event_type: "demo.happened".into(),
         schema_version: 1,
         payload: serde_json::json!({ "n": n }),
-        metadata: Metadata { correlation_id: uuid::Uuid::new_v4(), causation_id: None, actor: "test".into(), client: None },
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::new_v4(),
+            causation_id: None,
+            actor: "test".into(),
+            client: None,
+        },
     }
 }
 
 const WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn lines(out: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
+    String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect()
 }
 
 #[test]
@@ -39,9 +41,13 @@ async fn tail_prints_every_event_after_the_checkpoint_as_json_lines(db: PgPool) 
     store.append(&b, ExpectedVersion::NoStream, vec![event(3)]).await.expect("append");
 
     let mut out = Vec::new();
-    let n = tail(&store, TailOptions { after: Checkpoint::START, follow: false, limit: None, batch: 2, held_back_wait: WAIT }, &mut out)
-        .await
-        .expect("tail");
+    let n = tail(
+        &store,
+        TailOptions { after: Checkpoint::START, follow: false, limit: None, batch: 2, held_back_wait: WAIT },
+        &mut out,
+    )
+    .await
+    .expect("tail");
 
     assert_eq!(n, 3);
     let all = lines(&out);
@@ -52,7 +58,9 @@ async fn tail_prints_every_event_after_the_checkpoint_as_json_lines(db: PgPool) 
     // Resuming from the first line's checkpoint prints only what came after it.
     let resume = parse_checkpoint(all[0]["checkpoint"].as_str().expect("checkpoint")).expect("parse");
     let mut rest = Vec::new();
-    tail(&store, TailOptions { after: resume, follow: false, limit: None, batch: 10, held_back_wait: WAIT }, &mut rest).await.expect("tail");
+    tail(&store, TailOptions { after: resume, follow: false, limit: None, batch: 10, held_back_wait: WAIT }, &mut rest)
+        .await
+        .expect("tail");
     let ns: Vec<i64> = lines(&rest).iter().map(|l| l["payload"]["n"].as_i64().expect("n")).collect();
     assert_eq!(ns, [2, 3]);
 }
@@ -70,7 +78,11 @@ async fn follow_waits_for_an_event_appended_later(db: PgPool) {
     let mut out = Vec::new();
     let n = tokio::time::timeout(
         std::time::Duration::from_secs(10),
-        tail(&store, TailOptions { after: Checkpoint::START, follow: true, limit: Some(1), batch: 10, held_back_wait: WAIT }, &mut out),
+        tail(
+            &store,
+            TailOptions { after: Checkpoint::START, follow: true, limit: Some(1), batch: 10, held_back_wait: WAIT },
+            &mut out,
+        ),
     )
     .await
     .expect("arrives")

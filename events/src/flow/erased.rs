@@ -70,7 +70,8 @@ impl<F: Flow> AttemptFlow for Erased<F> {
         let command: F::Command = serde_json::from_value(command).map_err(|_| malformed(None))?;
         let name = F::command_name(&command);
         let state = fold::<F>(history);
-        let decided = F::decide(&state, command, now).map_err(|rejection| Refused { command: Some(name), rejection })?;
+        let decided =
+            F::decide(&state, command, now).map_err(|rejection| Refused { command: Some(name), rejection })?;
         let events = decided.iter().map(encode::<F>).collect::<Result<_, _>>().map_err(|_| malformed(Some(name)))?;
         Ok(Decision { command: name, events, guards: F::guards(&decided) })
     }

@@ -19,9 +19,9 @@ use serde_json::Value;
 use crate::types::RecordedEvent;
 
 pub use erased::{AttemptFlow, Decision, Erased, Refused, MALFORMED_COMMAND};
-pub use guards::{national_digits, Guards, SmsTo};
-pub use field_error::FieldError;
 pub(crate) use field_error::debug_masked;
+pub use field_error::FieldError;
+pub use guards::{national_digits, Guards, SmsTo};
 pub use pii_field::{clear_marker, PiiField, CLEAR_MARKER};
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
@@ -88,11 +88,7 @@ pub trait Flow: Send + Sync + 'static {
 
     fn evolve(state: Self::State, event: &Self::Event, at: DateTime<Utc>) -> Self::State;
 
-    fn decide(
-        state: &Self::State,
-        command: Self::Command,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<Self::Event>, Rejection>;
+    fn decide(state: &Self::State, command: Self::Command, now: DateTime<Utc>) -> Result<Vec<Self::Event>, Rejection>;
 
     fn next_step(state: &Self::State) -> Option<PlannedStep>;
 

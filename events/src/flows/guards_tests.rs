@@ -18,7 +18,11 @@ fn guards_of<F: Flow<Event: PartialEq + std::fmt::Debug>>(test: &FlowTest<F>, co
 
 fn cloud_on_code_form() -> FlowTest<cloud::CloudFlow> {
     FlowTest::given([
-        cloud::CloudEvent::DetailsSubmitted { phone: phone("5511912345678"), phone_masked: "(11) *****-5678".into(), serial: "PSN-1".into() },
+        cloud::CloudEvent::DetailsSubmitted {
+            phone: phone("5511912345678"),
+            phone_masked: "(11) *****-5678".into(),
+            serial: "PSN-1".into(),
+        },
         cloud::CloudEvent::PhoneChecked {},
         cloud::CloudEvent::CodeSent { transaction_id: None },
     ])
@@ -45,12 +49,14 @@ fn a_resend_counts_against_the_attempts_phone_in_every_flow() {
 
 #[test]
 fn the_telecom_email_form_logs_in_with_the_email_and_sends_to_the_phone_typed() {
-    let guards = activation::ActivationFlow::guards(&[activation::ActivationEvent::EmailSubmitted(activation::EmailSubmitted {
-        phone: phone("5511987654321"),
-        phone_display: "x".into(),
-        email: PiiField::clear(PiiKind::Email, "ana@x.com"),
-        email_display: "a**@x.com".into(),
-    })]);
+    let guards = activation::ActivationFlow::guards(&[activation::ActivationEvent::EmailSubmitted(
+        activation::EmailSubmitted {
+            phone: phone("5511987654321"),
+            phone_display: "x".into(),
+            email: PiiField::clear(PiiKind::Email, "ana@x.com"),
+            email_display: "a**@x.com".into(),
+        },
+    )]);
     assert_eq!(guards.partner_login.as_deref(), Some("ana@x.com"));
     assert_eq!(guards.sms, Some(SmsTo::Phone("11987654321".into())));
 }
@@ -65,10 +71,16 @@ fn commands_that_send_nothing_meet_no_limit() {
 fn an_unknown_field_or_type_is_refused_with_the_malformed_message() {
     let cases: [(&dyn AttemptFlow, Value); 6] = [
         (&Erased::<cloud::CloudFlow>::default(), json!({"type": "resend", "phone": "11999990000"})),
-        (&Erased::<cloud::CloudFlow>::default(), json!({"type": "start", "phone": "11912345678", "serial": "P", "to": "x"})),
+        (
+            &Erased::<cloud::CloudFlow>::default(),
+            json!({"type": "start", "phone": "11912345678", "serial": "P", "to": "x"}),
+        ),
         (&Erased::<download::DownloadFlow>::default(), json!({"type": "resend_code", "phone": "11999990000"})),
         (&Erased::<activation::ActivationFlow>::default(), json!({"type": "resend_code", "phone": "11999990000"})),
-        (&Erased::<activation::ActivationFlow>::default(), json!({"type": "submit_email", "phone": "1", "email": "a@b.c", "cc": "x"})),
+        (
+            &Erased::<activation::ActivationFlow>::default(),
+            json!({"type": "submit_email", "phone": "1", "email": "a@b.c", "cc": "x"}),
+        ),
         (&Erased::<download::DownloadFlow>::default(), json!({"type": "send_to_everyone"})),
     ];
     for (flow, command) in cases {
@@ -82,7 +94,9 @@ fn a_decision_names_its_command_even_when_the_flow_refuses_it() {
     let flow = Erased::<cloud::CloudFlow>::default();
     let refused = flow.decide(&[], json!({"type": "start", "phone": "1", "serial": "P"}), t0()).expect_err("bad phone");
     assert_eq!(refused.command, Some("start"));
-    let decided = flow.decide(&[], json!({"type": "start", "phone": "(11) 91234-5678", "serial": "PSN-1"}), t0()).expect("started");
+    let decided = flow
+        .decide(&[], json!({"type": "start", "phone": "(11) 91234-5678", "serial": "PSN-1"}), t0())
+        .expect("started");
     assert_eq!((decided.command, decided.events.len()), ("start", 1));
     assert_eq!(decided.guards.sms, Some(SmsTo::Phone("11912345678".into())));
 }

@@ -86,10 +86,7 @@ impl Progress {
             Order::Sequential | Order::Strict => self.reached.clone(),
             Order::Any => {
                 let Some(Some(start)) = self.first_seen.first().copied() else { return Vec::new() };
-                self.first_seen
-                    .iter()
-                    .map_while(|t| t.filter(|t| t - start <= self.window_ms))
-                    .collect()
+                self.first_seen.iter().map_while(|t| t.filter(|t| t - start <= self.window_ms)).collect()
             }
         }
     }
@@ -257,7 +254,13 @@ mod tests {
 
     #[test]
     fn sequential_skips_other_events_and_needs_the_order() {
-        let events = [("details.submitted", 0), ("code.sent", 5), ("phone.checked", 10), ("code.sent", 20), ("code.validated", 30)];
+        let events = [
+            ("details.submitted", 0),
+            ("code.sent", 5),
+            ("phone.checked", 10),
+            ("code.sent", 20),
+            ("code.validated", 30),
+        ];
         // code.sent before phone.checked does not count; the later one does.
         assert_eq!(progress(Order::Sequential, MIN, &events), vec![0, 10, 20, 30]);
     }
@@ -296,7 +299,10 @@ mod tests {
         assert_eq!(rows.iter().map(|r| r.entered).collect::<Vec<_>>(), [4, 2, 1, 0, 0, 0]);
         assert_eq!(rows.iter().map(|r| r.dropped).collect::<Vec<_>>(), [2, 1, 1, 0, 0, 0]);
         assert_eq!((rows[1].from_previous, rows[2].from_first), (0.5, 0.25));
-        assert_eq!(rows[0].refusals, vec![("Número de celular não encontrado.".to_string(), 1), ("Outro motivo".to_string(), 1)]);
+        assert_eq!(
+            rows[0].refusals,
+            vec![("Número de celular não encontrado.".to_string(), 1), ("Outro motivo".to_string(), 1)]
+        );
         assert_eq!(rows[1].refusals, vec![("Número de celular não encontrado.".to_string(), 1)]);
         let median = rows[1].median_ms.expect("times");
         assert!((980..=1_000).contains(&median) || (2_940..=3_000).contains(&median), "{median}");

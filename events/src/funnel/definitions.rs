@@ -65,7 +65,8 @@ const ACTIVATION_REFUSALS: &[&str] = &[
 ];
 
 /// The variants of the activation flow.
-pub const ACTIVATION_VARIANTS: [&str; 6] = ["standard", "insurance", "partner_portal", "broadband", "telecom", "carrier"];
+pub const ACTIVATION_VARIANTS: [&str; 6] =
+    ["standard", "insurance", "partner_portal", "broadband", "telecom", "carrier"];
 
 /// The funnel of `flow` (and `variant`, for activation).
 pub fn funnel(flow: &str, variant: Option<&str>) -> Result<Funnel, FunnelError> {
@@ -82,7 +83,12 @@ pub fn funnel(flow: &str, variant: Option<&str>) -> Result<Funnel, FunnelError> 
 
 fn activation(variant: Option<&str>) -> Result<Funnel, FunnelError> {
     let steps = match variant {
-        None => vec![STARTED, step("submitted", "Enviou o formulário", &["phone.submitted", "email.submitted"]), CODE_SENT, CODE_VALIDATED],
+        None => vec![
+            STARTED,
+            step("submitted", "Enviou o formulário", &["phone.submitted", "email.submitted"]),
+            CODE_SENT,
+            CODE_VALIDATED,
+        ],
         Some("standard" | "insurance" | "partner_portal") => vec![
             STARTED,
             step("phone_submitted", "Enviou celular e licença", &["phone.submitted"]),
@@ -195,7 +201,10 @@ mod tests {
     fn the_carrier_funnel_follows_the_issue_order() {
         let funnel = funnel("activation", Some("carrier")).expect("known");
         let keys: Vec<&str> = funnel.steps.iter().map(|s| s.key).collect();
-        assert_eq!(keys, ["started", "phone_and_document", "code_sent", "code_validated", "authorized", "packs", "product_chosen"]);
+        assert_eq!(
+            keys,
+            ["started", "phone_and_document", "code_sent", "code_validated", "authorized", "packs", "product_chosen"]
+        );
         assert_eq!(funnel.step_of("packs.fetched"), Some(5));
         assert!(funnel.is_refusal("document.refused"));
         assert_eq!(funnel.step_of("document.refused"), None);
@@ -221,7 +230,11 @@ mod tests {
     fn every_step_and_refusal_is_an_event_its_flow_records() {
         use crate::flows::{activation::ActivationFlow, cloud::CloudFlow, download::DownloadFlow};
         assert!(!records::<CloudFlow>("no.such_event"), "the check can fail");
-        let mut all = vec![funnel("download", None).expect("d"), funnel("cloud", None).expect("c"), funnel("activation", None).expect("a")];
+        let mut all = vec![
+            funnel("download", None).expect("d"),
+            funnel("cloud", None).expect("c"),
+            funnel("activation", None).expect("a"),
+        ];
         all.extend(ACTIVATION_VARIANTS.iter().map(|v| funnel("activation", Some(v)).expect("variant")));
         for f in all {
             for event in f.steps.iter().flat_map(|s| s.events.iter()).chain(f.refusals.iter()) {

@@ -109,7 +109,8 @@ impl Projector {
                 touched.push(event.stream_id.clone());
             }
         }
-        let rows: Vec<AttemptFacts> = touched.iter().filter_map(|id| self.tracks.get(id)).map(AttemptTrack::attempt_facts).collect();
+        let rows: Vec<AttemptFacts> =
+            touched.iter().filter_map(|id| self.tracks.get(id)).map(AttemptTrack::attempt_facts).collect();
         upsert(&mut tx, self.table, &rows).await?;
         sqlx::query(
             "UPDATE projection_checkpoints SET tx_id = $2, position = $3, events = events + $4, updated_at = now() \
@@ -146,7 +147,11 @@ impl Projector {
 
     /// The attempt of `event` as it stood at `checkpoint`, then with `event`: folded again from
     /// its stream when the cache does not hold it.
-    async fn fold_up_to(&self, event: &RecordedEvent, checkpoint: Checkpoint) -> Result<Option<AttemptTrack>, StoreError> {
+    async fn fold_up_to(
+        &self,
+        event: &RecordedEvent,
+        checkpoint: Checkpoint,
+    ) -> Result<Option<AttemptTrack>, StoreError> {
         let earlier = if event.version <= 1 {
             Vec::new()
         } else {
@@ -178,10 +183,11 @@ impl Projector {
 
 /// Where `table`'s projection stands.
 pub async fn standing(pool: &sqlx::PgPool, table: &str) -> Result<Standing, StoreError> {
-    let row = sqlx::query("SELECT tx_id, position, events, updated_at FROM projection_checkpoints WHERE projection = $1")
-        .bind(table)
-        .fetch_optional(pool)
-        .await?;
+    let row =
+        sqlx::query("SELECT tx_id, position, events, updated_at FROM projection_checkpoints WHERE projection = $1")
+            .bind(table)
+            .fetch_optional(pool)
+            .await?;
     match row {
         Some(row) => Ok(Standing {
             checkpoint: Checkpoint { tx_id: row.try_get("tx_id")?, position: row.try_get("position")? },
@@ -207,7 +213,10 @@ async fn upsert(tx: &mut Transaction<'_, Postgres>, table: &str, rows: &[Attempt
         return Ok(());
     }
     let column = |f: fn(&AttemptFacts) -> String| rows.iter().map(f).collect::<Vec<String>>();
-    let marks: Vec<Value> = rows.iter().map(|r| Value::from(r.marks.iter().map(|(t, ms)| serde_json::json!([t, ms])).collect::<Vec<_>>())).collect();
+    let marks: Vec<Value> = rows
+        .iter()
+        .map(|r| Value::from(r.marks.iter().map(|(t, ms)| serde_json::json!([t, ms])).collect::<Vec<_>>()))
+        .collect();
     let sql = format!(
         "INSERT INTO {table} (attempt, flow, variant, brand, partner, os, platform, day, started_at, marks, refusal, revision) \
          SELECT *, nextval('funnel_revision') FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
@@ -239,10 +248,7 @@ pub fn marks_of(value: &Value) -> Vec<(String, i64)> {
     value
         .as_array()
         .map(|marks| {
-            marks
-                .iter()
-                .filter_map(|m| Some((m.get(0)?.as_str()?.to_string(), m.get(1)?.as_i64()?)))
-                .collect()
+            marks.iter().filter_map(|m| Some((m.get(0)?.as_str()?.to_string(), m.get(1)?.as_i64()?))).collect()
         })
         .unwrap_or_default()
 }
@@ -256,10 +262,11 @@ pub async fn prepare_rebuild(pool: &sqlx::PgPool, fresh: bool) -> Result<(), Sto
         sqlx::query("DELETE FROM projection_checkpoints WHERE projection = $1").bind(NEXT).execute(&mut *tx).await?;
     }
     sqlx::query(&format!("CREATE TABLE IF NOT EXISTS {NEXT} (LIKE {LIVE} INCLUDING ALL)")).execute(&mut *tx).await?;
-    let has_checkpoint: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM projection_checkpoints WHERE projection = $1)")
-        .bind(NEXT)
-        .fetch_one(&mut *tx)
-        .await?;
+    let has_checkpoint: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM projection_checkpoints WHERE projection = $1)")
+            .bind(NEXT)
+            .fetch_one(&mut *tx)
+            .await?;
     if !has_checkpoint {
         // A table without its checkpoint (killed between the two) starts over.
         sqlx::query(&format!("TRUNCATE {NEXT}")).execute(&mut *tx).await?;

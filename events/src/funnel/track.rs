@@ -44,8 +44,11 @@ pub fn step_events(flow: &str) -> Vec<&'static str> {
     if flow == "activation" {
         funnels.extend(ACTIVATION_VARIANTS.iter().map(|v| funnel(flow, Some(v))));
     }
-    let mut out: Vec<&'static str> =
-        funnels.into_iter().flatten().flat_map(|f| f.steps.into_iter().flat_map(|s| s.events.iter().copied())).collect();
+    let mut out: Vec<&'static str> = funnels
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f.steps.into_iter().flat_map(|s| s.events.iter().copied()))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
@@ -290,7 +293,8 @@ mod tests {
     #[test]
     fn a_download_keeps_its_steps_its_partner_and_the_breakdown_facts() {
         let s = "download-00000000-0000-0000-0000-000000000001";
-        let mut track = AttemptTrack::start(&event(s, "download.started", json!({ "os": "windows" }), 0)).expect("a flow");
+        let mut track =
+            AttemptTrack::start(&event(s, "download.started", json!({ "os": "windows" }), 0)).expect("a flow");
         track.observe(&event(s, "phone.submitted", json!({}), 4));
         track.observe(&event(s, "code.resent", json!({}), 9));
         track.observe(&event(s, "partners.listed", json!({ "partners": [{ "id": "tim" }] }), 20));
@@ -309,7 +313,12 @@ mod tests {
     fn an_abuse_limit_is_the_refusal_when_the_flow_records_none() {
         let s = "cloud-00000000-0000-0000-0000-000000000002";
         let mut track = AttemptTrack::start(&event(s, "details.submitted", json!({}), 0)).expect("a flow");
-        track.observe(&event(s, LIMITED_EVENT, json!({ "rule": "phone", "message": "Muitos códigos. Veja {link}." }), 3));
+        track.observe(&event(
+            s,
+            LIMITED_EVENT,
+            json!({ "rule": "phone", "message": "Muitos códigos. Veja {link}." }),
+            3,
+        ));
         assert_eq!(track.attempt_facts().refusal.as_deref(), Some("Muitos códigos. Veja aqui."));
     }
 

@@ -56,7 +56,14 @@ pub struct BulkSealer {
 
 impl BulkSealer {
     pub fn new(keys: Keys) -> Self {
-        Self { keys, people: HashMap::new(), stream: String::new(), links: HashMap::new(), own: None, rows: BulkRows::default() }
+        Self {
+            keys,
+            people: HashMap::new(),
+            stream: String::new(),
+            links: HashMap::new(),
+            own: None,
+            rows: BulkRows::default(),
+        }
     }
 
     /// Starts sealing the events of another stream.
@@ -92,7 +99,13 @@ impl BulkSealer {
 
     /// A person already in the database: their subject and wrapped key, so their new fields
     /// are sealed under it instead of a second subject.
-    pub fn remember(&mut self, kind: PiiKind, hmac: Vec<u8>, subject: Uuid, wrapped_key: &[u8]) -> Result<(), StoreError> {
+    pub fn remember(
+        &mut self,
+        kind: PiiKind,
+        hmac: Vec<u8>,
+        subject: Uuid,
+        wrapped_key: &[u8],
+    ) -> Result<(), StoreError> {
         let key = crypto::unwrap_key_any(&self.keys, subject, wrapped_key)?;
         self.people.insert((kind, hmac), (subject, key));
         Ok(())
@@ -141,7 +154,12 @@ impl BulkSealer {
             None => {
                 let link = Uuid::new_v4();
                 self.links.insert(subject, link);
-                self.rows.links.push(LinkRow { subject_id: subject, stream_id: self.stream.clone(), link_id: link, linked_at: at });
+                self.rows.links.push(LinkRow {
+                    subject_id: subject,
+                    stream_id: self.stream.clone(),
+                    link_id: link,
+                    linked_at: at,
+                });
                 link
             }
         };

@@ -20,11 +20,7 @@ pub(crate) fn random_key() -> [u8; 32] {
 }
 
 /// Encrypts with a fresh random nonce; returns (nonce, ciphertext).
-pub(crate) fn encrypt(
-    key: &[u8; 32],
-    aad: &[u8],
-    clear: &[u8],
-) -> Result<([u8; NONCE_LEN], Vec<u8>), StoreError> {
+pub(crate) fn encrypt(key: &[u8; 32], aad: &[u8], clear: &[u8]) -> Result<([u8; NONCE_LEN], Vec<u8>), StoreError> {
     let mut nonce = [0u8; NONCE_LEN];
     rand::rngs::OsRng.fill_bytes(&mut nonce);
     let ct = XChaCha20Poly1305::new(key.into())
@@ -33,12 +29,7 @@ pub(crate) fn encrypt(
     Ok((nonce, ct))
 }
 
-pub(crate) fn decrypt(
-    key: &[u8; 32],
-    aad: &[u8],
-    nonce: &[u8],
-    ct: &[u8],
-) -> Result<Vec<u8>, StoreError> {
+pub(crate) fn decrypt(key: &[u8; 32], aad: &[u8], nonce: &[u8], ct: &[u8]) -> Result<Vec<u8>, StoreError> {
     if nonce.len() != NONCE_LEN {
         return Err(StoreError::Crypto("bad nonce length".into()));
     }
@@ -48,29 +39,20 @@ pub(crate) fn decrypt(
 }
 
 /// `nonce || ciphertext` of a data key under the KEK, bound to its subject.
-pub(crate) fn wrap_key(
-    kek: &[u8; 32],
-    subject: Uuid,
-    data_key: &[u8; 32],
-) -> Result<Vec<u8>, StoreError> {
+pub(crate) fn wrap_key(kek: &[u8; 32], subject: Uuid, data_key: &[u8; 32]) -> Result<Vec<u8>, StoreError> {
     let (nonce, ct) = encrypt(kek, &wrap_aad(subject), data_key)?;
     let mut out = nonce.to_vec();
     out.extend_from_slice(&ct);
     Ok(out)
 }
 
-pub(crate) fn unwrap_key(
-    kek: &[u8; 32],
-    subject: Uuid,
-    wrapped: &[u8],
-) -> Result<[u8; 32], StoreError> {
+pub(crate) fn unwrap_key(kek: &[u8; 32], subject: Uuid, wrapped: &[u8]) -> Result<[u8; 32], StoreError> {
     if wrapped.len() < NONCE_LEN {
         return Err(StoreError::Crypto("wrapped key too short".into()));
     }
     let (nonce, ct) = wrapped.split_at(NONCE_LEN);
     let key = decrypt(kek, &wrap_aad(subject), nonce, ct)?;
-    <[u8; 32]>::try_from(key.as_slice())
-        .map_err(|_| StoreError::Crypto("bad data key length".into()))
+    <[u8; 32]>::try_from(key.as_slice()).map_err(|_| StoreError::Crypto("bad data key length".into()))
 }
 
 /// [`unwrap_key`] with the master key, then each previous one (a rotation under way).

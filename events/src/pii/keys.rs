@@ -62,11 +62,7 @@ impl Keys {
 
     /// Fresh random keys (e.g. to print for a new deployment's configuration).
     pub fn generate() -> Self {
-        let mut keys = Self {
-            kek: [0; 32],
-            hmac: [0; 32],
-            previous: Vec::new(),
-        };
+        let mut keys = Self { kek: [0; 32], hmac: [0; 32], previous: Vec::new() };
         rand::rngs::OsRng.fill_bytes(&mut keys.kek);
         rand::rngs::OsRng.fill_bytes(&mut keys.hmac);
         keys
@@ -85,8 +81,7 @@ pub(crate) fn kek_id(kek: &[u8; 32]) -> String {
 }
 
 fn decode_key(name: &str, hex_str: &str) -> Result<[u8; 32], StoreError> {
-    let bytes = hex::decode(hex_str.trim())
-        .map_err(|_| StoreError::Crypto(format!("{name} is not valid hex")))?;
+    let bytes = hex::decode(hex_str.trim()).map_err(|_| StoreError::Crypto(format!("{name} is not valid hex")))?;
     <[u8; 32]>::try_from(bytes.as_slice())
         .map_err(|_| StoreError::Crypto(format!("{name} must be 32 bytes (64 hex characters)")))
 }

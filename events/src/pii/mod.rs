@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 
 pub use keys::Keys;
-pub use secret_box::SecretBox;
 pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
+pub use secret_box::SecretBox;
 pub use vault::{StreamLink, Vault};
 
 /// The kinds of personal data the portal handles.
@@ -70,11 +70,9 @@ impl PiiKind {
         match self {
             PiiKind::Phone => value.chars().filter(|c| c.is_ascii_digit()).collect(),
             // The alphanumeric CNPJ (from July 2026) keeps its letters.
-            PiiKind::CpfCnpj => value
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .map(|c| c.to_ascii_uppercase())
-                .collect(),
+            PiiKind::CpfCnpj => {
+                value.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_uppercase()).collect()
+            }
             PiiKind::Email => value.trim().to_lowercase(),
             PiiKind::DeviceName | PiiKind::PartnerCustomer => value.trim().to_string(),
         }
@@ -96,9 +94,7 @@ impl FromStr for PiiKind {
             "email" => Ok(PiiKind::Email),
             "device_name" => Ok(PiiKind::DeviceName),
             "partner_customer" => Ok(PiiKind::PartnerCustomer),
-            other => Err(StoreError::Crypto(format!(
-                "unknown personal-data kind {other:?}"
-            ))),
+            other => Err(StoreError::Crypto(format!("unknown personal-data kind {other:?}"))),
         }
     }
 }
@@ -111,24 +107,15 @@ mod tests {
     fn normalizes_per_kind() {
         assert_eq!(PiiKind::Phone.normalize("(11) 98765-4321"), "11987654321");
         assert_eq!(PiiKind::CpfCnpj.normalize("123.456.789-09"), "12345678909");
-        assert_eq!(
-            PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"),
-            "12ABC34501DE35"
-        );
-        assert_eq!(
-            PiiKind::Email.normalize("  Ana@Exemplo.COM "),
-            "ana@exemplo.com"
-        );
+        assert_eq!(PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"), "12ABC34501DE35");
+        assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
     }
 
     #[test]
     fn kind_names_round_trip() {
         for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName, PiiKind::PartnerCustomer] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
-            assert_eq!(
-                serde_json::to_value(k).unwrap(),
-                serde_json::json!(k.as_str())
-            );
+            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
         }
         assert!("cpf".parse::<PiiKind>().is_err());
     }

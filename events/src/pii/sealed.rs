@@ -66,9 +66,7 @@ impl Sealed {
 
     /// Whether `value` has the sealed shape (`{"$pii": ...}` and nothing else).
     pub fn is_sealed(value: &Value) -> bool {
-        value
-            .as_object()
-            .is_some_and(|o| o.len() == 1 && o.contains_key(SEALED_MARKER))
+        value.as_object().is_some_and(|o| o.len() == 1 && o.contains_key(SEALED_MARKER))
     }
 
     /// Parses a sealed field.
@@ -76,8 +74,7 @@ impl Sealed {
         if !Self::is_sealed(value) {
             return Err(StoreError::Crypto("value is not a sealed field".into()));
         }
-        Sealed::deserialize(value)
-            .map_err(|e| StoreError::Crypto(format!("malformed sealed field: {e}")))
+        Sealed::deserialize(value).map_err(|e| StoreError::Crypto(format!("malformed sealed field: {e}")))
     }
 }
 
@@ -136,9 +133,7 @@ impl TryFrom<SealedJson> for Sealed {
         Ok(Sealed {
             key,
             kind: j.pii.kind,
-            nonce: B64
-                .decode(&j.pii.nonce)
-                .map_err(|e| format!("nonce: {e}"))?,
+            nonce: B64.decode(&j.pii.nonce).map_err(|e| format!("nonce: {e}"))?,
             ct: B64.decode(&j.pii.ct).map_err(|e| format!("ct: {e}"))?,
         })
     }
@@ -150,17 +145,10 @@ mod tests {
 
     #[test]
     fn json_shape_round_trips() {
-        let s = Sealed {
-            key: KeyRef::Subject(Uuid::nil()),
-            kind: PiiKind::CpfCnpj,
-            nonce: vec![1, 2, 3],
-            ct: vec![4, 5],
-        };
+        let s =
+            Sealed { key: KeyRef::Subject(Uuid::nil()), kind: PiiKind::CpfCnpj, nonce: vec![1, 2, 3], ct: vec![4, 5] };
         let v = s.to_value();
-        assert_eq!(
-            v,
-            json!({"$pii": {"subject": Uuid::nil(), "kind": "cpf_cnpj", "nonce": "AQID", "ct": "BAU="}})
-        );
+        assert_eq!(v, json!({"$pii": {"subject": Uuid::nil(), "kind": "cpf_cnpj", "nonce": "AQID", "ct": "BAU="}}));
         assert!(Sealed::is_sealed(&v));
         assert_eq!(Sealed::from_value(&v).unwrap(), s);
     }

@@ -21,10 +21,7 @@ pub struct Vault {
 
 impl Vault {
     pub fn new(pool: PgPool, keys: Keys) -> Self {
-        Self {
-            pool,
-            keys: Arc::new(keys),
-        }
+        Self { pool, keys: Arc::new(keys) }
     }
 
     /// Wraps again under the current master key up to `batch` data keys that another one
@@ -81,7 +78,12 @@ impl Vault {
     /// [`Vault::subject_for`] inside the caller's transaction: a subject created here exists
     /// only if that transaction commits (the insert runs in a savepoint, so a concurrent
     /// creator of the same value leaves the transaction usable).
-    pub async fn subject_for_in(&self, conn: &mut PgConnection, kind: PiiKind, value: &str) -> Result<Uuid, StoreError> {
+    pub async fn subject_for_in(
+        &self,
+        conn: &mut PgConnection,
+        kind: PiiKind,
+        value: &str,
+    ) -> Result<Uuid, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
         for _ in 0..2 {
             if let Some(subject) = find_by_hmac_on(&mut *conn, kind, &mac).await? {
@@ -117,7 +119,11 @@ impl Vault {
     }
 
     /// [`Vault::attempt_subject`] inside the caller's transaction.
-    pub async fn attempt_subject_in(&self, conn: &mut PgConnection, stream: &StreamId) -> Result<StreamLink, StoreError> {
+    pub async fn attempt_subject_in(
+        &self,
+        conn: &mut PgConnection,
+        stream: &StreamId,
+    ) -> Result<StreamLink, StoreError> {
         let existing: Option<(Uuid, Uuid)> = sqlx::query_as(
             "SELECT l.subject_id, l.link_id FROM pii_stream_links l \
              WHERE l.stream_id = $1 AND NOT EXISTS (SELECT 1 FROM pii_lookup k WHERE k.subject_id = l.subject_id) \
@@ -142,7 +148,13 @@ impl Vault {
 
     /// [`Vault::seal_linked`] reading the key inside the caller's transaction (where the
     /// subject may have just been created).
-    pub async fn seal_linked_in(&self, conn: &mut PgConnection, link: StreamLink, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
+    pub async fn seal_linked_in(
+        &self,
+        conn: &mut PgConnection,
+        link: StreamLink,
+        kind: PiiKind,
+        clear: &str,
+    ) -> Result<Sealed, StoreError> {
         let (_, key) = self
             .data_keys_on(&mut *conn, &[KeyRef::Subject(link.subject)])
             .await?
@@ -153,11 +165,7 @@ impl Vault {
     }
 
     /// The existing subject of this value, if any (never creates one).
-    pub async fn find_subject(
-        &self,
-        kind: PiiKind,
-        value: &str,
-    ) -> Result<Option<Uuid>, StoreError> {
+    pub async fn find_subject(&self, kind: PiiKind, value: &str) -> Result<Option<Uuid>, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
         self.find_by_hmac(kind, &mac).await
     }
@@ -189,12 +197,7 @@ impl Vault {
 
     /// Encrypts `clear` under the subject's key, naming the subject (for fields outside
     /// attempt streams). Put `sealed.to_value()` in the payload.
-    pub async fn seal(
-        &self,
-        subject: Uuid,
-        kind: PiiKind,
-        clear: &str,
-    ) -> Result<Sealed, StoreError> {
+    pub async fn seal(&self, subject: Uuid, kind: PiiKind, clear: &str) -> Result<Sealed, StoreError> {
         self.seal_as(KeyRef::Subject(subject), subject, kind, clear).await
     }
 
@@ -230,7 +233,11 @@ impl Vault {
 
     /// [`Vault::reveal_payload`] for the sealed fields whose kind `wanted` accepts; the
     /// others stay sealed.
-    pub async fn reveal_payload_where(&self, payload: &mut Value, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
+    pub async fn reveal_payload_where(
+        &self,
+        payload: &mut Value,
+        wanted: impl Fn(PiiKind) -> bool + Copy,
+    ) -> Result<(), StoreError> {
         let mut refs = Vec::new();
         collect_refs(payload, &mut refs, wanted)?;
         if refs.is_empty() {
@@ -300,10 +307,8 @@ impl Vault {
     /// whether the subject existed.
     pub async fn forget(&self, subject: Uuid) -> Result<bool, StoreError> {
         // Look-up and link rows go with it (ON DELETE CASCADE).
-        let done = sqlx::query("DELETE FROM pii_subjects WHERE subject_id = $1")
-            .bind(subject)
-            .execute(&self.pool)
-            .await?;
+        let done =
+            sqlx::query("DELETE FROM pii_subjects WHERE subject_id = $1").bind(subject).execute(&self.pool).await?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -312,9 +317,25 @@ impl Vault {
         self.data_keys_on(&self.pool, refs).await
     }
 
-    async fn data_keys_on<'e, E: sqlx::PgExecutor<'e>>(&self, executor: E, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
-        let subjects: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Subject(s) => Some(*s), KeyRef::Link(_) => None }).collect();
-        let links: Vec<Uuid> = refs.iter().filter_map(|r| match r { KeyRef::Link(l) => Some(*l), KeyRef::Subject(_) => None }).collect();
+    async fn data_keys_on<'e, E: sqlx::PgExecutor<'e>>(
+        &self,
+        executor: E,
+        refs: &[KeyRef],
+    ) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
+        let subjects: Vec<Uuid> = refs
+            .iter()
+            .filter_map(|r| match r {
+                KeyRef::Subject(s) => Some(*s),
+                KeyRef::Link(_) => None,
+            })
+            .collect();
+        let links: Vec<Uuid> = refs
+            .iter()
+            .filter_map(|r| match r {
+                KeyRef::Link(l) => Some(*l),
+                KeyRef::Subject(_) => None,
+            })
+            .collect();
         let rows = sqlx::query(
             "SELECT subject_id AS ref_id, false AS is_link, subject_id, wrapped_key FROM pii_subjects WHERE subject_id = ANY($1) \
              UNION ALL \
@@ -338,7 +359,11 @@ impl Vault {
     }
 }
 
-async fn find_by_hmac_on<'e, E: sqlx::PgExecutor<'e>>(executor: E, kind: PiiKind, mac: &[u8]) -> Result<Option<Uuid>, StoreError> {
+async fn find_by_hmac_on<'e, E: sqlx::PgExecutor<'e>>(
+    executor: E,
+    kind: PiiKind,
+    mac: &[u8],
+) -> Result<Option<Uuid>, StoreError> {
     Ok(sqlx::query_scalar("SELECT subject_id FROM pii_lookup WHERE kind = $1 AND hmac = $2")
         .bind(kind.as_str())
         .bind(mac)
@@ -359,18 +384,15 @@ fn open_with(keys: &Keyring, sealed: &Sealed) -> Result<Opened, StoreError> {
     let Some((subject, key)) = keys.get(&sealed.key) else {
         return Ok(Opened::Erased);
     };
-    let clear = crypto::decrypt(
-        key,
-        &field_aad(*subject, sealed.kind),
-        &sealed.nonce,
-        &sealed.ct,
-    )?;
-    String::from_utf8(clear)
-        .map(Opened::Clear)
-        .map_err(|_| StoreError::Crypto("sealed value is not UTF-8".into()))
+    let clear = crypto::decrypt(key, &field_aad(*subject, sealed.kind), &sealed.nonce, &sealed.ct)?;
+    String::from_utf8(clear).map(Opened::Clear).map_err(|_| StoreError::Crypto("sealed value is not UTF-8".into()))
 }
 
-fn collect_refs(value: &Value, out: &mut Vec<KeyRef>, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
+fn collect_refs(
+    value: &Value,
+    out: &mut Vec<KeyRef>,
+    wanted: impl Fn(PiiKind) -> bool + Copy,
+) -> Result<(), StoreError> {
     if Sealed::is_sealed(value) {
         let sealed = Sealed::from_value(value)?;
         if wanted(sealed.kind) {
@@ -385,7 +407,11 @@ fn collect_refs(value: &Value, out: &mut Vec<KeyRef>, wanted: impl Fn(PiiKind) -
     }
 }
 
-fn replace_sealed(value: &mut Value, keys: &Keyring, wanted: impl Fn(PiiKind) -> bool + Copy) -> Result<(), StoreError> {
+fn replace_sealed(
+    value: &mut Value,
+    keys: &Keyring,
+    wanted: impl Fn(PiiKind) -> bool + Copy,
+) -> Result<(), StoreError> {
     if Sealed::is_sealed(value) {
         let sealed = Sealed::from_value(value)?;
         if wanted(sealed.kind) {

@@ -103,7 +103,12 @@ impl EventStore {
     /// `wait` for another writer's ([`StoreError::Busy`] past it; the transaction is then
     /// aborted). A writer that reads, decides and appends under it meets no concurrent append,
     /// so it decides once. The wait stays the transaction's lock time-out.
-    pub async fn lock_stream(&self, conn: &mut PgConnection, stream: &StreamId, wait: std::time::Duration) -> Result<(), StoreError> {
+    pub async fn lock_stream(
+        &self,
+        conn: &mut PgConnection,
+        stream: &StreamId,
+        wait: std::time::Duration,
+    ) -> Result<(), StoreError> {
         // One statement: the time-out is set (for this transaction) before the lock is asked.
         let locked = sqlx::query("SELECT set_config('lock_timeout', $1, true), lock_streams(ARRAY[$2])")
             .bind(format!("{}ms", wait.as_millis().max(1)))
@@ -113,19 +118,19 @@ impl EventStore {
         match locked {
             Ok(_) => Ok(()),
             // 55P03: lock_not_available, the lock time-out.
-            Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("55P03") => Err(StoreError::Busy(stream.to_string())),
+            Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("55P03") => {
+                Err(StoreError::Busy(stream.to_string()))
+            }
             Err(error) => Err(error.into()),
         }
     }
 
     /// Current version of `stream` (0 when it has no events).
     pub async fn stream_version(&self, stream: &StreamId) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT coalesce(max(version), 0)::bigint FROM events WHERE stream_id = $1",
-        )
-        .bind(stream.as_str())
-        .fetch_one(&self.pool)
-        .await?)
+        Ok(sqlx::query_scalar("SELECT coalesce(max(version), 0)::bigint FROM events WHERE stream_id = $1")
+            .bind(stream.as_str())
+            .fetch_one(&self.pool)
+            .await?)
     }
 }
 
@@ -149,33 +154,24 @@ pub(super) async fn append_on(
         payloads.push(&e.payload);
         metadata.push(serde_json::to_value(&e.metadata)?);
     }
-    let row = sqlx::query(
-        "SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(stream.as_str())
-    .bind(expected.as_sql())
-    .bind(&types)
-    .bind(&schema_versions)
-    .bind(&payloads)
-    .bind(&metadata)
-    .bind(notify_in_tx)
-    .fetch_one(&mut *conn)
-    .await?;
+    let row = sqlx::query("SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6, $7)")
+        .bind(stream.as_str())
+        .bind(expected.as_sql())
+        .bind(&types)
+        .bind(&schema_versions)
+        .bind(&payloads)
+        .bind(&metadata)
+        .bind(notify_in_tx)
+        .fetch_one(&mut *conn)
+        .await?;
 
     let appended: bool = row.try_get("appended")?;
     let stream_version: i64 = row.try_get("stream_version")?;
     if !appended {
-        return Err(StoreError::Conflict {
-            stream: stream.to_string(),
-            expected,
-            actual: stream_version,
-        });
+        return Err(StoreError::Conflict { stream: stream.to_string(), expected, actual: stream_version });
     }
     let positions: Vec<i64> = row.try_get("positions")?;
-    Ok(AppendOutcome {
-        stream_version,
-        positions,
-    })
+    Ok(AppendOutcome { stream_version, positions })
 }
 
 /// Takes the append locks of `streams` in the one order every multi-stream writer uses.

@@ -16,9 +16,9 @@ use crate::error::StoreError;
 use crate::types::{Metadata, RecordedEvent};
 use crate::upcast::Upcasters;
 
+pub use notify::streams_named;
 pub use subscribe::{Subscription, SubscriptionOptions};
 pub use transaction::StoreTransaction;
-pub use notify::streams_named;
 
 /// NOTIFY channel on which every append announces its stream id (at commit).
 pub const NOTIFY_CHANNEL: &str = "events";
@@ -40,11 +40,7 @@ impl EventStore {
 
     /// A store that raises old payloads through `upcasters` on every read.
     pub fn with_upcasters(pool: PgPool, upcasters: Upcasters) -> Self {
-        Self {
-            pool,
-            upcasters: Arc::new(upcasters),
-            notifier: Arc::default(),
-        }
+        Self { pool, upcasters: Arc::new(upcasters), notifier: Arc::default() }
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -59,9 +55,7 @@ impl EventStore {
     fn decode(&self, row: &PgRow) -> Result<RecordedEvent, StoreError> {
         let event_type: String = row.try_get("event_type")?;
         let stored_version: i32 = row.try_get("schema_version")?;
-        let (payload, schema_version) =
-            self.upcasters
-                .upcast(&event_type, stored_version, row.try_get("payload")?)?;
+        let (payload, schema_version) = self.upcasters.upcast(&event_type, stored_version, row.try_get("payload")?)?;
         let metadata: Metadata = serde_json::from_value(row.try_get("metadata")?)?;
         Ok(RecordedEvent {
             position: row.try_get("position")?,
@@ -78,6 +72,5 @@ impl EventStore {
 }
 
 /// Column list shared by every read; xid8 has no sqlx type, so it goes through text.
-const SELECT_EVENT: &str =
-    "SELECT e.position, e.tx_id::text::bigint AS tx_id, e.stream_id, e.version, \
+const SELECT_EVENT: &str = "SELECT e.position, e.tx_id::text::bigint AS tx_id, e.stream_id, e.version, \
      e.event_type, e.schema_version, e.payload, e.metadata, e.recorded_at FROM events e";

@@ -84,11 +84,7 @@ async fn notify(pool: &PgPool, pending: &Mutex<BTreeSet<String>>) {
     // their checkpoint whatever the payload says.
     let payloads = payloads(streams.iter().map(String::as_str));
     for payload in if payloads.is_empty() { vec![String::new()] } else { payloads } {
-        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(NOTIFY_CHANNEL)
-            .bind(&payload)
-            .execute(pool)
-            .await
+        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(NOTIFY_CHANNEL).bind(&payload).execute(pool).await
         {
             tracing::warn!(error = %e, "NOTIFY after append failed; subscribers will poll");
         }

@@ -31,7 +31,11 @@ impl EventStore {
 
     /// All events of one stream, read on the caller's connection (inside its transaction,
     /// under [`EventStore::lock_stream`], without a second connection from the pool).
-    pub async fn read_stream_in(&self, conn: &mut sqlx::PgConnection, stream: &StreamId) -> Result<Vec<RecordedEvent>, StoreError> {
+    pub async fn read_stream_in(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        stream: &StreamId,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
         self.stream_after(conn, stream, 0).await
     }
 
@@ -39,7 +43,11 @@ impl EventStore {
     /// that already holds the stream up to that version is missing. Versions are gap-free
     /// and a stream's appends are serialized, so nothing below the last one returned can
     /// commit later.
-    pub async fn read_stream_after(&self, stream: &StreamId, after_version: i64) -> Result<Vec<RecordedEvent>, StoreError> {
+    pub async fn read_stream_after(
+        &self,
+        stream: &StreamId,
+        after_version: i64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
         self.stream_after(&self.pool, stream, after_version).await
     }
 
@@ -66,15 +74,8 @@ impl EventStore {
         after_position: i64,
         limit: i64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        let sql = format!(
-            "{SELECT_EVENT} WHERE e.category = $1 AND e.position > $2 ORDER BY e.position LIMIT $3"
-        );
-        let rows = sqlx::query(&sql)
-            .bind(category)
-            .bind(after_position)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
+        let sql = format!("{SELECT_EVENT} WHERE e.category = $1 AND e.position > $2 ORDER BY e.position LIMIT $3");
+        let rows = sqlx::query(&sql).bind(category).bind(after_position).bind(limit).fetch_all(&self.pool).await?;
         rows.iter().map(|r| self.decode(r)).collect()
     }
 
@@ -82,11 +83,7 @@ impl EventStore {
     /// gap-free: only events of transactions older than every transaction still in
     /// progress are returned, so an event that commits late is delivered later instead
     /// of being skipped. Resume with the last event's [`RecordedEvent::checkpoint`].
-    pub async fn read_all_after(
-        &self,
-        checkpoint: Checkpoint,
-        limit: i64,
-    ) -> Result<Vec<RecordedEvent>, StoreError> {
+    pub async fn read_all_after(&self, checkpoint: Checkpoint, limit: i64) -> Result<Vec<RecordedEvent>, StoreError> {
         Ok(self.read_all_after_probe(checkpoint, limit).await?.0)
     }
 

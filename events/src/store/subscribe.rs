@@ -31,11 +31,7 @@ pub struct SubscriptionOptions {
 
 impl Default for SubscriptionOptions {
     fn default() -> Self {
-        Self {
-            poll_interval: Duration::from_millis(500),
-            batch_size: 500,
-            listen: true,
-        }
+        Self { poll_interval: Duration::from_millis(500), batch_size: 500, listen: true }
     }
 }
 
@@ -51,8 +47,7 @@ pub struct Subscription {
 impl EventStore {
     /// Follows all events after `from` with the default options.
     pub async fn subscribe_all(&self, from: Checkpoint) -> Result<Subscription, StoreError> {
-        self.subscribe_all_with(from, SubscriptionOptions::default())
-            .await
+        self.subscribe_all_with(from, SubscriptionOptions::default()).await
     }
 
     /// Follows all events after `from`. LISTEN is set up before this returns, so an
@@ -69,12 +64,7 @@ impl EventStore {
         } else {
             None
         };
-        Ok(Subscription {
-            store: self.clone(),
-            checkpoint: from,
-            options,
-            listener,
-        })
+        Ok(Subscription { store: self.clone(), checkpoint: from, options, listener })
     }
 }
 
@@ -89,10 +79,7 @@ impl Subscription {
     pub async fn next_batch(&mut self) -> Result<Vec<RecordedEvent>, StoreError> {
         let mut backoff = HELD_BACK_FIRST_RETRY;
         loop {
-            let (batch, held_back) = self
-                .store
-                .read_all_after_probe(self.checkpoint, self.options.batch_size)
-                .await?;
+            let (batch, held_back) = self.store.read_all_after_probe(self.checkpoint, self.options.batch_size).await?;
             if let Some(last) = batch.last() {
                 self.checkpoint = last.checkpoint();
                 return Ok(batch);

@@ -24,11 +24,7 @@ pub struct StoreTransaction {
 impl EventStore {
     /// Begins a [`StoreTransaction`] on a connection of the pool.
     pub async fn begin(&self) -> Result<StoreTransaction, StoreError> {
-        Ok(StoreTransaction {
-            tx: self.pool.begin().await?,
-            store: self.clone(),
-            appended: Vec::new(),
-        })
+        Ok(StoreTransaction { tx: self.pool.begin().await?, store: self.clone(), appended: Vec::new() })
     }
 }
 

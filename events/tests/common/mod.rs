@@ -15,12 +15,7 @@ pub fn meta() -> Metadata {
 }
 
 pub fn event(event_type: &str, payload: Value) -> NewEvent {
-    NewEvent {
-        event_type: event_type.into(),
-        schema_version: 1,
-        payload,
-        metadata: meta(),
-    }
+    NewEvent { event_type: event_type.into(), schema_version: 1, payload, metadata: meta() }
 }
 
 /// `read_all_after` once at least `n` events are visible to it (or after 10 s).

@@ -19,10 +19,7 @@ use super::state::SandboxState;
 pub fn routes() -> Router<SandboxState> {
     Router::new()
         .route("/clock", get(clock).post(advance_clock))
-        .route(
-            "/faults",
-            get(list_faults).post(add_fault).delete(clear_faults),
-        )
+        .route("/faults", get(list_faults).post(add_fault).delete(clear_faults))
         .route("/calls", get(calls).delete(clear_calls))
         .route("/subscriptions", get(subscriptions))
         .route("/endpoints", get(endpoints))
@@ -56,27 +53,17 @@ async fn advance_clock(
     let Advance { advance_seconds } = json_body(STYLE, &headers, &body)?;
     // The clock only moves forward: codes that expired stay expired.
     if !(1..=366 * 86_400).contains(&advance_seconds) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_ADVANCE",
-            "advance_seconds must be between 1 and 31622400",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_ADVANCE", "advance_seconds must be between 1 and 31622400"));
     }
     let now = state.advance(Duration::seconds(advance_seconds));
-    Ok(Json(
-        json!({ "now": now.to_rfc3339_opts(SecondsFormat::Millis, true) }),
-    ))
+    Ok(Json(json!({ "now": now.to_rfc3339_opts(SecondsFormat::Millis, true) })))
 }
 
 async fn list_faults(State(state): State<SandboxState>) -> Response {
     Json(state.admin(|admin| admin.faults.list())).into_response()
 }
 
-async fn add_fault(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, Refusal> {
+async fn add_fault(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Response, Refusal> {
     let request: FaultRequest = json_body(STYLE, &headers, &body)?;
     let fault = state
         .admin(|admin| admin.faults.add(request, ENDPOINTS))

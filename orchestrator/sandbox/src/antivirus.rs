@@ -23,25 +23,12 @@ const VALID_OS: [&str; 2] = ["win_pc", "mac"];
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/v1/user/partners",
-            tracked(state, "antivirus.partners", get(partners)),
-        )
-        .route(
-            "/v1/user/devices",
-            tracked(state, "antivirus.devices", get(devices)),
-        )
-        .route(
-            "/v1/fs/av-desktop-url",
-            tracked(state, "antivirus.av-desktop-url", get(av_desktop_url)),
-        )
+        .route("/v1/user/partners", tracked(state, "antivirus.partners", get(partners)))
+        .route("/v1/user/devices", tracked(state, "antivirus.devices", get(devices)))
+        .route("/v1/fs/av-desktop-url", tracked(state, "antivirus.av-desktop-url", get(av_desktop_url)))
         .route(
             "/v1/user/remove-user-device",
-            tracked(
-                state,
-                "antivirus.remove-user-device",
-                delete(remove_user_device),
-            ),
+            tracked(state, "antivirus.remove-user-device", delete(remove_user_device)),
         )
         .route("/logos/{file}", tracked(state, "antivirus.logo", get(logo)))
 }
@@ -51,58 +38,25 @@ fn user(state: &SandboxState, headers: &HeaderMap) -> Result<String, Refusal> {
     let token = headers::required(headers, headers::USER_TOKEN, STYLE)?;
     let now = state.now();
     let claims = state.with(|w| w.claims(token, &[TokenKind::PhoneUser], now, STYLE))?;
-    let Claims {
-        msisdn: Some(msisdn),
-        ..
-    } = claims
-    else {
-        return Err(Refusal::new(
-            STYLE,
-            StatusCode::UNAUTHORIZED,
-            "INVALID_TOKEN",
-            "token has no phone",
-        ));
+    let Claims { msisdn: Some(msisdn), .. } = claims else {
+        return Err(Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token has no phone"));
     };
     br_ids::msisdn_national(&msisdn)
         .map(str::to_string)
-        .ok_or_else(|| {
-            Refusal::new(
-                STYLE,
-                StatusCode::UNAUTHORIZED,
-                "INVALID_TOKEN",
-                "token has no phone",
-            )
-        })
+        .ok_or_else(|| Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token has no phone"))
 }
 
-fn seat_mut<'w>(
-    world: &'w mut World,
-    national: &str,
-    subscription_id: &str,
-) -> Result<&'w mut Seat, Refusal> {
+fn seat_mut<'w>(world: &'w mut World, national: &str, subscription_id: &str) -> Result<&'w mut Seat, Refusal> {
     world
         .desktop
         .get_mut(national)
-        .and_then(|account| {
-            account
-                .seats
-                .iter_mut()
-                .find(|seat| seat.subscription_id == subscription_id)
-        })
+        .and_then(|account| account.seats.iter_mut().find(|seat| seat.subscription_id == subscription_id))
         .ok_or_else(|| {
-            Refusal::new(
-                STYLE,
-                StatusCode::NOT_FOUND,
-                "SUBSCRIPTION_NOT_FOUND",
-                "subscription not found for this user",
-            )
+            Refusal::new(STYLE, StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND", "subscription not found for this user")
         })
 }
 
-async fn partners(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn partners(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let account: Option<DesktopAccount> = state.with(|w| w.desktop.get(&national).cloned());
     let Some(account) = account else {
@@ -148,34 +102,21 @@ fn device_json(device: &Device) -> Value {
     })
 }
 
-async fn devices(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn devices(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
-    let devices =
-        state.with(|w| seat_mut(w, &national, subscription).map(|seat| seat.devices.clone()))?;
-    Ok(Json(Value::Array(
-        devices.iter().map(device_json).collect(),
-    )))
+    let devices = state.with(|w| seat_mut(w, &national, subscription).map(|seat| seat.devices.clone()))?;
+    Ok(Json(Value::Array(devices.iter().map(device_json).collect())))
 }
 
-async fn av_desktop_url(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn av_desktop_url(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
     // The detected browser's name: required, not checked further.
     headers::required(&headers, headers::DEVICE_ID, STYLE)?;
     let os = headers::required(&headers, headers::OS, STYLE)?;
     if !VALID_OS.contains(&os) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_OS",
-            "X-Os must be win_pc or mac",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_OS", "X-Os must be win_pc or mac"));
     }
     let now = state.now();
     let token = state.with(|w| {
@@ -204,24 +145,15 @@ async fn av_desktop_url(
                 format!("all {} licences are in use", seat.licences),
             ));
         }
-        let claims = Claims {
-            subject: Some(os.to_string()),
-            ..Claims::default()
-        };
+        let claims = Claims { subject: Some(os.to_string()), ..Claims::default() };
         Ok(w.issue_token(TokenKind::Download, claims, now))
     })?;
-    let url = format!(
-        "{}{}/files/{token}/antivirus-installer.exe",
-        urls::public_base(&headers),
-        urls::DOWNLOAD_MANAGER
-    );
+    let url =
+        format!("{}{}/files/{token}/antivirus-installer.exe", urls::public_base(&headers), urls::DOWNLOAD_MANAGER);
     Ok(Json(json!({ "url": url })))
 }
 
-async fn remove_user_device(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<StatusCode, Refusal> {
+async fn remove_user_device(State(state): State<SandboxState>, headers: HeaderMap) -> Result<StatusCode, Refusal> {
     let national = user(&state, &headers)?;
     let subscription = headers::required(&headers, headers::SUBSCRIPTION_ID, STYLE)?;
     let device_id = headers::required(&headers, headers::DEVICE_ID, STYLE)?;

@@ -24,22 +24,10 @@ const STYLE: Style = Style::Partner;
 
 pub fn partner_api_routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/authentication/v1/send",
-            tracked(state, "partner-api.authentication-send", post(send)),
-        )
-        .route(
-            "/authentication/v1/validate",
-            tracked(state, "partner-api.authentication-validate", post(validate)),
-        )
-        .route(
-            "/authorization/api/v1/authorize",
-            tracked(state, "partner-api.authorize", post(authorize)),
-        )
-        .route(
-            "/authorization/api/v1/authorize/cpf",
-            tracked(state, "partner-api.authorize-cpf", post(authorize_cpf)),
-        )
+        .route("/authentication/v1/send", tracked(state, "partner-api.authentication-send", post(send)))
+        .route("/authentication/v1/validate", tracked(state, "partner-api.authentication-validate", post(validate)))
+        .route("/authorization/api/v1/authorize", tracked(state, "partner-api.authorize", post(authorize)))
+        .route("/authorization/api/v1/authorize/cpf", tracked(state, "partner-api.authorize-cpf", post(authorize_cpf)))
         .route(
             "/authorization/api/v1/authorize/cnpj",
             tracked(state, "partner-api.authorize-cnpj", post(authorize_cnpj)),
@@ -52,13 +40,8 @@ pub fn sso_routes(state: &SandboxState) -> Router<SandboxState> {
 
 /// A valid `55DDNNNNNNNNN`, or 400 `INVALID_MSISDN`; returns the national digits.
 pub fn msisdn(value: &str, style: Style) -> Result<&str, Refusal> {
-    br_ids::msisdn_national(value).ok_or_else(|| {
-        Refusal::bad_request(
-            style,
-            "INVALID_MSISDN",
-            "msisdn must be 55 + DDD + a mobile number",
-        )
-    })
+    br_ids::msisdn_national(value)
+        .ok_or_else(|| Refusal::bad_request(style, "INVALID_MSISDN", "msisdn must be 55 + DDD + a mobile number"))
 }
 
 #[derive(Deserialize)]
@@ -66,11 +49,7 @@ struct Send {
     msisdn: String,
 }
 
-async fn send(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Value>, Refusal> {
+async fn send(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
     headers::client(&headers)?;
     let request: Send = json_body(STYLE, &headers, &body)?;
     let national = msisdn(&request.msisdn, STYLE)?;
@@ -93,27 +72,12 @@ struct Validate {
     pincode: String,
 }
 
-async fn validate(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Value>, Refusal> {
+async fn validate(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
     let brand = headers::client(&headers)?;
     let request: Validate = json_body(STYLE, &headers, &body)?;
     let now = state.now();
-    let msisdn = codes::verify(
-        &state,
-        Channel::Activation,
-        &request.transaction_id,
-        &request.pincode,
-        now,
-        STYLE,
-    )?;
-    let claims = Claims {
-        msisdn: Some(msisdn),
-        brand: Some(brand),
-        subject: None,
-    };
+    let msisdn = codes::verify(&state, Channel::Activation, &request.transaction_id, &request.pincode, now, STYLE)?;
+    let claims = Claims { msisdn: Some(msisdn), brand: Some(brand), subject: None };
     let token = state.with(|w| w.issue_token(TokenKind::FsCustom, claims, now));
     Ok(Json(json!({ "fs-custom-token": token })))
 }
@@ -128,11 +92,7 @@ fn flag(value: Option<&str>, name: &str) -> Result<bool, Refusal> {
     match value {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        _ => Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_QUERY",
-            format!("query {name} must be true or false"),
-        )),
+        _ => Err(Refusal::bad_request(STYLE, "INVALID_QUERY", format!("query {name} must be true or false"))),
     }
 }
 
@@ -157,12 +117,7 @@ async fn authorize(
     let request: Authorize = json_body(STYLE, &headers, &body)?;
     let now = state.now();
     let custom_token = state.with(|w| {
-        let auth = w.claims(
-            &request.auth_token,
-            &[TokenKind::FsCustom, TokenKind::FsAuth],
-            now,
-            STYLE,
-        )?;
+        let auth = w.claims(&request.auth_token, &[TokenKind::FsCustom, TokenKind::FsAuth], now, STYLE)?;
         // The merge token is the phone's own proof: the code just validated.
         let merge = match &request.merge_token {
             Some(token) => Some(w.claims(token, &[TokenKind::FsCustom], now, STYLE)?),
@@ -178,16 +133,10 @@ async fn authorize(
                 "no product registered for this customer",
             ));
         }
-        let claims = Claims {
-            msisdn,
-            brand: Some(brand),
-            subject: auth.subject,
-        };
+        let claims = Claims { msisdn, brand: Some(brand), subject: auth.subject };
         Ok(w.issue_token(TokenKind::Custom, claims, now))
     })?;
-    Ok(Json(
-        json!({ "authorization": { "custom_token": custom_token } }),
-    ))
+    Ok(Json(json!({ "authorization": { "custom_token": custom_token } })))
 }
 
 #[derive(Deserialize)]
@@ -217,23 +166,12 @@ async fn authorize_cpf(
     let brand = carrier_access(&state, &headers)?;
     let ByCpf { cpf } = json_body(STYLE, &headers, &body)?;
     if !br_ids::is_valid_cpf(&cpf) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_CPF",
-            "cpf must be 11 digits with valid check digits",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_CPF", "cpf must be 11 digits with valid check digits"));
     }
     if cpf == scenarios::CPF_REFUSED {
-        return Err(Refusal::new(
-            STYLE,
-            StatusCode::FORBIDDEN,
-            "CPF_NOT_AUTHORIZED",
-            "this CPF has no active plan",
-        ));
+        return Err(Refusal::new(STYLE, StatusCode::FORBIDDEN, "CPF_NOT_AUTHORIZED", "this CPF has no active plan"));
     }
-    Ok(Json(
-        json!({ "fs-auth-token": document_token(&state, brand, cpf) }),
-    ))
+    Ok(Json(json!({ "fs-auth-token": document_token(&state, brand, cpf) })))
 }
 
 async fn authorize_cnpj(
@@ -244,24 +182,14 @@ async fn authorize_cnpj(
     let brand = carrier_access(&state, &headers)?;
     let ByCnpj { cnpj } = json_body(STYLE, &headers, &body)?;
     if !br_ids::is_valid_cnpj(&cnpj) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_CNPJ",
-            "cnpj must be 14 digits with valid check digits",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_CNPJ", "cnpj must be 14 digits with valid check digits"));
     }
-    Ok(Json(
-        json!({ "fs-auth-token": document_token(&state, brand, cnpj) }),
-    ))
+    Ok(Json(json!({ "fs-auth-token": document_token(&state, brand, cnpj) })))
 }
 
 fn document_token(state: &SandboxState, brand: Brand, document: String) -> String {
     let now = state.now();
-    let claims = Claims {
-        msisdn: None,
-        brand: Some(brand),
-        subject: Some(document),
-    };
+    let claims = Claims { msisdn: None, brand: Some(brand), subject: Some(document) };
     state.with(|w| w.issue_token(TokenKind::FsAuth, claims, now))
 }
 
@@ -273,23 +201,13 @@ struct TokenRequest {
     grant_type: String,
 }
 
-async fn token(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Value>, Refusal> {
+async fn token(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
     let brand = headers::caller(&headers)?;
     let request: TokenRequest = json_body(STYLE, &headers, &body)?;
     if request.grant_type != "client_credentials" {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "UNSUPPORTED_GRANT_TYPE",
-            "grantType must be client_credentials",
-        ));
+        return Err(Refusal::bad_request(STYLE, "UNSUPPORTED_GRANT_TYPE", "grantType must be client_credentials"));
     }
-    if request.client_id != credentials::CLIENT_ID
-        || request.client_secret != credentials::CLIENT_SECRET
-    {
+    if request.client_id != credentials::CLIENT_ID || request.client_secret != credentials::CLIENT_SECRET {
         return Err(Refusal::new(
             STYLE,
             StatusCode::UNAUTHORIZED,
@@ -298,10 +216,7 @@ async fn token(
         ));
     }
     let now = state.now();
-    let claims = Claims {
-        brand: Some(brand),
-        ..Claims::default()
-    };
+    let claims = Claims { brand: Some(brand), ..Claims::default() };
     let access_token = state.with(|w| w.issue_token(TokenKind::Access, claims, now));
     Ok(Json(json!({
         "tokenType": "Bearer",

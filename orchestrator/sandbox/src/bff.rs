@@ -34,10 +34,7 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
             "/bff/api/v2/subscription/subscribe-by-hash",
             tracked(state, "bff.subscribe-by-hash", post(subscribe_by_hash)),
         )
-        .route(
-            "/bff/api/v2/brisanet/customer/about/{code}",
-            tracked(state, "bff.customer-about", get(customer_about)),
-        )
+        .route("/bff/api/v2/brisanet/customer/about/{code}", tracked(state, "bff.customer-about", get(customer_about)))
         .route("/bff/api/v2/packs", tracked(state, "bff.packs", get(packs)))
 }
 
@@ -52,17 +49,10 @@ impl World {
 
     /// The subscription of `kind` for `serial`, if any.
     pub fn serial_subscription(&self, kind: &str, serial: &str) -> Option<&Subscription> {
-        self.subscriptions
-            .iter()
-            .find(|s| s.kind == kind && s.serial.as_deref() == Some(serial))
+        self.subscriptions.iter().find(|s| s.kind == kind && s.serial.as_deref() == Some(serial))
     }
 
-    fn hash_subscription(
-        &self,
-        partner: &str,
-        partner_subscription_id: &str,
-        msisdn: &str,
-    ) -> Option<&Subscription> {
+    fn hash_subscription(&self, partner: &str, partner_subscription_id: &str, msisdn: &str) -> Option<&Subscription> {
         self.subscriptions.iter().find(|s| {
             s.kind == "hash"
                 && s.partner.as_deref() == Some(partner)
@@ -77,12 +67,7 @@ fn require_verified(world: &World, msisdn: &str) -> Result<(), Refusal> {
     if world.is_verified(Channel::Activation, msisdn) {
         Ok(())
     } else {
-        Err(Refusal::new(
-            STYLE,
-            StatusCode::FORBIDDEN,
-            "MSISDN_NOT_VERIFIED",
-            "this msisdn has not validated a code",
-        ))
+        Err(Refusal::new(STYLE, StatusCode::FORBIDDEN, "MSISDN_NOT_VERIFIED", "this msisdn has not validated a code"))
     }
 }
 
@@ -102,28 +87,17 @@ async fn subscribe_serial(
     msisdn(&request.msisdn, STYLE)?;
     let serial = request.serial.trim().to_string();
     if serial.is_empty() || serial.chars().count() > SERIAL_MAX_LEN {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_SERIAL",
-            "serial must have 1 to 21 characters",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_SERIAL", "serial must have 1 to 21 characters"));
     }
     let now = state.now();
     let id = state.with(|w| {
         require_verified(w, &request.msisdn)?;
         if scenarios::is_missing_serial(&serial) {
-            return Err(Refusal::new(
-                STYLE,
-                StatusCode::NOT_FOUND,
-                "SERIAL_NOT_FOUND",
-                "serial not found",
-            ));
+            return Err(Refusal::new(STYLE, StatusCode::NOT_FOUND, "SERIAL_NOT_FOUND", "serial not found"));
         }
         // A serial activates one phone; the same phone again gets its subscription back.
         match w.serial_subscription("serial", &serial) {
-            Some(existing) if existing.msisdn == request.msisdn => {
-                return Ok(existing.subscription_id.clone())
-            }
+            Some(existing) if existing.msisdn == request.msisdn => return Ok(existing.subscription_id.clone()),
             Some(_) => {
                 return Err(Refusal::new(
                     STYLE,
@@ -172,12 +146,7 @@ async fn subscribe_by_hash(
             )
         };
         let wrong_hash = || {
-            Refusal::new(
-                STYLE,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "HASH_MISMATCH",
-                "hash is not this customer's plan",
-            )
+            Refusal::new(STYLE, StatusCode::UNPROCESSABLE_ENTITY, "HASH_MISMATCH", "hash is not this customer's plan")
         };
         match request.partner.as_str() {
             credentials::BROADBAND_PARTNER => {
@@ -189,18 +158,9 @@ async fn subscribe_by_hash(
                 }
             }
             credentials::TELECOM_PARTNER_NAME => {
-                let email = request
-                    .email
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|e| !e.is_empty())
-                    .ok_or_else(|| {
-                        Refusal::bad_request(
-                            STYLE,
-                            "MISSING_EMAIL",
-                            "email is required for the telecom partner",
-                        )
-                    })?;
+                let email = request.email.as_deref().map(str::trim).filter(|e| !e.is_empty()).ok_or_else(|| {
+                    Refusal::bad_request(STYLE, "MISSING_EMAIL", "email is required for the telecom partner")
+                })?;
                 let customer = w
                     .hero_customers
                     .get(&email.to_lowercase())
@@ -211,16 +171,10 @@ async fn subscribe_by_hash(
                 }
             }
             other => {
-                return Err(Refusal::bad_request(
-                    STYLE,
-                    "UNKNOWN_PARTNER",
-                    format!("partner {other:?} is not known"),
-                ));
+                return Err(Refusal::bad_request(STYLE, "UNKNOWN_PARTNER", format!("partner {other:?} is not known")));
             }
         }
-        if let Some(existing) =
-            w.hash_subscription(&request.partner, &request.subscription_id, &request.msisdn)
-        {
+        if let Some(existing) = w.hash_subscription(&request.partner, &request.subscription_id, &request.msisdn) {
             return Ok(existing.subscription_id.clone());
         }
         Ok(w.subscribe(Subscription {
@@ -252,32 +206,17 @@ async fn customer_about(
             "this subscription has no EXA Segurança coverage",
         ));
     }
-    let customer = customer.ok_or_else(|| {
-        Refusal::new(
-            STYLE,
-            StatusCode::NOT_FOUND,
-            "CUSTOMER_NOT_FOUND",
-            "no customer for this code",
-        )
-    })?;
-    Ok(Json(
-        json!({ "customer_id": customer.customer_id, "name": customer.name }),
-    ))
+    let customer = customer
+        .ok_or_else(|| Refusal::new(STYLE, StatusCode::NOT_FOUND, "CUSTOMER_NOT_FOUND", "no customer for this code"))?;
+    Ok(Json(json!({ "customer_id": customer.customer_id, "name": customer.name })))
 }
 
-async fn packs(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn packs(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     headers::client(&headers)?;
     let token = headers::required_bearer(&headers, STYLE)?;
     let now = state.now();
     let claims = state.with(|w| w.claims(token, &[TokenKind::Id], now, STYLE))?;
-    let national = claims
-        .msisdn
-        .as_deref()
-        .and_then(super::br_ids::msisdn_national)
-        .unwrap_or_default();
+    let national = claims.msisdn.as_deref().and_then(super::br_ids::msisdn_national).unwrap_or_default();
     let products: Vec<Value> = scenarios::packs(national)
         .into_iter()
         .enumerate()

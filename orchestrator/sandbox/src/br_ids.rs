@@ -30,11 +30,7 @@ pub fn is_valid_cpf(cpf: &str) -> bool {
         return false;
     }
     let check = |len: usize| {
-        let sum: u32 = digits[..len]
-            .iter()
-            .zip((2..=len as u32 + 1).rev())
-            .map(|(d, w)| d * w)
-            .sum();
+        let sum: u32 = digits[..len].iter().zip((2..=len as u32 + 1).rev()).map(|(d, w)| d * w).sum();
         let rest = (sum * 10) % 11;
         if rest == 10 {
             0
@@ -57,11 +53,7 @@ pub fn is_valid_cnpj(cnpj: &str) -> bool {
     }
     const WEIGHTS: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
     let check = |len: usize| {
-        let sum: u32 = digits[..len]
-            .iter()
-            .zip(&WEIGHTS[13 - len..])
-            .map(|(d, w)| d * w)
-            .sum();
+        let sum: u32 = digits[..len].iter().zip(&WEIGHTS[13 - len..]).map(|(d, w)| d * w).sum();
         let rest = sum % 11;
         if rest < 2 {
             0
@@ -77,17 +69,11 @@ fn cnpj_values(text: &str) -> Option<Vec<u32>> {
     if chars.len() != 14 || !chars[12..].iter().all(char::is_ascii_digit) {
         return None;
     }
-    chars
-        .iter()
-        .map(|c| (c.is_ascii_digit() || c.is_ascii_uppercase()).then(|| *c as u32 - 48))
-        .collect()
+    chars.iter().map(|c| (c.is_ascii_digit() || c.is_ascii_uppercase()).then(|| *c as u32 - 48)).collect()
 }
 
 fn digits_of(text: &str, len: usize) -> Option<Vec<u32>> {
-    let digits: Vec<u32> = text
-        .chars()
-        .map(|c| c.to_digit(10))
-        .collect::<Option<_>>()?;
+    let digits: Vec<u32> = text.chars().map(|c| c.to_digit(10)).collect::<Option<_>>()?;
     (digits.len() == len).then_some(digits)
 }
 

@@ -21,10 +21,7 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
         .route(CHATBOT, chat())
         .route(&format!("{CHATBOT}/"), chat())
-        .route(
-            &format!("{CHATBOT}/avatar.svg"),
-            tracked(state, "chatbot.avatar", get(avatar)),
-        )
+        .route(&format!("{CHATBOT}/avatar.svg"), tracked(state, "chatbot.avatar", get(avatar)))
 }
 
 #[derive(Deserialize)]
@@ -35,23 +32,13 @@ struct BotQuery {
 async fn chat_page(Query(query): Query<BotQuery>) -> Response {
     if query.p.as_deref() != Some(BOT) {
         let body = "<h1>Assistente não encontrado</h1>\n<p>Use <code>?p=hero</code>.</p>";
-        return (
-            StatusCode::NOT_FOUND,
-            page("Assistente não encontrado", "", body),
-        )
-            .into_response();
+        return (StatusCode::NOT_FOUND, page("Assistente não encontrado", "", body)).into_response();
     }
     Html(CHAT_PAGE.replace("{AVATAR}", &format!("{CHATBOT}/avatar.svg"))).into_response()
 }
 
 async fn avatar() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "image/svg+xml"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        AVATAR_SVG,
-    )
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=3600")], AVATAR_SVG)
         .into_response()
 }
 

@@ -31,30 +31,12 @@ const KIND: &str = "cloud-serial";
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/checkPhone",
-            tracked(state, "cloud.check-phone", post(check_phone)),
-        )
-        .route(
-            "/sendCode",
-            tracked(state, "cloud.send-code", post(send_code)),
-        )
-        .route(
-            "/validateCode",
-            tracked(state, "cloud.validate-code", post(validate_code)),
-        )
-        .route(
-            "/registerSerial",
-            tracked(state, "cloud.register-serial", post(register_serial)),
-        )
-        .route(
-            "/getCustomToken",
-            tracked(state, "cloud.custom-token", post(get_custom_token)),
-        )
-        .route(
-            "/signInWithToken",
-            tracked(state, "cloud.sign-in", post(sign_in_with_token)),
-        )
+        .route("/checkPhone", tracked(state, "cloud.check-phone", post(check_phone)))
+        .route("/sendCode", tracked(state, "cloud.send-code", post(send_code)))
+        .route("/validateCode", tracked(state, "cloud.validate-code", post(validate_code)))
+        .route("/registerSerial", tracked(state, "cloud.register-serial", post(register_serial)))
+        .route("/getCustomToken", tracked(state, "cloud.custom-token", post(get_custom_token)))
+        .route("/signInWithToken", tracked(state, "cloud.sign-in", post(sign_in_with_token)))
 }
 
 fn refuse(status: StatusCode, code: &'static str, message: &str) -> Refusal {
@@ -71,26 +53,18 @@ fn success(message: &str, extra: Value) -> Json<Value> {
 
 fn national(msisdn: &str) -> Result<&str, Refusal> {
     br_ids::msisdn_national(msisdn).ok_or_else(|| {
-        refuse(
-            StatusCode::BAD_REQUEST,
-            "INVALID_MSISDN",
-            "Telefone inválido. Informe DDD e número de celular.",
-        )
+        refuse(StatusCode::BAD_REQUEST, "INVALID_MSISDN", "Telefone inválido. Informe DDD e número de celular.")
     })
 }
 
 fn token_refusal(error: TokenError) -> Refusal {
     match error {
-        TokenError::Unknown => refuse(
-            StatusCode::UNAUTHORIZED,
-            "INVALID_TOKEN",
-            "Sessão inválida. Comece a ativação novamente.",
-        ),
-        TokenError::Expired => refuse(
-            StatusCode::UNAUTHORIZED,
-            "TOKEN_EXPIRED",
-            "Sessão expirada. Comece a ativação novamente.",
-        ),
+        TokenError::Unknown => {
+            refuse(StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "Sessão inválida. Comece a ativação novamente.")
+        }
+        TokenError::Expired => {
+            refuse(StatusCode::UNAUTHORIZED, "TOKEN_EXPIRED", "Sessão expirada. Comece a ativação novamente.")
+        }
     }
 }
 
@@ -111,11 +85,7 @@ async fn check_phone(headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Ref
     Ok(success("Telefone válido.", json!({})))
 }
 
-async fn send_code(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Value>, Refusal> {
+async fn send_code(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
     let Phone { msisdn } = json_body(STYLE, &headers, &body)?;
     if national(&msisdn)? == scenarios::SEND_CODE_FAILS {
         return Err(refuse(
@@ -126,10 +96,7 @@ async fn send_code(
     }
     let now = state.now();
     let transaction_id = state.with(|w| w.send_code(Channel::Cloud, &msisdn, now));
-    Ok(success(
-        "Código enviado por SMS.",
-        json!({ "transaction_id": transaction_id }),
-    ))
+    Ok(success("Código enviado por SMS.", json!({ "transaction_id": transaction_id })))
 }
 
 #[derive(Deserialize)]
@@ -145,23 +112,10 @@ async fn validate_code(
 ) -> Result<Json<Value>, Refusal> {
     let request: Validate = json_body(STYLE, &headers, &body)?;
     let now = state.now();
-    let msisdn = codes::verify(
-        &state,
-        Channel::Cloud,
-        &request.transaction_id,
-        &request.pincode,
-        now,
-        STYLE,
-    )?;
-    let claims = Claims {
-        msisdn: Some(msisdn),
-        ..Claims::default()
-    };
+    let msisdn = codes::verify(&state, Channel::Cloud, &request.transaction_id, &request.pincode, now, STYLE)?;
+    let claims = Claims { msisdn: Some(msisdn), ..Claims::default() };
     let token = state.with(|w| w.issue_token(TokenKind::CloudFsCustom, claims, now));
-    Ok(success(
-        "Código validado.",
-        json!({ "fs_custom_token": token }),
-    ))
+    Ok(success("Código validado.", json!({ "fs_custom_token": token })))
 }
 
 #[derive(Deserialize)]
@@ -236,15 +190,16 @@ async fn get_custom_token(
     let token = state.with(|w| {
         let claims = w.check_token(&request.auth_token, &[TokenKind::CloudFsCustom], now).map_err(token_refusal)?;
         let msisdn = claims.msisdn.clone().unwrap_or_default();
-        let registered = w
-            .subscriptions
-            .iter()
-            .filter(|s| s.kind == KIND && s.msisdn == msisdn)
-            .map(|s| s.at)
-            .max()
-            .ok_or_else(|| {
-                refuse(StatusCode::FORBIDDEN, "SERIAL_NOT_REGISTERED", "Nenhum número de série registrado para este telefone.")
-            })?;
+        let registered =
+            w.subscriptions.iter().filter(|s| s.kind == KIND && s.msisdn == msisdn).map(|s| s.at).max().ok_or_else(
+                || {
+                    refuse(
+                        StatusCode::FORBIDDEN,
+                        "SERIAL_NOT_REGISTERED",
+                        "Nenhum número de série registrado para este telefone.",
+                    )
+                },
+            )?;
         if now < registered + Duration::seconds(PROVISIONING_SECONDS) {
             return Err(refuse(
                 StatusCode::CONFLICT,
@@ -271,17 +226,11 @@ async fn sign_in_with_token(
 ) -> Result<Json<Value>, Refusal> {
     let request: SignIn = json_body(STYLE, &headers, &body)?;
     if !request.return_secure_token {
-        return Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "INVALID_REQUEST",
-            "returnSecureToken deve ser true.",
-        ));
+        return Err(refuse(StatusCode::BAD_REQUEST, "INVALID_REQUEST", "returnSecureToken deve ser true."));
     }
     let now = state.now();
     let id_token = state.with(|w| {
-        let claims = w
-            .check_token(&request.token, &[TokenKind::CloudCustom], now)
-            .map_err(token_refusal)?;
+        let claims = w.check_token(&request.token, &[TokenKind::CloudCustom], now).map_err(token_refusal)?;
         Ok::<_, Refusal>(w.issue_token(TokenKind::CloudId, claims, now))
     })?;
     Ok(success("Login realizado.", json!({ "id_token": id_token })))

@@ -14,11 +14,7 @@ pub fn check_format(code: &str, style: Style) -> Result<(), Refusal> {
     if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
         Ok(())
     } else {
-        Err(Refusal::bad_request(
-            style,
-            "INVALID_PINCODE",
-            "O código deve ter 6 dígitos.",
-        ))
+        Err(Refusal::bad_request(style, "INVALID_PINCODE", "O código deve ter 6 dígitos."))
     }
 }
 
@@ -33,9 +29,7 @@ pub fn verify(
     style: Style,
 ) -> Result<String, Refusal> {
     check_format(code, style)?;
-    state
-        .with(|w| w.check_code(channel, transaction, code, now))
-        .into_msisdn(style)
+    state.with(|w| w.check_code(channel, transaction, code, now)).into_msisdn(style)
 }
 
 impl World {
@@ -44,23 +38,12 @@ impl World {
     pub fn send_code(&mut self, channel: Channel, msisdn: &str, now: DateTime<Utc>) -> String {
         let id = self.uuid().to_string();
         let code = self.code();
-        self.inbox.push(Sms {
-            to: msisdn.to_string(),
-            text: channel.text(&code),
-            code: code.clone(),
-            sent_at: now,
-        });
+        self.inbox.push(Sms { to: msisdn.to_string(), text: channel.text(&code), code: code.clone(), sent_at: now });
         self.codes.open(id.clone(), channel, msisdn, code, now);
         id
     }
 
-    pub fn check_code(
-        &mut self,
-        channel: Channel,
-        id: &str,
-        code: &str,
-        now: DateTime<Utc>,
-    ) -> CodeOutcome {
+    pub fn check_code(&mut self, channel: Channel, id: &str, code: &str, now: DateTime<Utc>) -> CodeOutcome {
         self.codes.check(channel, id, code, now)
     }
 
@@ -83,9 +66,7 @@ mod tests {
         let state = SandboxState::new(SandboxConfig::default());
         let now = state.now();
         let id = state.with(|w| w.send_code(channel, PHONE, now));
-        let code = state
-            .with(|w| w.inbox.latest_for(PHONE).map(|sms| sms.code.clone()))
-            .unwrap();
+        let code = state.with(|w| w.inbox.latest_for(PHONE).map(|sms| sms.code.clone())).unwrap();
         (state, id, code)
     }
 
@@ -101,16 +82,11 @@ mod tests {
             assert!(!w.is_verified(Channel::Activation, PHONE));
             assert_eq!(
                 w.check_code(Channel::Activation, &id, &code, now),
-                CodeOutcome::Accepted {
-                    msisdn: PHONE.into()
-                }
+                CodeOutcome::Accepted { msisdn: PHONE.into() }
             );
             assert!(w.is_verified(Channel::Activation, PHONE));
             assert!(!w.is_verified(Channel::Cloud, PHONE));
-            assert_eq!(
-                w.check_code(Channel::Activation, &id, &code, now),
-                CodeOutcome::Used
-            );
+            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Used);
         });
     }
 
@@ -122,25 +98,16 @@ mod tests {
             for left in (0..MAX_WRONG_CODES).rev() {
                 assert_eq!(
                     w.check_code(Channel::Activation, &id, &wrong(&code), now),
-                    CodeOutcome::Wrong {
-                        attempts_left: left
-                    }
+                    CodeOutcome::Wrong { attempts_left: left }
                 );
             }
-            assert_eq!(
-                w.check_code(Channel::Activation, &id, &code, now),
-                CodeOutcome::Locked
-            );
+            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Locked);
         });
     }
 
     #[test]
     fn security_codes_last_15_minutes_and_cloud_codes_5() {
-        for (channel, minutes) in [
-            (Channel::Activation, 15),
-            (Channel::Desktop, 15),
-            (Channel::Cloud, 5),
-        ] {
+        for (channel, minutes) in [(Channel::Activation, 15), (Channel::Desktop, 15), (Channel::Cloud, 5)] {
             let (state, id, code) = sent(channel);
             let now = state.now();
             let just_before = now + Duration::minutes(minutes) - Duration::seconds(1);
@@ -150,11 +117,7 @@ mod tests {
                     w.check_code(channel, &id, &wrong(&code), just_before),
                     CodeOutcome::Wrong { attempts_left: 4 }
                 );
-                assert_eq!(
-                    w.check_code(channel, &id, &code, at_expiry),
-                    CodeOutcome::Expired,
-                    "{channel:?}"
-                );
+                assert_eq!(w.check_code(channel, &id, &code, at_expiry), CodeOutcome::Expired, "{channel:?}");
             });
         }
     }
@@ -164,14 +127,8 @@ mod tests {
         let (state, id, code) = sent(Channel::Cloud);
         let now = state.now();
         state.with(|w| {
-            assert_eq!(
-                w.check_code(Channel::Activation, &id, &code, now),
-                CodeOutcome::Unknown
-            );
-            assert_eq!(
-                w.check_code(Channel::Cloud, "nope", &code, now),
-                CodeOutcome::Unknown
-            );
+            assert_eq!(w.check_code(Channel::Activation, &id, &code, now), CodeOutcome::Unknown);
+            assert_eq!(w.check_code(Channel::Cloud, "nope", &code, now), CodeOutcome::Unknown);
         });
     }
 }

@@ -32,18 +32,8 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    pub fn new(
-        style: Style,
-        status: StatusCode,
-        code: &'static str,
-        message: impl Into<String>,
-    ) -> Self {
-        Self {
-            style,
-            status,
-            code,
-            message: message.into(),
-        }
+    pub fn new(style: Style, status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { style, status, code, message: message.into() }
     }
 
     pub fn bad_request(style: Style, code: &'static str, message: impl Into<String>) -> Self {
@@ -88,20 +78,11 @@ impl IntoResponse for Refusal {
 
 /// Parses a JSON body the way the upstreams do: `Content-Type: application/json` required,
 /// malformed or incomplete bodies refused with 400 in the upstream's style.
-pub fn json_body<T: DeserializeOwned>(
-    style: Style,
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<T, Refusal> {
+pub fn json_body<T: DeserializeOwned>(style: Style, headers: &HeaderMap, body: &[u8]) -> Result<T, Refusal> {
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            value
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("application/json")
-        });
+        .is_some_and(|value| value.trim_start().to_ascii_lowercase().starts_with("application/json"));
     if !is_json {
         return Err(Refusal::new(
             style,
@@ -110,13 +91,8 @@ pub fn json_body<T: DeserializeOwned>(
             "Content-Type must be application/json",
         ));
     }
-    serde_json::from_slice(body).map_err(|error| {
-        Refusal::bad_request(
-            style,
-            "INVALID_REQUEST",
-            format!("invalid JSON body: {error}"),
-        )
-    })
+    serde_json::from_slice(body)
+        .map_err(|error| Refusal::bad_request(style, "INVALID_REQUEST", format!("invalid JSON body: {error}")))
 }
 
 #[cfg(test)]
@@ -125,26 +101,13 @@ mod tests {
 
     #[test]
     fn each_style_shapes_its_body() {
-        let refusal =
-            |style| Refusal::new(style, StatusCode::FORBIDDEN, "NO_FREE_LICENSE", "cheio");
-        assert_eq!(
-            refusal(Style::Antivirus).body(),
-            json!({"code": "NO_FREE_LICENSE", "message": "cheio"})
-        );
-        assert_eq!(
-            refusal(Style::Partner).body(),
-            json!({"error": {"code": "NO_FREE_LICENSE", "message": "cheio"}})
-        );
+        let refusal = |style| Refusal::new(style, StatusCode::FORBIDDEN, "NO_FREE_LICENSE", "cheio");
+        assert_eq!(refusal(Style::Antivirus).body(), json!({"code": "NO_FREE_LICENSE", "message": "cheio"}));
+        assert_eq!(refusal(Style::Partner).body(), json!({"error": {"code": "NO_FREE_LICENSE", "message": "cheio"}}));
         assert_eq!(refusal(Style::Google).body()["error"]["code"], json!(403));
-        assert_eq!(
-            refusal(Style::Google).body()["error"]["status"],
-            json!("PERMISSION_DENIED")
-        );
+        assert_eq!(refusal(Style::Google).body()["error"]["status"], json!("PERMISSION_DENIED"));
         assert_eq!(refusal(Style::Cloud).body()["status"], json!("error"));
-        assert_eq!(
-            refusal(Style::OAuth).body()["error_description"],
-            json!("cheio")
-        );
+        assert_eq!(refusal(Style::OAuth).body()["error_description"], json!("cheio"));
     }
 
     #[test]
@@ -152,16 +115,8 @@ mod tests {
         let mut headers = HeaderMap::new();
         let refused = json_body::<Value>(Style::Partner, &headers, b"{}").unwrap_err();
         assert_eq!(refused.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-        headers.insert(
-            header::CONTENT_TYPE,
-            "application/json; charset=utf-8".parse().unwrap(),
-        );
+        headers.insert(header::CONTENT_TYPE, "application/json; charset=utf-8".parse().unwrap());
         assert!(json_body::<Value>(Style::Partner, &headers, b"{}").is_ok());
-        assert_eq!(
-            json_body::<Value>(Style::Partner, &headers, b"{")
-                .unwrap_err()
-                .code,
-            "INVALID_REQUEST"
-        );
+        assert_eq!(json_body::<Value>(Style::Partner, &headers, b"{").unwrap_err().code, "INVALID_REQUEST");
     }
 }

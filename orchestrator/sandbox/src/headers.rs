@@ -51,23 +51,14 @@ pub fn required<'h>(headers: &'h HeaderMap, name: &str, style: Style) -> Result<
         .and_then(|value| value.to_str().ok())
         .map(str::trim)
         .filter(|value| !value.is_empty())
-        .ok_or_else(|| {
-            Refusal::bad_request(
-                style,
-                "MISSING_HEADER",
-                format!("header {name} is required"),
-            )
-        })
+        .ok_or_else(|| Refusal::bad_request(style, "MISSING_HEADER", format!("header {name} is required")))
 }
 
 /// The token of `Authorization: Bearer <token>`, if any.
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim())
-        .filter(|token| !token.is_empty())
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|token| !token.is_empty())
 }
 
 /// The bearer token, or 401 `MISSING_BEARER_TOKEN`.
@@ -87,11 +78,7 @@ pub fn caller(headers: &HeaderMap) -> Result<Brand, Refusal> {
     let style = Style::Partner;
     let correlation = required(headers, CORRELATION_ID, style)?;
     if Uuid::parse_str(correlation).is_err() {
-        return Err(Refusal::bad_request(
-            style,
-            "INVALID_CORRELATION_ID",
-            "x-correlation-id must be a UUID",
-        ));
+        return Err(Refusal::bad_request(style, "INVALID_CORRELATION_ID", "x-correlation-id must be a UUID"));
     }
     let requester = required(headers, REQUESTER_NAME, style)?;
     if requester != credentials::REQUESTER_NAME {
@@ -103,13 +90,8 @@ pub fn caller(headers: &HeaderMap) -> Result<Brand, Refusal> {
         ));
     }
     let brand = required(headers, BRAND_NAME, style)?;
-    Brand::parse(brand).ok_or_else(|| {
-        Refusal::bad_request(
-            style,
-            "UNKNOWN_BRAND",
-            format!("brand {brand:?} is not known"),
-        )
-    })
+    Brand::parse(brand)
+        .ok_or_else(|| Refusal::bad_request(style, "UNKNOWN_BRAND", format!("brand {brand:?} is not known")))
 }
 
 /// [`caller`] plus the client credentials headers.
@@ -139,16 +121,10 @@ mod tests {
             CORRELATION_ID,
             HeaderValue::from_str(&Uuid::new_v4().to_string()).expect("a UUID is a header value"),
         );
-        headers.insert(
-            REQUESTER_NAME,
-            HeaderValue::from_static(credentials::REQUESTER_NAME),
-        );
+        headers.insert(REQUESTER_NAME, HeaderValue::from_static(credentials::REQUESTER_NAME));
         headers.insert(BRAND_NAME, HeaderValue::from_static("tim"));
         headers.insert(CLIENT_ID, HeaderValue::from_static(credentials::CLIENT_ID));
-        headers.insert(
-            CLIENT_SECRET,
-            HeaderValue::from_static(credentials::CLIENT_SECRET),
-        );
+        headers.insert(CLIENT_SECRET, HeaderValue::from_static(credentials::CLIENT_SECRET));
         headers
     }
 
@@ -169,11 +145,7 @@ mod tests {
             headers.insert(name, HeaderValue::from_static(value));
             assert_eq!(client(&headers).unwrap_err().code, code, "{name}");
             headers.remove(name);
-            assert_eq!(
-                client(&headers).unwrap_err().code,
-                "MISSING_HEADER",
-                "{name}"
-            );
+            assert_eq!(client(&headers).unwrap_err().code, "MISSING_HEADER", "{name}");
         }
     }
 
@@ -181,10 +153,7 @@ mod tests {
     fn bearer_reads_the_scheme_case_insensitively() {
         let mut headers = HeaderMap::new();
         assert_eq!(bearer(&headers), None);
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("bearer abc"),
-        );
+        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer abc"));
         assert_eq!(bearer(&headers), Some("abc"));
         headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
         assert_eq!(bearer(&headers), None);
@@ -193,9 +162,6 @@ mod tests {
     #[test]
     fn the_carrier_brand_has_its_own_identity_key() {
         assert_eq!(Brand::Tim.identity_key(), credentials::IDENTITY_KEY_TIM);
-        assert_eq!(
-            Brand::Agility.identity_key(),
-            credentials::IDENTITY_KEY_DEFAULT
-        );
+        assert_eq!(Brand::Agility.identity_key(), credentials::IDENTITY_KEY_DEFAULT);
     }
 }

@@ -22,36 +22,22 @@ const STYLE: Style = Style::Partner;
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/api/hero/auth/login",
-            tracked(state, "hero.login", post(login)),
-        )
-        .route(
-            "/api/hero/accounts/info",
-            tracked(state, "hero.account-info", get(account_info)),
-        )
+        .route("/api/hero/auth/login", tracked(state, "hero.login", post(login)))
+        .route("/api/hero/accounts/info", tracked(state, "hero.account-info", get(account_info)))
 }
 
 fn check_api_key(headers: &HeaderMap) -> Result<(), Refusal> {
     if headers::required(headers, headers::API_KEY, STYLE)? == credentials::HERO_API_KEY {
         Ok(())
     } else {
-        Err(Refusal::new(
-            STYLE,
-            StatusCode::UNAUTHORIZED,
-            "INVALID_API_KEY",
-            "X-Api-Key is not valid",
-        ))
+        Err(Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_API_KEY", "X-Api-Key is not valid"))
     }
 }
 
 fn is_email(text: &str) -> bool {
     match text.split_once('@') {
         Some((local, domain)) => {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !text.contains(char::is_whitespace)
+            !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !text.contains(char::is_whitespace)
         }
         None => false,
     }
@@ -62,20 +48,12 @@ struct Login {
     login: String,
 }
 
-async fn login(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Json<Value>, Refusal> {
+async fn login(State(state): State<SandboxState>, headers: HeaderMap, body: Bytes) -> Result<Json<Value>, Refusal> {
     check_api_key(&headers)?;
     let Login { login } = json_body(STYLE, &headers, &body)?;
     let email = login.trim().to_lowercase();
     if !is_email(&email) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_LOGIN",
-            "login must be an e-mail address",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_LOGIN", "login must be an e-mail address"));
     }
     if scenarios::is_without_subscription(&email) {
         return Err(Refusal::new(
@@ -99,22 +77,13 @@ async fn login(
                 customer
             }
         };
-        let claims = Claims {
-            subject: Some(email.clone()),
-            ..Claims::default()
-        };
-        (
-            w.issue_token(TokenKind::Hero, claims, now),
-            customer.customer_id,
-        )
+        let claims = Claims { subject: Some(email.clone()), ..Claims::default() };
+        (w.issue_token(TokenKind::Hero, claims, now), customer.customer_id)
     });
     Ok(Json(json!({ "token": token, "customer_id": customer_id })))
 }
 
-async fn account_info(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn account_info(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     check_api_key(&headers)?;
     let token = headers::required_bearer(&headers, STYLE)?;
     let now = state.now();
@@ -123,14 +92,7 @@ async fn account_info(
         claims
             .subject
             .and_then(|email| w.hero_customers.get(&email).cloned())
-            .ok_or_else(|| {
-                Refusal::new(
-                    STYLE,
-                    StatusCode::UNAUTHORIZED,
-                    "INVALID_TOKEN",
-                    "token has no customer",
-                )
-            })
+            .ok_or_else(|| Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token has no customer"))
     })?;
     Ok(Json(json!({
         "customer_id": customer.customer_id,

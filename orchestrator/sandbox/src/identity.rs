@@ -19,14 +19,8 @@ use super::state::SandboxState;
 const STYLE: Style = Style::Google;
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
-    Router::new().route(
-        "/v1/verifyCustomToken",
-        tracked(
-            state,
-            "identity.verify-custom-token",
-            post(verify_custom_token),
-        ),
-    )
+    Router::new()
+        .route("/v1/verifyCustomToken", tracked(state, "identity.verify-custom-token", post(verify_custom_token)))
 }
 
 #[derive(Deserialize)]
@@ -49,46 +43,25 @@ async fn verify_custom_token(
 ) -> Result<Json<Value>, Refusal> {
     let key = query.key.unwrap_or_default();
     if key != credentials::IDENTITY_KEY_DEFAULT && key != credentials::IDENTITY_KEY_TIM {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "API_KEY_INVALID",
-            "API key not valid. Please pass a valid API key.",
-        ));
+        return Err(Refusal::bad_request(STYLE, "API_KEY_INVALID", "API key not valid. Please pass a valid API key."));
     }
     let request: Verify = json_body(STYLE, &headers, &body)?;
     if !request.return_secure_token {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "INVALID_ARGUMENT",
-            "returnSecureToken must be true",
-        ));
+        return Err(Refusal::bad_request(STYLE, "INVALID_ARGUMENT", "returnSecureToken must be true"));
     }
     let now = state.now();
-    let claims = state
-        .with(|w| w.check_token(&request.token, &[TokenKind::Custom], now))
-        .map_err(|error| match error {
-            TokenError::Unknown => Refusal::bad_request(
-                STYLE,
-                "INVALID_CUSTOM_TOKEN",
-                "custom token not issued for this provider",
-            ),
-            TokenError::Expired => {
-                Refusal::bad_request(STYLE, "TOKEN_EXPIRED", "custom token expired")
+    let claims =
+        state.with(|w| w.check_token(&request.token, &[TokenKind::Custom], now)).map_err(|error| match error {
+            TokenError::Unknown => {
+                Refusal::bad_request(STYLE, "INVALID_CUSTOM_TOKEN", "custom token not issued for this provider")
             }
+            TokenError::Expired => Refusal::bad_request(STYLE, "TOKEN_EXPIRED", "custom token expired"),
         })?;
     if claims.brand.map(|brand| brand.identity_key()) != Some(key.as_str()) {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "CREDENTIAL_MISMATCH",
-            "custom token belongs to another project",
-        ));
+        return Err(Refusal::bad_request(STYLE, "CREDENTIAL_MISMATCH", "custom token belongs to another project"));
     }
-    let (id_token, refresh_token) = state.with(|w| {
-        (
-            w.issue_token(TokenKind::Id, claims, now),
-            w.token("sbx-refresh-"),
-        )
-    });
+    let (id_token, refresh_token) =
+        state.with(|w| (w.issue_token(TokenKind::Id, claims, now), w.token("sbx-refresh-")));
     Ok(Json(json!({
         "kind": "identitytoolkit#VerifyCustomTokenResponse",
         "idToken": id_token,

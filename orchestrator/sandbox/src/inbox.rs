@@ -52,8 +52,7 @@ fn inbox_page(messages: &[Sms]) -> axum::response::Html<String> {
         })
         .collect();
     let listing = if messages.is_empty() {
-        "<p>Nenhuma mensagem enviada ainda. Peça um código no portal e ele aparece aqui.</p>"
-            .to_string()
+        "<p>Nenhuma mensagem enviada ainda. Peça um código no portal e ele aparece aqui.</p>".to_string()
     } else {
         format!(
             "<table>\n<thead><tr><th>Para</th><th>Código</th><th>Mensagem</th><th>Enviada em</th></tr></thead>\n\

@@ -11,9 +11,7 @@ use super::state::SandboxState;
 use super::urls::{self, public_base, upstream_urls};
 
 pub fn routes() -> Router<SandboxState> {
-    Router::new()
-        .route("/", get(index))
-        .route("/health", get(health))
+    Router::new().route("/", get(index)).route("/health", get(health))
 }
 
 async fn health() -> Json<serde_json::Value> {
@@ -29,11 +27,7 @@ async fn index(headers: HeaderMap) -> Html<String> {
         .into_iter()
         .map(|(kind, url)| {
             let url = url.as_str().unwrap_or_default().to_string();
-            format!(
-                "<tr><td>{}</td><td><code>{}</code></td></tr>\n",
-                escape(&kind),
-                escape(&url)
-            )
+            format!("<tr><td>{}</td><td><code>{}</code></td></tr>\n", escape(&kind), escape(&url))
         })
         .collect();
     page(
@@ -49,9 +43,6 @@ async fn index(headers: HeaderMap) -> Html<String> {
 }
 
 pub async fn not_found() -> Response {
-    (
-        StatusCode::NOT_FOUND,
-        Json(json!({ "error": { "code": "NOT_FOUND", "message": "no such sandbox endpoint" } })),
-    )
+    (StatusCode::NOT_FOUND, Json(json!({ "error": { "code": "NOT_FOUND", "message": "no such sandbox endpoint" } })))
         .into_response()
 }

@@ -14,16 +14,10 @@ use super::state::SandboxState;
 pub const FILE_NAME: &str = "antivirus-installer.exe";
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
-    Router::new().route(
-        "/files/{token}/{file}",
-        tracked(state, "download-manager.installer", get(installer)),
-    )
+    Router::new().route("/files/{token}/{file}", tracked(state, "download-manager.installer", get(installer)))
 }
 
-async fn installer(
-    State(state): State<SandboxState>,
-    Path((token, file)): Path<(String, String)>,
-) -> Response {
+async fn installer(State(state): State<SandboxState>, Path((token, file)): Path<(String, String)>) -> Response {
     if file != FILE_NAME {
         return (StatusCode::NOT_FOUND, "arquivo não encontrado").into_response();
     }
@@ -34,18 +28,13 @@ async fn installer(
             (
                 [
                     (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"{FILE_NAME}\""),
-                    ),
+                    (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{FILE_NAME}\"")),
                 ],
                 body(&os),
             )
                 .into_response()
         }
-        Err(TokenError::Unknown) => {
-            (StatusCode::NOT_FOUND, "link de download inválido").into_response()
-        }
+        Err(TokenError::Unknown) => (StatusCode::NOT_FOUND, "link de download inválido").into_response(),
         Err(TokenError::Expired) => (StatusCode::GONE, "link de download expirado").into_response(),
     }
 }
@@ -53,6 +42,8 @@ async fn installer(
 /// A small stand-in: the DOS header magic, then a line saying what it is.
 fn body(os: &str) -> Vec<u8> {
     let mut bytes = vec![b'M', b'Z', 0x90, 0x00, 0x03, 0x00, 0x00, 0x00];
-    bytes.extend_from_slice(format!("\r\nEXA Antivirus - instalador de teste do sandbox ({os}). Nao e um programa real.\r\n").as_bytes());
+    bytes.extend_from_slice(
+        format!("\r\nEXA Antivirus - instalador de teste do sandbox ({os}). Nao e um programa real.\r\n").as_bytes(),
+    );
     bytes
 }

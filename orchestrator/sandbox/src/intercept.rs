@@ -37,10 +37,7 @@ pub fn tracked(
     route: MethodRouter<SandboxState>,
 ) -> MethodRouter<SandboxState> {
     // Faults and docs are keyed by ENDPOINTS: a name missing there could never be faulted.
-    debug_assert!(
-        ENDPOINTS.contains(&endpoint),
-        "{endpoint} missing from ENDPOINTS"
-    );
+    debug_assert!(ENDPOINTS.contains(&endpoint), "{endpoint} missing from ENDPOINTS");
     let state = state.clone();
     route.route_layer(middleware::from_fn(move |request: Request, next: Next| {
         let state = state.clone();
@@ -48,20 +45,9 @@ pub fn tracked(
     }))
 }
 
-async fn intercept(
-    state: SandboxState,
-    endpoint: &'static str,
-    request: Request,
-    next: Next,
-) -> Response {
+async fn intercept(state: SandboxState, endpoint: &'static str, request: Request, next: Next) -> Response {
     let (key, record) = {
-        let header_text = |name: &str| {
-            request
-                .headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string)
-        };
+        let header_text = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
         let writes = !matches!(*request.method(), Method::GET | Method::HEAD);
         let key = header_text(headers::IDEMPOTENCY_KEY).filter(|_| writes);
         let record = CallRecord {
@@ -69,10 +55,10 @@ async fn intercept(
             endpoint,
             method: request.method().to_string(),
             // Nested routers strip their prefix from the URI; the log shows the full path.
-            path: request.extensions().get::<OriginalUri>().map_or_else(
-                || request.uri().path().to_string(),
-                |original| original.path().to_string(),
-            ),
+            path: request
+                .extensions()
+                .get::<OriginalUri>()
+                .map_or_else(|| request.uri().path().to_string(), |original| original.path().to_string()),
             idempotency_key: key.clone(),
             correlation_id: header_text(headers::CORRELATION_ID),
             at: state.now().to_rfc3339_opts(SecondsFormat::Millis, true),
@@ -83,11 +69,7 @@ async fn intercept(
         (key, record)
     };
     let (seq, fault) = state.admin(|admin| (admin.log(record), admin.faults.take(endpoint)));
-    let call = Call {
-        state: state.clone(),
-        seq,
-        cut: request.extensions().get::<ConnectionCut>().cloned(),
-    };
+    let call = Call { state: state.clone(), seq, cut: request.extensions().get::<ConnectionCut>().cloned() };
 
     // A write with a key whose contract runs: the latency is the upstream's own work, done
     // after the key is taken (see `idempotent`).
@@ -113,12 +95,7 @@ async fn intercept(
 
     let fault_id = fault.as_ref().map(|fault| fault.id);
     match fault {
-        Some(Fault {
-            id,
-            phase: Phase::After,
-            effect: Some(effect),
-            ..
-        }) => call.apply(id, &effect).await,
+        Some(Fault { id, phase: Phase::After, effect: Some(effect), .. }) => call.apply(id, &effect).await,
         _ => {
             let status = response.status().as_u16();
             state.admin(|admin| admin.finish(seq, Some(status), outcome, fault_id));
@@ -141,57 +118,31 @@ async fn idempotent(
 ) -> (Response, Outcome) {
     let (parts, body) = request.into_parts();
     let Ok(body) = to_bytes(body, MAX_BODY_BYTES).await else {
-        return (
-            local(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "BODY_TOO_LARGE",
-                "request body too large",
-            ),
-            Outcome::Answered,
-        );
+        return (local(StatusCode::PAYLOAD_TOO_LARGE, "BODY_TOO_LARGE", "request body too large"), Outcome::Answered);
     };
     let slot = (endpoint, key);
     let known = state.admin(|admin| match admin.replies.get(&slot) {
         None => {
-            admin.replies.insert(
-                slot.clone(),
-                Reply::InFlight {
-                    request: body.clone(),
-                },
-            );
+            admin.replies.insert(slot.clone(), Reply::InFlight { request: body.clone() });
             None
         }
-        Some(Reply::InFlight { request }) | Some(Reply::Done { request, .. })
-            if *request != body =>
-        {
-            Some(local(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "IDEMPOTENCY_KEY_REUSED",
-                "this Idempotency-Key was used with another body",
-            ))
-        }
+        Some(Reply::InFlight { request }) | Some(Reply::Done { request, .. }) if *request != body => Some(local(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "IDEMPOTENCY_KEY_REUSED",
+            "this Idempotency-Key was used with another body",
+        )),
         Some(Reply::InFlight { .. }) => Some(local(
             StatusCode::CONFLICT,
             "IDEMPOTENCY_KEY_IN_USE",
             "a call with this Idempotency-Key is still running",
         )),
-        Some(Reply::Done {
-            status,
-            content_type,
-            body,
-            ..
-        }) => Some(rebuild(*status, content_type.clone(), body.clone(), true)),
+        Some(Reply::Done { status, content_type, body, .. }) => {
+            Some(rebuild(*status, content_type.clone(), body.clone(), true))
+        }
     });
     if let Some(response) = known {
         let replayed = response.headers().contains_key(REPLAYED_HEADER);
-        return (
-            response,
-            if replayed {
-                Outcome::Replayed
-            } else {
-                Outcome::Answered
-            },
-        );
+        return (response, if replayed { Outcome::Replayed } else { Outcome::Answered });
     }
 
     // The work runs on its own task, as a real upstream's does: a caller that gives up (its
@@ -230,11 +181,7 @@ async fn idempotent(
 
 /// An answer the sandbox gives itself rather than the contract.
 fn local(status: StatusCode, code: &str, message: &str) -> Response {
-    (
-        status,
-        Json(json!({ "error": { "code": code, "message": message } })),
-    )
-        .into_response()
+    (status, Json(json!({ "error": { "code": code, "message": message } }))).into_response()
 }
 
 struct InFlightGuard {
@@ -262,23 +209,14 @@ impl Drop for InFlightGuard {
     }
 }
 
-fn rebuild(
-    status: StatusCode,
-    content_type: Option<HeaderValue>,
-    body: Bytes,
-    replayed: bool,
-) -> Response {
+fn rebuild(status: StatusCode, content_type: Option<HeaderValue>, body: Bytes, replayed: bool) -> Response {
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     if let Some(content_type) = content_type {
-        response
-            .headers_mut()
-            .insert(header::CONTENT_TYPE, content_type);
+        response.headers_mut().insert(header::CONTENT_TYPE, content_type);
     }
     if replayed {
-        response
-            .headers_mut()
-            .insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
+        response.headers_mut().insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
     }
     response
 }
@@ -295,28 +233,19 @@ impl Call {
         let fault = Some(fault_id);
         match effect {
             Effect::Status { status, body } => {
-                let status =
-                    StatusCode::from_u16(*status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
-                self.state.admin(|admin| {
-                    admin.finish(self.seq, Some(status.as_u16()), Outcome::Fault, fault)
-                });
+                let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+                self.state.admin(|admin| admin.finish(self.seq, Some(status.as_u16()), Outcome::Fault, fault));
                 let body = body.clone().unwrap_or_else(|| default_fault_body(status));
                 (status, Json(body)).into_response()
             }
             Effect::Timeout { hold_ms } => {
                 // Logged now: the caller gives up long before the hold ends.
-                self.state
-                    .admin(|admin| admin.finish(self.seq, None, Outcome::Timeout, fault));
+                self.state.admin(|admin| admin.finish(self.seq, None, Outcome::Timeout, fault));
                 tokio::time::sleep(StdDuration::from_millis(*hold_ms)).await;
-                (
-                    StatusCode::GATEWAY_TIMEOUT,
-                    Json(default_fault_body(StatusCode::GATEWAY_TIMEOUT)),
-                )
-                    .into_response()
+                (StatusCode::GATEWAY_TIMEOUT, Json(default_fault_body(StatusCode::GATEWAY_TIMEOUT))).into_response()
             }
             Effect::Drop => {
-                self.state
-                    .admin(|admin| admin.finish(self.seq, None, Outcome::Dropped, fault));
+                self.state.admin(|admin| admin.finish(self.seq, None, Outcome::Dropped, fault));
                 match &self.cut {
                     Some(cut) => {
                         cut.cut();
@@ -340,9 +269,7 @@ fn broken_body() -> Response {
         ))
     });
     let mut response = Response::new(Body::from_stream(stream));
-    response
-        .headers_mut()
-        .insert(header::CONTENT_LENGTH, HeaderValue::from_static("64"));
+    response.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from_static("64"));
     response
 }
 
@@ -370,8 +297,8 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ENDPOINTS.len());
-        assert!(ENDPOINTS.iter().all(|name| name
-            .split_once('.')
-            .is_some_and(|(up, ep)| !up.is_empty() && !ep.is_empty())));
+        assert!(ENDPOINTS
+            .iter()
+            .all(|name| name.split_once('.').is_some_and(|(up, ep)| !up.is_empty() && !ep.is_empty())));
     }
 }

@@ -23,9 +23,7 @@ async fn main() -> anyhow::Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt().with_env_filter(filter).init();
     let cli = Cli::parse();
-    let listener = tokio::net::TcpListener::bind(cli.bind)
-        .await
-        .with_context(|| format!("binding {}", cli.bind))?;
+    let listener = tokio::net::TcpListener::bind(cli.bind).await.with_context(|| format!("binding {}", cli.bind))?;
     // SIGTERM and Ctrl-C end the process as they would by default: nothing here needs draining.
     sandbox::serve(listener, cli.config).await
 }

@@ -31,10 +31,7 @@ const CODE_TTL_MINUTES: i64 = 10;
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/authorize",
-            tracked(state, "oauth.authorize", get(authorize)),
-        )
+        .route("/authorize", tracked(state, "oauth.authorize", get(authorize)))
         .route("/approve", tracked(state, "oauth.approve", get(approve)))
         .route("/token", tracked(state, "oauth.token", post(token)))
         .route("/customer", tracked(state, "oauth.customer", get(customer)))
@@ -44,10 +41,7 @@ impl World {
     /// The customer behind an unexpired code. The BFF's look-up may repeat for the same code:
     /// it keeps what the exchange gave it.
     pub fn customer_for_code(&self, code: &str, now: DateTime<Utc>) -> Option<BroadbandCustomer> {
-        let grant = self
-            .oauth_grants
-            .get(code)
-            .filter(|grant| now < grant.expires_at)?;
+        let grant = self.oauth_grants.get(code).filter(|grant| now < grant.expires_at)?;
         self.broadband_customers.get(&grant.customer_id).cloned()
     }
 }
@@ -92,20 +86,10 @@ fn check(params: &AuthorizeParams) -> Result<Checked, &'static str> {
     if !matches!(params.response_type.as_deref(), Some("code" | "token")) {
         return Err("Tipo de resposta não suportado (response_type).");
     }
-    if !params
-        .scope
-        .as_deref()
-        .unwrap_or_default()
-        .split(' ')
-        .any(|scope| scope == "offline")
-    {
+    if !params.scope.as_deref().unwrap_or_default().split(' ').any(|scope| scope == "offline") {
         return Err("Escopo inválido: o portal deve pedir scope=offline.");
     }
-    let state = params
-        .state
-        .clone()
-        .filter(|state| !state.is_empty())
-        .ok_or("Parâmetro state ausente.")?;
+    let state = params.state.clone().filter(|state| !state.is_empty()).ok_or("Parâmetro state ausente.")?;
     // PKCE is required of this public-facing client, and only the S256 method.
     let code_challenge = params
         .code_challenge
@@ -115,24 +99,12 @@ fn check(params: &AuthorizeParams) -> Result<Checked, &'static str> {
     if params.code_challenge_method.as_deref() != Some("S256") {
         return Err("Método de PKCE não suportado: use code_challenge_method=S256.");
     }
-    Ok(Checked {
-        redirect,
-        redirect_uri,
-        state,
-        code_challenge,
-    })
+    Ok(Checked { redirect, redirect_uri, state, code_challenge })
 }
 
 fn error_page(message: &str) -> Response {
-    let body = format!(
-        "<h1>Não foi possível continuar</h1>\n<p>{}</p>",
-        escape(message)
-    );
-    (
-        StatusCode::BAD_REQUEST,
-        page("Parceiro de banda larga", "", &body),
-    )
-        .into_response()
+    let body = format!("<h1>Não foi possível continuar</h1>\n<p>{}</p>", escape(message));
+    (StatusCode::BAD_REQUEST, page("Parceiro de banda larga", "", &body)).into_response()
 }
 
 async fn authorize(Query(params): Query<AuthorizeParams>) -> Response {
@@ -150,10 +122,7 @@ async fn authorize(Query(params): Query<AuthorizeParams>) -> Response {
     ]
     .iter()
     .map(|(name, value)| {
-        format!(
-            "<input type=\"hidden\" name=\"{name}\" value=\"{}\">\n",
-            escape(value.as_deref().unwrap_or_default())
-        )
+        format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">\n", escape(value.as_deref().unwrap_or_default()))
     })
     .collect();
     let body = format!(
@@ -168,10 +137,7 @@ async fn authorize(Query(params): Query<AuthorizeParams>) -> Response {
     page("Autorizar acesso - Parceiro de banda larga", "", &body).into_response()
 }
 
-async fn approve(
-    State(state): State<SandboxState>,
-    Query(params): Query<AuthorizeParams>,
-) -> Response {
+async fn approve(State(state): State<SandboxState>, Query(params): Query<AuthorizeParams>) -> Response {
     let checked = match check(&params) {
         Ok(checked) => checked,
         Err(message) => return error_page(message),
@@ -180,15 +146,8 @@ async fn approve(
     let now = state.now();
     let code = state.with(|w| issue_grant(w, &checked, covered, now));
     let mut location = checked.redirect;
-    location
-        .query_pairs_mut()
-        .append_pair("code", &code)
-        .append_pair("state", &checked.state);
-    (
-        StatusCode::FOUND,
-        [(header::LOCATION, location.to_string())],
-    )
-        .into_response()
+    location.query_pairs_mut().append_pair("code", &code).append_pair("state", &checked.state);
+    (StatusCode::FOUND, [(header::LOCATION, location.to_string())]).into_response()
 }
 
 fn issue_grant(world: &mut World, checked: &Checked, covered: bool, now: DateTime<Utc>) -> String {
@@ -210,9 +169,7 @@ fn issue_grant(world: &mut World, checked: &Checked, covered: bool, now: DateTim
             code_challenge: checked.code_challenge.clone(),
         },
     );
-    world
-        .broadband_customers
-        .insert(customer.customer_id.clone(), customer);
+    world.broadband_customers.insert(customer.customer_id.clone(), customer);
     code
 }
 
@@ -230,25 +187,14 @@ async fn token(
     State(state): State<SandboxState>,
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Result<Json<Value>, Refusal> {
-    let Form(form) = form.map_err(|rejection| {
-        Refusal::bad_request(STYLE, "invalid_request", rejection.body_text())
-    })?;
+    let Form(form) = form.map_err(|rejection| Refusal::bad_request(STYLE, "invalid_request", rejection.body_text()))?;
     if form.client_id.as_deref() != Some(credentials::OAUTH_CLIENT_ID)
         || form.client_secret.as_deref() != Some(credentials::OAUTH_CLIENT_SECRET)
     {
-        return Err(Refusal::new(
-            STYLE,
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "client authentication failed",
-        ));
+        return Err(Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "invalid_client", "client authentication failed"));
     }
     if form.grant_type.as_deref() != Some("authorization_code") {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "unsupported_grant_type",
-            "grant_type must be authorization_code",
-        ));
+        return Err(Refusal::bad_request(STYLE, "unsupported_grant_type", "grant_type must be authorization_code"));
     }
     let now = state.now();
     let code = form.code.unwrap_or_default();
@@ -261,10 +207,8 @@ async fn token(
             )
         };
         let grant = w.oauth_grants.get_mut(&code).ok_or_else(invalid)?;
-        let verifier_matches = form
-            .code_verifier
-            .as_deref()
-            .is_some_and(|verifier| pkce_challenge(verifier) == grant.code_challenge);
+        let verifier_matches =
+            form.code_verifier.as_deref().is_some_and(|verifier| pkce_challenge(verifier) == grant.code_challenge);
         if grant.exchanged
             || now >= grant.expires_at
             || form.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
@@ -273,14 +217,8 @@ async fn token(
             return Err(invalid());
         }
         grant.exchanged = true;
-        let claims = Claims {
-            subject: Some(grant.customer_id.clone()),
-            ..Claims::default()
-        };
-        Ok((
-            w.issue_token(TokenKind::OAuthAccess, claims, now),
-            w.token("sbx-oauth-refresh-"),
-        ))
+        let claims = Claims { subject: Some(grant.customer_id.clone()), ..Claims::default() };
+        Ok((w.issue_token(TokenKind::OAuthAccess, claims, now), w.token("sbx-oauth-refresh-")))
     })?;
     Ok(Json(json!({
         "access_token": access_token,
@@ -291,10 +229,7 @@ async fn token(
     })))
 }
 
-async fn customer(
-    State(state): State<SandboxState>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
+async fn customer(State(state): State<SandboxState>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     let token = headers::required_bearer(&headers, STYLE)?;
     let now = state.now();
     let customer = state.with(|w| {
@@ -302,14 +237,7 @@ async fn customer(
         claims
             .subject
             .and_then(|id| w.broadband_customers.get(&id).cloned())
-            .ok_or_else(|| {
-                Refusal::new(
-                    STYLE,
-                    StatusCode::UNAUTHORIZED,
-                    "invalid_token",
-                    "token has no customer",
-                )
-            })
+            .ok_or_else(|| Refusal::new(STYLE, StatusCode::UNAUTHORIZED, "invalid_token", "token has no customer"))
     })?;
     if !customer.covered {
         return Err(Refusal::new(
@@ -319,7 +247,5 @@ async fn customer(
             "this subscription has no EXA Segurança coverage",
         ));
     }
-    Ok(Json(
-        json!({ "customer_id": customer.customer_id, "name": customer.name, "email": customer.email }),
-    ))
+    Ok(Json(json!({ "customer_id": customer.customer_id, "name": customer.name, "email": customer.email })))
 }

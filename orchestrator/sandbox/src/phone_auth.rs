@@ -23,14 +23,8 @@ const STYLE: Style = Style::Google;
 
 pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
-        .route(
-            "/v1/send-code",
-            tracked(state, "phone-auth.send-code", post(send_code)),
-        )
-        .route(
-            "/v1/confirm-code",
-            tracked(state, "phone-auth.confirm-code", post(confirm_code)),
-        )
+        .route("/v1/send-code", tracked(state, "phone-auth.send-code", post(send_code)))
+        .route("/v1/confirm-code", tracked(state, "phone-auth.confirm-code", post(confirm_code)))
 }
 
 #[derive(Deserialize)]
@@ -42,11 +36,7 @@ fn check_key(query: &KeyQuery) -> Result<(), Refusal> {
     if query.key.as_deref() == Some(credentials::PHONE_AUTH_API_KEY) {
         Ok(())
     } else {
-        Err(Refusal::bad_request(
-            STYLE,
-            "API_KEY_INVALID",
-            "API key not valid. Please pass a valid API key.",
-        ))
+        Err(Refusal::bad_request(STYLE, "API_KEY_INVALID", "API key not valid. Please pass a valid API key."))
     }
 }
 
@@ -68,19 +58,10 @@ async fn send_code(
     let request: SendCode = json_body(STYLE, &headers, &body)?;
     // The invisible bot check's token: any non-empty value passes in the sandbox.
     if request.recaptcha_token.trim().is_empty() {
-        return Err(Refusal::bad_request(
-            STYLE,
-            "MISSING_RECAPTCHA_TOKEN",
-            "recaptchaToken is required",
-        ));
+        return Err(Refusal::bad_request(STYLE, "MISSING_RECAPTCHA_TOKEN", "recaptchaToken is required"));
     }
-    let national = br_ids::e164_national(&request.phone_number).ok_or_else(|| {
-        Refusal::bad_request(
-            STYLE,
-            "INVALID_PHONE_NUMBER",
-            "phoneNumber must be +55 DD 9NNNN-NNNN",
-        )
-    })?;
+    let national = br_ids::e164_national(&request.phone_number)
+        .ok_or_else(|| Refusal::bad_request(STYLE, "INVALID_PHONE_NUMBER", "phoneNumber must be +55 DD 9NNNN-NNNN"))?;
     let now = state.now();
     let session = state.with(|w| w.send_code(Channel::Desktop, &format!("55{national}"), now));
     Ok(Json(json!({ "sessionInfo": session })))
@@ -102,23 +83,10 @@ async fn confirm_code(
     check_key(&query)?;
     let request: ConfirmCode = json_body(STYLE, &headers, &body)?;
     let now = state.now();
-    let msisdn = codes::verify(
-        &state,
-        Channel::Desktop,
-        &request.session_info,
-        &request.code,
-        now,
-        STYLE,
-    )?;
+    let msisdn = codes::verify(&state, Channel::Desktop, &request.session_info, &request.code, now, STYLE)?;
     let (id_token, refresh_token) = state.with(|w| {
-        let claims = Claims {
-            msisdn: Some(msisdn.clone()),
-            ..Claims::default()
-        };
-        (
-            w.issue_token(TokenKind::PhoneUser, claims, now),
-            w.token("sbx-refresh-"),
-        )
+        let claims = Claims { msisdn: Some(msisdn.clone()), ..Claims::default() };
+        (w.issue_token(TokenKind::PhoneUser, claims, now), w.token("sbx-refresh-"))
     });
     Ok(Json(json!({
         "idToken": id_token,

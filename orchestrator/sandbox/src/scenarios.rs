@@ -58,10 +58,7 @@ pub fn is_missing_serial(serial: &str) -> bool {
 }
 
 pub fn is_without_subscription(email: &str) -> bool {
-    email
-        .trim()
-        .to_ascii_lowercase()
-        .ends_with(EMAIL_WITHOUT_SUBSCRIPTION)
+    email.trim().to_ascii_lowercase().ends_with(EMAIL_WITHOUT_SUBSCRIPTION)
 }
 
 /// A desktop user of the user collection and their antivirus seats.
@@ -105,11 +102,7 @@ pub const BROADBAND_PARTNER_ID: &str = "banda-larga-parceira";
 pub fn desktop_accounts() -> std::collections::HashMap<String, DesktopAccount> {
     let seat = |national: &str, partner_id, devices: usize, licences| Seat {
         partner_id,
-        partner_name: if partner_id == OPERATOR_PARTNER {
-            "Operadora Parceira"
-        } else {
-            "Banda Larga Parceira"
-        },
+        partner_name: if partner_id == OPERATOR_PARTNER { "Operadora Parceira" } else { "Banda Larga Parceira" },
         has_logo: partner_id == OPERATOR_PARTNER,
         subscription_id: format!("sub-{national}-{partner_id}"),
         licences,
@@ -118,22 +111,11 @@ pub fn desktop_accounts() -> std::collections::HashMap<String, DesktopAccount> {
         removal_fails: false,
         download_fails: false,
     };
-    let account = |name, seats| DesktopAccount {
-        name,
-        partners_fail: false,
-        seats,
-    };
+    let account = |name, seats| DesktopAccount { name, partners_fail: false, seats };
     let mut accounts = std::collections::HashMap::new();
-    let mut add =
-        |national: &str, account: DesktopAccount| accounts.insert(national.to_string(), account);
+    let mut add = |national: &str, account: DesktopAccount| accounts.insert(national.to_string(), account);
 
-    add(
-        DESKTOP_ONE_PARTNER,
-        account(
-            "Ana Teste",
-            vec![seat(DESKTOP_ONE_PARTNER, OPERATOR_PARTNER, 1, 3)],
-        ),
-    );
+    add(DESKTOP_ONE_PARTNER, account("Ana Teste", vec![seat(DESKTOP_ONE_PARTNER, OPERATOR_PARTNER, 1, 3)]));
     add(
         DESKTOP_TWO_PARTNERS,
         account(
@@ -144,58 +126,43 @@ pub fn desktop_accounts() -> std::collections::HashMap<String, DesktopAccount> {
             ],
         ),
     );
-    add(
-        DESKTOP_LICENCES_FULL,
-        account(
-            "Carla Teste",
-            vec![seat(DESKTOP_LICENCES_FULL, OPERATOR_PARTNER, 3, 3)],
-        ),
-    );
+    add(DESKTOP_LICENCES_FULL, account("Carla Teste", vec![seat(DESKTOP_LICENCES_FULL, OPERATOR_PARTNER, 3, 3)]));
     add(
         DESKTOP_SDK_NOT_ALLOWED,
         account(
             "Davi Teste",
-            vec![Seat {
-                sdk_allowed: false,
-                ..seat(DESKTOP_SDK_NOT_ALLOWED, OPERATOR_PARTNER, 0, 3)
-            }],
+            vec![Seat { sdk_allowed: false, ..seat(DESKTOP_SDK_NOT_ALLOWED, OPERATOR_PARTNER, 0, 3) }],
         ),
     );
     add(
         DESKTOP_REMOVAL_FAILS,
         account(
             "Elisa Teste",
-            vec![Seat {
-                removal_fails: true,
-                ..seat(DESKTOP_REMOVAL_FAILS, OPERATOR_PARTNER, 2, 2)
-            }],
+            vec![Seat { removal_fails: true, ..seat(DESKTOP_REMOVAL_FAILS, OPERATOR_PARTNER, 2, 2) }],
         ),
     );
     add(
         DESKTOP_PARTNERS_FAIL,
         DesktopAccount {
             partners_fail: true,
-            ..account(
-                "Fábio Teste",
-                vec![seat(DESKTOP_PARTNERS_FAIL, OPERATOR_PARTNER, 1, 3)],
-            )
+            ..account("Fábio Teste", vec![seat(DESKTOP_PARTNERS_FAIL, OPERATOR_PARTNER, 1, 3)])
         },
     );
     add(
         DESKTOP_DOWNLOAD_FAILS,
         account(
             "Gabi Teste",
-            vec![Seat {
-                download_fails: true,
-                ..seat(DESKTOP_DOWNLOAD_FAILS, OPERATOR_PARTNER, 1, 3)
-            }],
+            vec![Seat { download_fails: true, ..seat(DESKTOP_DOWNLOAD_FAILS, OPERATOR_PARTNER, 1, 3) }],
         ),
     );
     for k in 0..DESKTOP_BLOCK_SIZE {
         let one = format!("{DESKTOP_ONE_PARTNER_BLOCK}{k:04}");
         let two = format!("{DESKTOP_TWO_PARTNERS_BLOCK}{k:04}");
         add(&one, account("Ana Teste", vec![seat(&one, OPERATOR_PARTNER, 1, 3)]));
-        add(&two, account("Bruno Teste", vec![seat(&two, OPERATOR_PARTNER, 1, 3), seat(&two, BROADBAND_PARTNER_ID, 0, 3)]));
+        add(
+            &two,
+            account("Bruno Teste", vec![seat(&two, OPERATOR_PARTNER, 1, 3), seat(&two, BROADBAND_PARTNER_ID, 0, 3)]),
+        );
     }
     accounts
 }
@@ -234,10 +201,7 @@ mod tests {
         let full = &accounts[DESKTOP_LICENCES_FULL].seats[0];
         assert_eq!((full.devices.len(), full.licences), (3, 3));
         let stuck = &accounts[DESKTOP_REMOVAL_FAILS].seats[0];
-        assert_eq!(
-            (stuck.devices.len(), stuck.licences, stuck.removal_fails),
-            (2, 2, true)
-        );
+        assert_eq!((stuck.devices.len(), stuck.licences, stuck.removal_fails), (2, 2, true));
         assert!(!accounts[DESKTOP_SDK_NOT_ALLOWED].seats[0].sdk_allowed);
         assert!(accounts[DESKTOP_PARTNERS_FAIL].partners_fail);
         assert!(accounts[DESKTOP_DOWNLOAD_FAILS].seats[0].download_fails);

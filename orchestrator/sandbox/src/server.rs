@@ -56,8 +56,7 @@ async fn serve_connection(stream: TcpStream, app: Router) {
         request.extensions_mut().insert(handle.clone());
         app.clone().oneshot(request)
     });
-    let connection =
-        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
     tokio::select! {
         result = connection => {
             if let Err(error) = result {

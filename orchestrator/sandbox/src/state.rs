@@ -76,9 +76,7 @@ impl SandboxState {
     }
 
     pub fn advance(&self, by: Duration) -> DateTime<Utc> {
-        self.inner
-            .clock_offset_ms
-            .fetch_add(by.num_milliseconds(), Ordering::SeqCst);
+        self.inner.clock_offset_ms.fetch_add(by.num_milliseconds(), Ordering::SeqCst);
         self.now()
     }
 
@@ -93,9 +91,7 @@ impl SandboxState {
 
 /// A panic elsewhere must not take the whole sandbox down with a poisoned lock.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Fault fractions roll their own stream, so setting a fault does not shift the codes.
@@ -135,9 +131,7 @@ impl World {
 
     /// `n` random decimal digits.
     pub fn digits(&mut self, n: usize) -> String {
-        (0..n)
-            .map(|_| char::from(b'0' + self.rng.gen_range(0..10u8)))
-            .collect()
+        (0..n).map(|_| char::from(b'0' + self.rng.gen_range(0..10u8))).collect()
     }
 }
 
@@ -147,10 +141,8 @@ mod tests {
 
     #[test]
     fn the_same_seed_draws_the_same_values() {
-        let draw = |seed| {
-            SandboxState::new(SandboxConfig { seed })
-                .with(|w| (w.code(), w.token("t-"), w.uuid(), w.digits(8)))
-        };
+        let draw =
+            |seed| SandboxState::new(SandboxConfig { seed }).with(|w| (w.code(), w.token("t-"), w.uuid(), w.digits(8)));
         assert_eq!(draw(7), draw(7));
         assert_ne!(draw(7), draw(8));
         let (code, token, _, digits) = draw(7);

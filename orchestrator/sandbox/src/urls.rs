@@ -11,12 +11,7 @@ pub fn public_base(headers: &HeaderMap) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|value| value.to_str().ok())
-        .filter(|host| {
-            !host.is_empty()
-                && host
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        });
+        .filter(|host| !host.is_empty() && host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b)));
     format!("http://{}", host.unwrap_or(super::DEFAULT_ADDR))
 }
 

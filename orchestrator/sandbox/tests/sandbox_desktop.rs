@@ -3,10 +3,10 @@
 
 mod sandbox_support;
 
+use reqwest::StatusCode;
 use sandbox::credentials as dev;
 use sandbox::headers as h;
 use sandbox::scenarios as s;
-use reqwest::StatusCode;
 use sandbox_support::{other_than, read, Sandbox};
 use serde_json::{json, Value};
 
@@ -36,42 +36,24 @@ async fn phone_auth_sends_a_code_to_the_inbox_and_confirms_it_once() {
             .send()
     };
     let (status, wrong) = read(confirm(other_than(&code)).await.unwrap()).await;
-    assert_eq!(
-        (status, wrong["error"]["message"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("INVALID_CODE"))
-    );
+    assert_eq!((status, wrong["error"]["message"].as_str()), (StatusCode::BAD_REQUEST, Some("INVALID_CODE")));
 
     let (status, confirmed) = read(confirm(code.clone()).await.unwrap()).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(confirmed["phoneNumber"], "+5511910000001");
     assert_eq!(confirmed["expiresIn"], "3600");
-    assert!(confirmed["idToken"]
-        .as_str()
-        .unwrap()
-        .starts_with("sbx-user-"));
+    assert!(confirmed["idToken"].as_str().unwrap().starts_with("sbx-user-"));
 
     let (status, again) = read(confirm(code).await.unwrap()).await;
-    assert_eq!(
-        (status, again["error"]["message"].as_str()),
-        (StatusCode::FORBIDDEN, Some("CODE_ALREADY_USED"))
-    );
+    assert_eq!((status, again["error"]["message"].as_str()), (StatusCode::FORBIDDEN, Some("CODE_ALREADY_USED")));
 }
 
 #[tokio::test]
 async fn phone_auth_refuses_bad_key_phone_bot_check_and_expired_codes() {
     let sandbox = Sandbox::start().await;
-    let send = |key: &str, body: Value| {
-        sandbox
-            .post(&format!("/phone-auth/v1/send-code?key={key}"))
-            .json(&body)
-            .send()
-    };
-    let refused = |(status, body): (StatusCode, Value)| {
-        (
-            status,
-            body["error"]["message"].as_str().unwrap().to_string(),
-        )
-    };
+    let send = |key: &str, body: Value| sandbox.post(&format!("/phone-auth/v1/send-code?key={key}")).json(&body).send();
+    let refused =
+        |(status, body): (StatusCode, Value)| (status, body["error"]["message"].as_str().unwrap().to_string());
 
     let ok_body = json!({ "phoneNumber": "+5511910000001", "recaptchaToken": "x" });
     assert_eq!(
@@ -104,10 +86,7 @@ async fn phone_auth_refuses_bad_key_phone_bot_check_and_expired_codes() {
             .unwrap(),
     )
     .await;
-    assert_eq!(
-        refused((status, body)),
-        (StatusCode::FORBIDDEN, "CODE_EXPIRED".into())
-    );
+    assert_eq!(refused((status, body)), (StatusCode::FORBIDDEN, "CODE_EXPIRED".into()));
 }
 
 fn run_query_body(phone: &str) -> Value {
@@ -123,57 +102,29 @@ const RUN_QUERY: &str = "/docdb/v1/projects/exa-sandbox/databases/(default)/docu
 #[tokio::test]
 async fn docdb_finds_table_users_only_with_their_own_token() {
     let sandbox = Sandbox::start().await;
-    let query = |token: &str, phone: &str| {
-        sandbox
-            .post(RUN_QUERY)
-            .bearer_auth(token)
-            .json(&run_query_body(phone))
-            .send()
-    };
+    let query =
+        |token: &str, phone: &str| sandbox.post(RUN_QUERY).bearer_auth(token).json(&run_query_body(phone)).send();
 
     let known = sandbox.desktop_user(s::DESKTOP_ONE_PARTNER).await;
     let (status, found) = read(query(&known, "+5511910000001").await.unwrap()).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        found[0]["document"]["fields"]["msisdn"]["stringValue"],
-        "+5511910000001"
-    );
+    assert_eq!(found[0]["document"]["fields"]["msisdn"]["stringValue"], "+5511910000001");
 
     let stranger = sandbox.desktop_user("11987654321").await;
     let (status, empty) = read(query(&stranger, "+5511987654321").await.unwrap()).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(
-        empty[0].get("document").is_none() && empty[0]["readTime"].is_string(),
-        "{empty}"
-    );
+    assert!(empty[0].get("document").is_none() && empty[0]["readTime"].is_string(), "{empty}");
 
     let (status, denied) = read(query(&stranger, "+5511910000001").await.unwrap()).await;
-    assert_eq!(
-        (status, denied["error"]["message"].as_str()),
-        (StatusCode::FORBIDDEN, Some("PERMISSION_DENIED"))
-    );
+    assert_eq!((status, denied["error"]["message"].as_str()), (StatusCode::FORBIDDEN, Some("PERMISSION_DENIED")));
 
     let (status, _) = read(query("sbx-user-forjado", "+5511910000001").await.unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, _) = read(
-        sandbox
-            .post(RUN_QUERY)
-            .json(&run_query_body("+5511910000001"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = read(sandbox.post(RUN_QUERY).json(&run_query_body("+5511910000001")).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let wrong_project = RUN_QUERY.replace("exa-sandbox", "outro");
     let (status, _) = read(
-        sandbox
-            .post(&wrong_project)
-            .bearer_auth(&known)
-            .json(&run_query_body("+5511910000001"))
-            .send()
-            .await
-            .unwrap(),
+        sandbox.post(&wrong_project).bearer_auth(&known).json(&run_query_body("+5511910000001")).send().await.unwrap(),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -187,15 +138,8 @@ struct Antivirus<'a> {
 
 impl Antivirus<'_> {
     async fn partners(&self) -> (StatusCode, Value) {
-        read(
-            self.sandbox
-                .get("/antivirus/v1/user/partners")
-                .header(h::USER_TOKEN, &self.token)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
+        read(self.sandbox.get("/antivirus/v1/user/partners").header(h::USER_TOKEN, &self.token).send().await.unwrap())
+            .await
     }
 
     async fn devices(&self, subscription: &str) -> (StatusCode, Value) {
@@ -246,18 +190,12 @@ impl Antivirus<'_> {
         let (status, partners) = self.partners().await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(partners.as_array().unwrap().len(), 1, "{partners}");
-        partners[0]["prioritySubscriptionId"]
-            .as_str()
-            .unwrap()
-            .to_string()
+        partners[0]["prioritySubscriptionId"].as_str().unwrap().to_string()
     }
 }
 
 async fn antivirus_for<'s>(sandbox: &'s Sandbox, national: &str) -> Antivirus<'s> {
-    Antivirus {
-        sandbox,
-        token: sandbox.desktop_user(national).await,
-    }
+    Antivirus { sandbox, token: sandbox.desktop_user(national).await }
 }
 
 #[tokio::test]
@@ -267,10 +205,7 @@ async fn one_partner_grants_a_download_of_the_installer() {
     let (_, partners) = av.partners().await;
     assert_eq!(partners[0]["name"], "Operadora Parceira");
     let logo = partners[0]["logotype"].as_str().unwrap();
-    assert!(
-        logo.starts_with(&sandbox.url("/antivirus/logos/")),
-        "{logo}"
-    );
+    assert!(logo.starts_with(&sandbox.url("/antivirus/logos/")), "{logo}");
     let logo = sandbox.http.get(logo).send().await.unwrap();
     assert_eq!(logo.headers()["content-type"], "image/svg+xml");
 
@@ -279,32 +214,22 @@ async fn one_partner_grants_a_download_of_the_installer() {
     assert_eq!(status, StatusCode::OK);
     let url = granted["url"].as_str().unwrap();
     assert!(
-        url.starts_with(&sandbox.url("/download-manager/files/"))
-            && url.ends_with("/antivirus-installer.exe"),
+        url.starts_with(&sandbox.url("/download-manager/files/")) && url.ends_with("/antivirus-installer.exe"),
         "{url}"
     );
 
     let file = sandbox.http.get(url).send().await.unwrap();
     assert_eq!(file.status(), StatusCode::OK);
     assert_eq!(file.headers()["content-type"], "application/octet-stream");
-    assert_eq!(
-        file.headers()["content-disposition"],
-        "attachment; filename=\"antivirus-installer.exe\""
-    );
+    assert_eq!(file.headers()["content-disposition"], "attachment; filename=\"antivirus-installer.exe\"");
     let bytes = file.bytes().await.unwrap();
     assert_eq!(&bytes[..2], b"MZ");
 
     // The link lasts an hour; forged links are unknown.
     let forged = url.replace("/files/dl", "/files/dlx");
-    assert_eq!(
-        sandbox.http.get(&forged).send().await.unwrap().status(),
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(sandbox.http.get(&forged).send().await.unwrap().status(), StatusCode::NOT_FOUND);
     sandbox.advance(3600).await;
-    assert_eq!(
-        sandbox.http.get(url).send().await.unwrap().status(),
-        StatusCode::GONE
-    );
+    assert_eq!(sandbox.http.get(url).send().await.unwrap().status(), StatusCode::GONE);
 }
 
 #[tokio::test]
@@ -314,14 +239,9 @@ async fn two_partners_either_grants() {
     let (_, partners) = av.partners().await;
     let partners = partners.as_array().unwrap();
     assert_eq!(partners.len(), 2);
-    assert_eq!(
-        partners[1]["logotype"], "",
-        "the second partner has no logotype: the portal shows its default"
-    );
+    assert_eq!(partners[1]["logotype"], "", "the second partner has no logotype: the portal shows its default");
     for partner in partners {
-        let (status, granted) = av
-            .download(partner["prioritySubscriptionId"].as_str().unwrap())
-            .await;
+        let (status, granted) = av.download(partner["prioritySubscriptionId"].as_str().unwrap()).await;
         assert_eq!(status, StatusCode::OK, "{partner}");
         assert!(granted["url"].is_string());
     }
@@ -333,10 +253,7 @@ async fn licences_full_until_a_device_is_removed() {
     let av = antivirus_for(&sandbox, s::DESKTOP_LICENCES_FULL).await;
     let subscription = av.only_subscription().await;
     let (status, refused) = av.download(&subscription).await;
-    assert_eq!(
-        (status, refused["code"].as_str()),
-        (StatusCode::FORBIDDEN, Some("NO_FREE_LICENSE"))
-    );
+    assert_eq!((status, refused["code"].as_str()), (StatusCode::FORBIDDEN, Some("NO_FREE_LICENSE")));
 
     let (status, devices) = av.devices(&subscription).await;
     assert_eq!(status, StatusCode::OK);
@@ -349,18 +266,10 @@ async fn licences_full_until_a_device_is_removed() {
     assert!(first["first_login"]["seconds"].is_i64() && first["last_login"]["seconds"].is_i64());
 
     let (status, missing) = av.remove(&subscription, "dev-nao-existe").await;
-    assert_eq!(
-        (status, missing["code"].as_str()),
-        (StatusCode::NOT_FOUND, Some("DEVICE_NOT_FOUND"))
-    );
-    let (status, _) = av
-        .remove(&subscription, first["id"].as_str().unwrap())
-        .await;
+    assert_eq!((status, missing["code"].as_str()), (StatusCode::NOT_FOUND, Some("DEVICE_NOT_FOUND")));
+    let (status, _) = av.remove(&subscription, first["id"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    assert_eq!(
-        av.devices(&subscription).await.1.as_array().unwrap().len(),
-        2
-    );
+    assert_eq!(av.devices(&subscription).await.1.as_array().unwrap().len(), 2);
     let (status, granted) = av.download(&subscription).await;
     assert_eq!(status, StatusCode::OK);
     assert!(granted["url"].is_string());
@@ -372,13 +281,7 @@ async fn plan_without_antivirus() {
     let av = antivirus_for(&sandbox, s::DESKTOP_SDK_NOT_ALLOWED).await;
     let subscription = av.only_subscription().await;
     let (status, refused) = av.download(&subscription).await;
-    assert_eq!(
-        (status, refused["code"].as_str()),
-        (
-            StatusCode::FORBIDDEN,
-            Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION")
-        )
-    );
+    assert_eq!((status, refused["code"].as_str()), (StatusCode::FORBIDDEN, Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION")));
 }
 
 #[tokio::test]
@@ -386,26 +289,12 @@ async fn licences_full_and_removal_fails() {
     let sandbox = Sandbox::start().await;
     let av = antivirus_for(&sandbox, s::DESKTOP_REMOVAL_FAILS).await;
     let subscription = av.only_subscription().await;
-    assert_eq!(
-        av.download(&subscription).await.1["code"],
-        "NO_FREE_LICENSE"
-    );
+    assert_eq!(av.download(&subscription).await.1["code"], "NO_FREE_LICENSE");
     let (_, devices) = av.devices(&subscription).await;
     assert_eq!(devices.as_array().unwrap().len(), 2);
-    let (status, failed) = av
-        .remove(&subscription, devices[0]["id"].as_str().unwrap())
-        .await;
-    assert_eq!(
-        (status, failed["code"].as_str()),
-        (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Some("DEVICE_REMOVAL_FAILED")
-        )
-    );
-    assert_eq!(
-        av.devices(&subscription).await.1.as_array().unwrap().len(),
-        2
-    );
+    let (status, failed) = av.remove(&subscription, devices[0]["id"].as_str().unwrap()).await;
+    assert_eq!((status, failed["code"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("DEVICE_REMOVAL_FAILED")));
+    assert_eq!(av.devices(&subscription).await.1.as_array().unwrap().len(), 2);
 }
 
 #[tokio::test]
@@ -416,10 +305,7 @@ async fn partner_list_and_download_url_failures() {
 
     let av = antivirus_for(&sandbox, s::DESKTOP_DOWNLOAD_FAILS).await;
     let subscription = av.only_subscription().await;
-    assert_eq!(
-        av.download(&subscription).await.0,
-        StatusCode::INTERNAL_SERVER_ERROR
-    );
+    assert_eq!(av.download(&subscription).await.0, StatusCode::INTERNAL_SERVER_ERROR);
 }
 
 #[tokio::test]
@@ -428,31 +314,15 @@ async fn antivirus_checks_token_subscription_and_headers() {
     let av = antivirus_for(&sandbox, s::DESKTOP_ONE_PARTNER).await;
     let subscription = av.only_subscription().await;
 
-    let forged = Antivirus {
-        sandbox: &sandbox,
-        token: "sbx-user-forjado".into(),
-    };
+    let forged = Antivirus { sandbox: &sandbox, token: "sbx-user-forjado".into() };
     assert_eq!(forged.partners().await.0, StatusCode::UNAUTHORIZED);
-    let (status, missing) = read(
-        sandbox
-            .get("/antivirus/v1/user/partners")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(
-        (status, missing["code"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("MISSING_HEADER"))
-    );
+    let (status, missing) = read(sandbox.get("/antivirus/v1/user/partners").send().await.unwrap()).await;
+    assert_eq!((status, missing["code"].as_str()), (StatusCode::BAD_REQUEST, Some("MISSING_HEADER")));
 
     // Another user's subscription is not theirs.
     let other = antivirus_for(&sandbox, s::DESKTOP_LICENCES_FULL).await;
     let (status, refused) = other.devices(&subscription).await;
-    assert_eq!(
-        (status, refused["code"].as_str()),
-        (StatusCode::NOT_FOUND, Some("SUBSCRIPTION_NOT_FOUND"))
-    );
+    assert_eq!((status, refused["code"].as_str()), (StatusCode::NOT_FOUND, Some("SUBSCRIPTION_NOT_FOUND")));
 
     let bad_os = sandbox
         .get("/antivirus/v1/fs/av-desktop-url")
@@ -464,10 +334,7 @@ async fn antivirus_checks_token_subscription_and_headers() {
         .await
         .unwrap();
     let (status, refused) = read(bad_os).await;
-    assert_eq!(
-        (status, refused["code"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("INVALID_OS"))
-    );
+    assert_eq!((status, refused["code"].as_str()), (StatusCode::BAD_REQUEST, Some("INVALID_OS")));
 
     // A phone outside the table has no partners.
     let stranger = antivirus_for(&sandbox, "11987654321").await;

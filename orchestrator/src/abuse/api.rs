@@ -15,6 +15,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn challenge(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let challenge = state.abuse.pow.challenge().map_err(|e| ApiError::Internal(anyhow::anyhow!("altcha challenge: {e}")))?;
+    let challenge =
+        state.abuse.pow.challenge().map_err(|e| ApiError::Internal(anyhow::anyhow!("altcha challenge: {e}")))?;
     Ok(([(CACHE_CONTROL, "no-store")], Json(challenge)).into_response())
 }

@@ -58,7 +58,11 @@ pub async fn admit(conn: &mut PgConnection, checks: &[Check]) -> Result<Result<(
 
 /// Counts one action without a limit of its own (the breaker's trips).
 async fn count(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO abuse_hits (rule, key) VALUES ($1, $2)").bind(rule.name()).bind(key).execute(&mut *conn).await?;
+    sqlx::query("INSERT INTO abuse_hits (rule, key) VALUES ($1, $2)")
+        .bind(rule.name())
+        .bind(key)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -118,7 +122,8 @@ pub async fn set_attempt_phone(conn: &mut PgConnection, stream: &str, phone_hash
 /// phones of attempts idle for a day; run periodically. Returns the rows deleted.
 pub async fn purge(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
     let hits = sqlx::query("DELETE FROM abuse_hits WHERE at < now() - interval '1 day 1 hour'").execute(db).await?;
-    let phones = sqlx::query("DELETE FROM abuse_attempt_phones WHERE updated_at < now() - interval '1 day'").execute(db).await?;
+    let phones =
+        sqlx::query("DELETE FROM abuse_attempt_phones WHERE updated_at < now() - interval '1 day'").execute(db).await?;
     let spent = sqlx::query("DELETE FROM altcha_spent WHERE expires_at < now()").execute(db).await?;
     Ok(hits.rows_affected() + phones.rows_affected() + spent.rows_affected())
 }

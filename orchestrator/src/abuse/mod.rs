@@ -103,7 +103,11 @@ impl AbuseGuard {
             if let Some(left) = gate::breaker_open(conn, self.limits.breaker_cooldown).await? {
                 return Ok(Err(Refusal { retry_after: Some(left), ..Refusal::rule(Rule::SmsBreaker) }));
             }
-            checks.push(Check { rule: Rule::SmsPerMinute, key: gate::GLOBAL_KEY.to_vec(), limit: self.limits.sms_per_minute });
+            checks.push(Check {
+                rule: Rule::SmsPerMinute,
+                key: gate::GLOBAL_KEY.to_vec(),
+                limit: self.limits.sms_per_minute,
+            });
             let (phone_key, exempt) = match sms {
                 SmsTo::Phone(national) => {
                     let key = vault.tag("abuse:phone", national);
@@ -118,7 +122,11 @@ impl AbuseGuard {
             };
             let exempt = exempt || self.exempt_key(vault, &phone_key);
             if !exempt {
-                checks.extend(self.limits.phone_rules().map(|(rule, limit)| Check { rule, key: phone_key.clone(), limit }));
+                checks.extend(self.limits.phone_rules().map(|(rule, limit)| Check {
+                    rule,
+                    key: phone_key.clone(),
+                    limit,
+                }));
             }
         }
         if let Some(email) = &guarded.partner_login {
@@ -131,7 +139,9 @@ impl AbuseGuard {
                 checks.push(Check { rule: Rule::PartnerLoginsPerIp, key: vault.tag("abuse:ip", ip), limit });
             }
         }
-        Ok(gate::admit(conn, &checks).await?.map_err(|limited| Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }))
+        Ok(gate::admit(conn, &checks)
+            .await?
+            .map_err(|limited| Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }))
     }
 
     /// Whether a start meets any limit (most starts do not, and skip the checks).
@@ -187,7 +197,11 @@ impl AbuseGuard {
     pub fn metrics(&self) -> String {
         let mut text = String::from("# HELP exa_abuse_refusals_total Requests refused by an abuse limit, by rule.\n# TYPE exa_abuse_refusals_total counter\n");
         for (rule, count) in Rule::ALL.iter().zip(&self.refusals) {
-            text.push_str(&format!("exa_abuse_refusals_total{{rule=\"{}\"}} {}\n", rule.name(), count.load(Ordering::Relaxed)));
+            text.push_str(&format!(
+                "exa_abuse_refusals_total{{rule=\"{}\"}} {}\n",
+                rule.name(),
+                count.load(Ordering::Relaxed)
+            ));
         }
         text.push_str("# HELP exa_sms_breaker_trips_total Times the portal-wide SMS ceiling opened the circuit breaker.\n# TYPE exa_sms_breaker_trips_total counter\n");
         text.push_str(&format!("exa_sms_breaker_trips_total {}\n", self.breaker_trips.load(Ordering::Relaxed)));

@@ -29,7 +29,10 @@ pub struct ProofOfWork {
 
 impl std::fmt::Debug for ProofOfWork {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProofOfWork").field("max_counter", &self.max_counter).field("expires", &self.expires).finish_non_exhaustive()
+        f.debug_struct("ProofOfWork")
+            .field("max_counter", &self.max_counter)
+            .field("expires", &self.expires)
+            .finish_non_exhaustive()
     }
 }
 
@@ -60,7 +63,12 @@ fn unix_now() -> i64 {
 }
 
 impl ProofOfWork {
-    pub fn new(signature_secret: [u8; 32], key_signature_secret: [u8; 32], max_counter: u32, expires: Duration) -> Self {
+    pub fn new(
+        signature_secret: [u8; 32],
+        key_signature_secret: [u8; 32],
+        max_counter: u32,
+        expires: Duration,
+    ) -> Self {
         Self {
             signature_secret: hex::encode(signature_secret),
             key_signature_secret: hex::encode(key_signature_secret),
@@ -92,7 +100,8 @@ impl ProofOfWork {
         }
         let bytes = B64.decode(header).map_err(|_| ProofError::Malformed)?;
         let payload: Payload = serde_json::from_slice(&bytes).map_err(|_| ProofError::Malformed)?;
-        let mut options = VerifySolutionOptions::new(&payload.challenge, &payload.solution, self.signature_secret.clone());
+        let mut options =
+            VerifySolutionOptions::new(&payload.challenge, &payload.solution, self.signature_secret.clone());
         options.hmac_key_signature_secret = Some(self.key_signature_secret.clone());
         let result = altcha::verify_solution(options).map_err(|_| ProofError::Invalid)?;
         if result.expired {

@@ -87,14 +87,11 @@ pub const SMS_PER_PHONE: &str =
     "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
 pub const SMS_PER_DAY: &str =
     "Este número chegou ao limite de códigos por hoje. Tente de novo amanhã ou fale com nosso atendimento.";
-pub const SMS_PAUSED: &str =
-    "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
-pub const STARTS_PER_IP: &str =
-    "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
+pub const SMS_PAUSED: &str = "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
+pub const STARTS_PER_IP: &str = "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
 pub const WRONG_CODES: &str =
     "Máximo de tentativas excedido. Recarregue a página para recomeçar ou fale com nosso atendimento.";
-pub const PARTNER_LOGINS: &str =
-    "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
+pub const PARTNER_LOGINS: &str = "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
 pub const PROOF_MISSING: &str =
     "Não conseguimos confirmar o envio pelo seu navegador. Atualize a página e tente de novo.";
 
@@ -151,7 +148,10 @@ impl Limits {
             starts_per_ip_10min: per_ip(config.starts_per_ip_10min, PRODUCTION_STARTS_PER_IP_10MIN),
             wrong_codes_per_attempt: config.wrong_codes_per_attempt,
             partner_logins_per_email_hour: config.partner_logins_per_email_hour,
-            partner_logins_per_ip_hour: per_ip(config.partner_logins_per_ip_hour, PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR),
+            partner_logins_per_ip_hour: per_ip(
+                config.partner_logins_per_ip_hour,
+                PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR,
+            ),
             exempt_phones: if sandbox_mode {
                 SANDBOX_SCENARIO_PHONES.iter().map(|p| p.to_string()).collect()
             } else {
@@ -202,7 +202,8 @@ mod tests {
 
     #[test]
     fn the_exempt_phones_are_the_documented_scenarios() {
-        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/sandbox.md")).expect("docs/sandbox.md");
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/sandbox.md"))
+            .expect("docs/sandbox.md");
         for phone in SANDBOX_SCENARIO_PHONES {
             let shown = format!("({}) {}-{}", &phone[..2], &phone[2..7], &phone[7..]);
             assert!(doc.contains(&shown), "{shown} is not a scenario of docs/sandbox.md");
@@ -214,7 +215,11 @@ mod tests {
         let labels: Value =
             serde_json::from_str(include_str!("../../../web/src/features/support/labels.json")).expect("labels.json");
         for rule in Rule::ALL {
-            assert!(labels["limits"][rule.name()].as_str().is_some_and(|l| !l.is_empty()), "no label for {}", rule.name());
+            assert!(
+                labels["limits"][rule.name()].as_str().is_some_and(|l| !l.is_empty()),
+                "no label for {}",
+                rule.name()
+            );
         }
     }
 

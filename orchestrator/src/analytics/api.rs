@@ -23,8 +23,13 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/analytics/funnel", get(funnel))
 }
 
-async fn funnel(_staff: AnalystStaff, State(state): State<AppState>, params: Result<Query<Params>, QueryRejection>) -> Result<Json<Value>, ApiError> {
-    let Query(params) = params.map_err(|_| ApiError::BadField { field: "flow", message: "Não entendemos a pergunta.".into() })?;
+async fn funnel(
+    _staff: AnalystStaff,
+    State(state): State<AppState>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) =
+        params.map_err(|_| ApiError::BadField { field: "flow", message: "Não entendemos a pergunta.".into() })?;
     let today = Utc::now().with_timezone(&sao_paulo()).date_naive();
     let query = parse(&params, today).map_err(|bad| ApiError::BadField { field: bad.field, message: bad.message })?;
     let standing = projection::standing(&state.db, LIVE).await?;

@@ -36,13 +36,17 @@ pub fn parse(params: &Params, today: NaiveDate) -> Result<FunnelQuery, BadField>
     let flow = params.flow.as_deref().filter(|f| !f.is_empty()).ok_or_else(|| bad("flow", "Escolha o fluxo."))?;
     let variant = params.variant.as_deref().filter(|v| !v.is_empty());
     let funnel = funnel(flow, variant).map_err(|error| match error {
-        events::funnel::FunnelError::UnknownFlow(_) => bad("flow", "Fluxo desconhecido: escolha Ativação, Download ou Cloud."),
+        events::funnel::FunnelError::UnknownFlow(_) => {
+            bad("flow", "Fluxo desconhecido: escolha Ativação, Download ou Cloud.")
+        }
         events::funnel::FunnelError::UnknownVariant { .. } => bad("variant", "Variante desconhecida para esse fluxo."),
     })?;
     let date = |field: &'static str, text: &Option<String>| -> Result<Option<NaiveDate>, BadField> {
         match text.as_deref().filter(|t| !t.is_empty()) {
             None => Ok(None),
-            Some(t) => NaiveDate::parse_from_str(t, "%Y-%m-%d").map(Some).map_err(|_| bad(field, "Data inválida (use AAAA-MM-DD).")),
+            Some(t) => NaiveDate::parse_from_str(t, "%Y-%m-%d")
+                .map(Some)
+                .map_err(|_| bad(field, "Data inválida (use AAAA-MM-DD).")),
         }
     };
     let to = date("to", &params.to)?.unwrap_or(today);
@@ -59,7 +63,8 @@ pub fn parse(params: &Params, today: NaiveDate) -> Result<FunnelQuery, BadField>
     }
     let order = match params.order.as_deref().filter(|o| !o.is_empty()) {
         None => Order::Sequential,
-        Some(text) => Order::parse(text).ok_or_else(|| bad("order", "Ordem desconhecida: use sequencial, estrita ou qualquer ordem."))?,
+        Some(text) => Order::parse(text)
+            .ok_or_else(|| bad("order", "Ordem desconhecida: use sequencial, estrita ou qualquer ordem."))?,
     };
     let breakdown = match params.breakdown.as_deref().filter(|b| !b.is_empty()) {
         None => None,
@@ -92,12 +97,23 @@ mod tests {
     #[test]
     fn every_field_is_read() {
         let query = parse(
-            &params(&[("flow", "activation"), ("variant", "carrier"), ("from", "2026-11-01"), ("to", "2026-11-20"), ("window", "3"), ("order", "strict"), ("breakdown", "os")]),
+            &params(&[
+                ("flow", "activation"),
+                ("variant", "carrier"),
+                ("from", "2026-11-01"),
+                ("to", "2026-11-20"),
+                ("window", "3"),
+                ("order", "strict"),
+                ("breakdown", "os"),
+            ]),
             today(),
         )
         .expect("valid");
         assert_eq!(query.funnel.variant, Some("carrier"));
-        assert_eq!((query.window, query.order, query.breakdown), (Duration::days(3), Order::Strict, Some(Breakdown::Os)));
+        assert_eq!(
+            (query.window, query.order, query.breakdown),
+            (Duration::days(3), Order::Strict, Some(Breakdown::Os))
+        );
     }
 
     #[test]

@@ -48,6 +48,9 @@ mod tests {
         let windows = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36 Edg/124.0";
         assert_eq!(coarse(windows)["platform"], "desktop");
         assert_eq!(coarse(windows)["browser"], "Edge");
-        assert_eq!(coarse("curl-ish/1"), json!({ "browser": "desconhecido", "os": "desconhecido", "platform": "other" }));
+        assert_eq!(
+            coarse("curl-ish/1"),
+            json!({ "browser": "desconhecido", "os": "desconhecido", "platform": "other" })
+        );
     }
 }

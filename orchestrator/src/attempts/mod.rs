@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use events::flow::AttemptFlow;
 
-
 /// Every flow the API knows, by stream category.
 #[derive(Default, Clone)]
 pub struct Flows {

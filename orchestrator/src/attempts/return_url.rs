@@ -41,7 +41,8 @@ impl ReturnOrigins {
     /// Whether `url` is on one of the accepted origins (http or https, no user or password).
     pub fn allows(&self, url: &str) -> bool {
         let Ok(parsed) = Url::parse(url) else { return false };
-        if !matches!(parsed.scheme(), "http" | "https") || !parsed.username().is_empty() || parsed.password().is_some() {
+        if !matches!(parsed.scheme(), "http" | "https") || !parsed.username().is_empty() || parsed.password().is_some()
+        {
             return false;
         }
         if self.origins.contains(&parsed.origin().ascii_serialization()) {
@@ -50,7 +51,11 @@ impl ReturnOrigins {
         self.loopback
             && parsed.host_str().is_some_and(|host| {
                 host.eq_ignore_ascii_case("localhost")
-                    || host.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+                    || host
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .parse::<std::net::IpAddr>()
+                        .is_ok_and(|ip| ip.is_loopback())
             })
     }
 }
@@ -63,7 +68,8 @@ mod tests {
 
     #[test]
     fn only_the_configured_origin_is_accepted() {
-        let origins = ReturnOrigins::new(Some("https://portal.exa.com.br/"), true, "127.0.0.1:8080".parse().expect("addr"));
+        let origins =
+            ReturnOrigins::new(Some("https://portal.exa.com.br/"), true, "127.0.0.1:8080".parse().expect("addr"));
         assert!(origins.allows(&format!("https://portal.exa.com.br{PATH}")));
         assert!(origins.allows(&format!("https://portal.exa.com.br:443{PATH}")));
         for url in [
@@ -81,7 +87,12 @@ mod tests {
     #[test]
     fn the_sandbox_accepts_its_bind_address_and_loopback_only() {
         let origins = ReturnOrigins::new(None, true, "10.0.0.5:18380".parse().expect("addr"));
-        for url in [format!("http://10.0.0.5:18380{PATH}"), format!("http://127.0.0.1:4000{PATH}"), format!("http://localhost{PATH}"), format!("http://[::1]:1{PATH}")] {
+        for url in [
+            format!("http://10.0.0.5:18380{PATH}"),
+            format!("http://127.0.0.1:4000{PATH}"),
+            format!("http://localhost{PATH}"),
+            format!("http://[::1]:1{PATH}"),
+        ] {
             assert!(origins.allows(&url), "{url}");
         }
         assert!(!origins.allows(&format!("https://evil.test{PATH}")));

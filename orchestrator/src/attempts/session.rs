@@ -52,7 +52,10 @@ pub fn secure(headers: &HeaderMap, always: bool) -> bool {
 /// Whether `token` is a session this server issued: some attempt was started with it. Any
 /// other value a browser presents is not adopted (session fixation); it gets a new one.
 pub async fn known(db: &sqlx::PgPool, token: &str) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM attempts WHERE session_hash = $1)").bind(hash(token)).fetch_one(db).await
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM attempts WHERE session_hash = $1)")
+        .bind(hash(token))
+        .fetch_one(db)
+        .await
 }
 
 #[cfg(test)]

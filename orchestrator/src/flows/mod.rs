@@ -11,8 +11,8 @@ use events::flow::Erased;
 
 use crate::attempts::Flows;
 use crate::config::{DownloadConfig, PartnerConfig};
-use crate::runner::{FlowRunner, FlowSteps, StepDeps};
 use crate::runner::StepFlow;
+use crate::runner::{FlowRunner, FlowSteps, StepDeps};
 
 /// What the flows' steps are configured with.
 #[derive(Debug, Clone, Default)]

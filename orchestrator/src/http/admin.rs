@@ -22,6 +22,10 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 /// Serves the admin router on `listener` until `shutdown` resolves.
-pub async fn serve(listener: TcpListener, state: AppState, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
 }

@@ -16,7 +16,12 @@ pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, hops: usize) -> Opti
     if hops > 0 {
         for value in headers.get_all("x-forwarded-for") {
             let Ok(value) = value.to_str() else { continue };
-            chain.extend(value.split(',').map(|entry| entry.trim().chars().take(64).collect::<String>()).filter(|e| !e.is_empty()));
+            chain.extend(
+                value
+                    .split(',')
+                    .map(|entry| entry.trim().chars().take(64).collect::<String>())
+                    .filter(|e| !e.is_empty()),
+            );
         }
     }
     chain.extend(peer.map(|ip| ip.to_string()));

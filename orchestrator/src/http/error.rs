@@ -59,8 +59,7 @@ pub enum ApiError {
 pub const GENERIC_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
 
 /// Shown when sign-ins are refused for a while; never says whether the e-mail exists.
-pub const TOO_MANY_MESSAGE: &str =
-    "Muitas tentativas de entrada. Por segurança, aguarde 15 minutos e tente de novo.";
+pub const TOO_MANY_MESSAGE: &str = "Muitas tentativas de entrada. Por segurança, aguarde 15 minutos e tente de novo.";
 
 impl From<events::StoreError> for ApiError {
     fn from(error: events::StoreError) -> Self {
@@ -71,37 +70,26 @@ impl From<events::StoreError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, body) = match &self {
-            ApiError::Rejected(rejection) => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                json!({ "message": rejection.message, "field": rejection.field }),
-            ),
-            ApiError::NotFound => (
-                StatusCode::NOT_FOUND,
-                json!({ "message": "Não encontramos o que você procurou." }),
-            ),
-            ApiError::Forbidden => (
-                StatusCode::FORBIDDEN,
-                json!({ "message": "Você não tem acesso a esta tentativa." }),
-            ),
-            ApiError::Unauthorized => (
-                StatusCode::UNAUTHORIZED,
-                json!({ "message": "Sua sessão terminou. Entre de novo." }),
-            ),
-            ApiError::BadCredentials => (
-                StatusCode::UNAUTHORIZED,
-                json!({ "message": "E-mail ou senha incorretos." }),
-            ),
-            ApiError::StaffForbidden => (
-                StatusCode::FORBIDDEN,
-                json!({ "message": "Você não tem permissão para esta ação." }),
-            ),
-            ApiError::TooManyRequests => (
-                StatusCode::TOO_MANY_REQUESTS,
-                json!({ "message": TOO_MANY_MESSAGE }),
-            ),
+            ApiError::Rejected(rejection) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": rejection.message, "field": rejection.field }))
+            }
+            ApiError::NotFound => (StatusCode::NOT_FOUND, json!({ "message": "Não encontramos o que você procurou." })),
+            ApiError::Forbidden => {
+                (StatusCode::FORBIDDEN, json!({ "message": "Você não tem acesso a esta tentativa." }))
+            }
+            ApiError::Unauthorized => {
+                (StatusCode::UNAUTHORIZED, json!({ "message": "Sua sessão terminou. Entre de novo." }))
+            }
+            ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, json!({ "message": "E-mail ou senha incorretos." })),
+            ApiError::StaffForbidden => {
+                (StatusCode::FORBIDDEN, json!({ "message": "Você não tem permissão para esta ação." }))
+            }
+            ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, json!({ "message": TOO_MANY_MESSAGE })),
             ApiError::Body(status, message) => (*status, json!({ "message": message, "field": null })),
             ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),
-            ApiError::BadField { field, message } => (StatusCode::BAD_REQUEST, json!({ "message": message, "field": field })),
+            ApiError::BadField { field, message } => {
+                (StatusCode::BAD_REQUEST, json!({ "message": message, "field": field }))
+            }
             ApiError::Limited(refusal, message) => {
                 let status = if refusal.rule == crate::abuse::rules::Rule::ProofOfWork {
                     StatusCode::FORBIDDEN

@@ -24,7 +24,8 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 pub fn app(state: AppState, web_dist: &Path) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.server.body_bytes);
     let bounds = axum::middleware::from_fn_with_state(server::Bounds::new(&state.server), server::bounded);
-    let security = security_headers::SecurityHeaders::new(web_dist, &state.site.chatbot_url, &state.site.chatbot_avatar_url);
+    let security =
+        security_headers::SecurityHeaders::new(web_dist, &state.site.chatbot_url, &state.site.chatbot_avatar_url);
     let security = axum::middleware::from_fn_with_state(std::sync::Arc::new(security), security_headers::add);
     let api = Router::new()
         .merge(health::router())
@@ -57,4 +58,3 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
 }
-

@@ -71,7 +71,11 @@ impl SecurityHeaders {
 /// Adds the headers to every answer (a handler's own, such as the installer's, are kept).
 pub async fn add(State(headers): State<Arc<SecurityHeaders>>, request: Request, next: Next) -> Response {
     let https = request.uri().scheme_str() == Some("https")
-        || request.headers().get("x-forwarded-proto").and_then(|v| v.to_str().ok()).is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        || request
+            .headers()
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|p| p.eq_ignore_ascii_case("https"));
     let mut response = next.run(request).await;
     let out = response.headers_mut();
     out.entry(header::CONTENT_SECURITY_POLICY).or_insert(headers.csp.clone());
@@ -80,7 +84,8 @@ pub async fn add(State(headers): State<Arc<SecurityHeaders>>, request: Request, 
     out.entry("permissions-policy")
         .or_insert(HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=(), usb=()"));
     if https {
-        out.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
+        out.entry(header::STRICT_TRANSPORT_SECURITY)
+            .or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
     }
     response
 }
@@ -101,11 +106,18 @@ mod tests {
     fn the_policy_frames_the_chatbot_only_and_runs_the_builds_own_script() {
         let dist = tempfile::tempdir().expect("dist");
         std::fs::write(dist.path().join("index.html"), "<script>preload()</script>").expect("index");
-        let headers = SecurityHeaders::new(dist.path(), "http://127.0.0.1:8090/chatbot/?p=hero", "https://cdn.example/avatar.svg");
+        let headers = SecurityHeaders::new(
+            dist.path(),
+            "http://127.0.0.1:8090/chatbot/?p=hero",
+            "https://cdn.example/avatar.svg",
+        );
         let csp = headers.csp.to_str().expect("ascii");
         assert!(csp.contains("frame-src http://127.0.0.1:8090;"), "{csp}");
         assert!(csp.contains("img-src 'self' data: https://cdn.example;"), "{csp}");
-        assert!(csp.contains(&format!("script-src 'self' 'sha256-{}';", B64.encode(Sha256::digest(b"preload()")))), "{csp}");
+        assert!(
+            csp.contains(&format!("script-src 'self' 'sha256-{}';", B64.encode(Sha256::digest(b"preload()")))),
+            "{csp}"
+        );
         assert!(csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-eval"), "{csp}");
     }
 }

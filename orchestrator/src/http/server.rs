@@ -94,7 +94,10 @@ pub struct Bounds {
 
 impl Bounds {
     pub fn new(limits: &ServerLimits) -> std::sync::Arc<Self> {
-        std::sync::Arc::new(Self { request: limits.request, in_flight: tokio::sync::Semaphore::new(limits.concurrent_requests) })
+        std::sync::Arc::new(Self {
+            request: limits.request,
+            in_flight: tokio::sync::Semaphore::new(limits.concurrent_requests),
+        })
     }
 }
 
@@ -130,9 +133,7 @@ mod tests {
         };
         // A test-only route: its path is not a literal, so the OpenAPI check does not list it.
         let path = "/slow";
-        Router::new()
-            .route(path, get(slow))
-            .layer(axum::middleware::from_fn_with_state(Bounds::new(&limits), bounded))
+        Router::new().route(path, get(slow)).layer(axum::middleware::from_fn_with_state(Bounds::new(&limits), bounded))
     }
 
     async fn status(app: &Router) -> u16 {
@@ -152,7 +153,8 @@ mod tests {
     async fn requests_past_the_concurrency_limit_wait_their_turn_within_the_time_out() {
         // One at a time, 300 ms each, 700 ms to answer (the wait included): the second is done
         // at 600 ms, the third would be at 900 ms and gets 503.
-        let limits = ServerLimits { concurrent_requests: 1, request: Duration::from_millis(700), ..ServerLimits::default() };
+        let limits =
+            ServerLimits { concurrent_requests: 1, request: Duration::from_millis(700), ..ServerLimits::default() };
         let app = slow_app(limits);
         let (a, b, c) = tokio::join!(status(&app), status(&app), status(&app));
         let mut statuses = [a, b, c];

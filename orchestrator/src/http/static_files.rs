@@ -60,26 +60,20 @@ pub fn is_client_route(path: &str) -> bool {
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
     let path = if path.is_empty() { "/" } else { path };
     SPA_ROUTES.contains(&path)
-        || SPA_PARAM_ROUTES.iter().any(|prefix| {
-            path.strip_prefix(prefix).is_some_and(|param| !param.is_empty() && !param.contains('/'))
-        })
+        || SPA_PARAM_ROUTES
+            .iter()
+            .any(|prefix| path.strip_prefix(prefix).is_some_and(|param| !param.is_empty() && !param.contains('/')))
 }
 
 pub fn router(dist: &Path) -> Router<AppState> {
     let index = dist.join("index.html");
     let hashed = Router::new()
         .nest_service("/static", ServeDir::new(dist.join("static")).precompressed_gzip())
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(IMMUTABLE),
-        ));
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE)));
     let spa = tower::service_fn(move |request: Request<Body>| spa_page(index.clone(), request));
     let rest = Router::new()
         .fallback_service(ServeDir::new(dist).precompressed_gzip().fallback(spa))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(REVALIDATE),
-        ));
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE)));
     hashed.merge(rest)
 }
 
@@ -107,10 +101,25 @@ mod tests {
 
     #[test]
     fn the_route_table_and_its_parameter() {
-        for path in ["/", "/contato", "/contato/", "/links", "/assets/termos-de-uso.htm", "/av-desktop/download/win_pc", "/av-desktop/download/linux", "/seguranca/tim"] {
+        for path in [
+            "/",
+            "/contato",
+            "/contato/",
+            "/links",
+            "/assets/termos-de-uso.htm",
+            "/av-desktop/download/win_pc",
+            "/av-desktop/download/linux",
+            "/seguranca/tim",
+        ] {
             assert!(is_client_route(path), "{path}");
         }
-        for path in ["/nada", "/av-desktop/download/", "/av-desktop/download/mac/x", "/seguranca/ativar/extra", "/assets/outro.htm"] {
+        for path in [
+            "/nada",
+            "/av-desktop/download/",
+            "/av-desktop/download/mac/x",
+            "/seguranca/ativar/extra",
+            "/assets/outro.htm",
+        ] {
             assert!(!is_client_route(path), "{path}");
         }
     }

@@ -142,7 +142,10 @@ mod tests {
     #[test]
     fn urls_keep_only_their_scheme_and_host() {
         let cases = [
-            ("error sending request for url (http://127.0.0.1:9/v1/send-code?key=LEAK-KEY)", "error sending request for url (http://127.0.0.1:9/…)"),
+            (
+                "error sending request for url (http://127.0.0.1:9/v1/send-code?key=LEAK-KEY)",
+                "error sending request for url (http://127.0.0.1:9/…)",
+            ),
             ("GET https://bff.example/customer/about/ONE-TIME-CODE failed", "GET https://bff.example/… failed"),
             ("upstream URL https://user:pa55@idp.example/x: bad", "upstream URL https://idp.example/… bad"),
             ("to http://host, then", "to http://host, then"),
@@ -169,6 +172,9 @@ mod tests {
         let log = CallLog::default();
         log.start("partner-api.send").record(Some(503), Some("unavailable\u{0}"));
         let call = log.last().expect("a call");
-        assert_eq!((call.endpoint.as_str(), call.status, call.error.as_deref()), ("partner-api.send", Some(503), Some("unavailable")));
+        assert_eq!(
+            (call.endpoint.as_str(), call.status, call.error.as_deref()),
+            ("partner-api.send", Some(503), Some("unavailable"))
+        );
     }
 }

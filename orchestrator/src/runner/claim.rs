@@ -94,10 +94,27 @@ pub async fn claim_due(
     .await?;
     let mut claims = Claims::default();
     for row in rows {
-        match (row.stream_id, row.flow, row.step, row.claims, row.lease_until, row.lease_token, row.db_now, row.due_at) {
-            (Some(stream_id), Some(flow), Some(step), Some(claims_so_far), Some(lease_until), Some(lease_token), Some(db_now), Some(due_at)) => {
-                claims.claimed.push(Claimed { stream_id, flow, step, claims: claims_so_far, lease_until, lease_token, db_now, due_at })
-            }
+        match (row.stream_id, row.flow, row.step, row.claims, row.lease_until, row.lease_token, row.db_now, row.due_at)
+        {
+            (
+                Some(stream_id),
+                Some(flow),
+                Some(step),
+                Some(claims_so_far),
+                Some(lease_until),
+                Some(lease_token),
+                Some(db_now),
+                Some(due_at),
+            ) => claims.claimed.push(Claimed {
+                stream_id,
+                flow,
+                step,
+                claims: claims_so_far,
+                lease_until,
+                lease_token,
+                db_now,
+                due_at,
+            }),
             _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
         }
     }
@@ -136,7 +153,11 @@ pub async fn still_held(conn: &mut PgConnection, claim: &Claimed) -> Result<bool
 
 /// Gives the step back to be tried again `after` from now (a failed call). Only the same plan
 /// is pushed back: a plan a command wrote meanwhile keeps its own due time.
-pub async fn retry_later(conn: &mut PgConnection, claim: &Claimed, after: std::time::Duration) -> Result<bool, sqlx::Error> {
+pub async fn retry_later(
+    conn: &mut PgConnection,
+    claim: &Claimed,
+    after: std::time::Duration,
+) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE due_steps
          SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now(),

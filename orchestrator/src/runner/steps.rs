@@ -13,8 +13,8 @@ use uuid::Uuid;
 
 use super::calls::{strip_control, CallLog};
 use super::{StepError, StepFlow};
-use crate::write_path::{prepare, Secrets};
 use crate::upstream::Upstreams;
+use crate::write_path::{prepare, Secrets};
 
 /// What a step may use: the attempt's identity, its secrets, the vault, HTTP and the upstreams.
 pub struct StepContext {
@@ -44,7 +44,13 @@ impl StepContext {
 
     /// Keeps `value` in the attempt's secrets sealed under the attempt's own key, for what
     /// must neither enter an event nor rest in clear (a partner's customer id).
-    pub async fn put_sealed(&self, name: &str, kind: PiiKind, value: &str, ttl: std::time::Duration) -> Result<(), StepError> {
+    pub async fn put_sealed(
+        &self,
+        name: &str,
+        kind: PiiKind,
+        value: &str,
+        ttl: std::time::Duration,
+    ) -> Result<(), StepError> {
         let sealed = async {
             let link = self.vault.attempt_subject(&self.stream).await?;
             self.vault.seal_linked(link, kind, value).await
@@ -58,7 +64,9 @@ impl StepContext {
 
     /// The clear value of a secret [`StepContext::put_sealed`] kept; `None` once it expired.
     pub async fn get_sealed(&self, name: &str) -> Result<Option<String>, StepError> {
-        let Some(stored) = self.secrets.get(name).await.map_err(|e| StepError::Transient(format!("reading a secret: {e}")))? else {
+        let Some(stored) =
+            self.secrets.get(name).await.map_err(|e| StepError::Transient(format!("reading a secret: {e}")))?
+        else {
             return Ok(None);
         };
         let sealed: serde_json::Value =
@@ -75,9 +83,7 @@ impl StepContext {
         if let Some(clear) = field.clear_text() {
             return Ok(clear.to_string());
         }
-        let name = field
-            .stash_name()
-            .ok_or_else(|| StepError::Transient("malformed secret field".into()))?;
+        let name = field.stash_name().ok_or_else(|| StepError::Transient("malformed secret field".into()))?;
         self.secrets
             .get(name)
             .await
@@ -174,12 +180,8 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
             .map_err(|e| StepError::Transient(format!("encoding event: {e}")))?;
         // Upstream text (a refusal's message) may carry bytes PostgreSQL refuses to store.
         decided.iter_mut().for_each(|(_, payload)| strip_control(payload));
-        let metadata = Metadata {
-            correlation_id,
-            causation_id: None,
-            actor: format!("step:{}", step.name),
-            client: None,
-        };
+        let metadata =
+            Metadata { correlation_id, causation_id: None, actor: format!("step:{}", step.name), client: None };
         prepare(&self.deps.vault, &ctx.secrets, stream, decided, &metadata)
             .await
             .map_err(|e| StepError::Transient(e.to_string()))

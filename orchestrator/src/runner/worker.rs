@@ -20,12 +20,12 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::calls::{sanitize, CallLog};
-use crate::metrics::{outcome_label, Metrics};
 use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure, FailureKind};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED, STEP_STARTED};
 use super::policy::RetryPolicy;
 use super::schedule::{self, schedule_in_tx};
+use crate::metrics::{outcome_label, Metrics};
 use crate::write_path::{recorded_after, secrets};
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a
@@ -135,10 +135,7 @@ impl Runner {
     /// Runs due steps until `shutdown` resolves, up to `concurrency` at once, each in a task of
     /// its own; the steps in flight finish first. A lost database connection is retried, never
     /// the end of the runner.
-    pub async fn run_until(
-        self,
-        shutdown: impl std::future::Future<Output = ()> + Send,
-    ) -> Result<(), RunnerError> {
+    pub async fn run_until(self, shutdown: impl std::future::Future<Output = ()> + Send) -> Result<(), RunnerError> {
         let this = Arc::new(self);
         let slots = Arc::new(Semaphore::new(this.config.concurrency.max(1)));
         let mut running: JoinSet<()> = JoinSet::new();
@@ -182,7 +179,9 @@ impl Runner {
             // With every slot taken, only a finished step (or the stop) matters; otherwise
             // until the next due time, at most the poll interval.
             let wait = match next_due {
-                Some(wait) if slots.available_permits() > 0 => wait.min(this.config.poll).max(Duration::from_millis(10)),
+                Some(wait) if slots.available_permits() > 0 => {
+                    wait.min(this.config.poll).max(Duration::from_millis(10))
+                }
                 _ => this.config.poll,
             };
             let woken = async {
@@ -378,7 +377,11 @@ impl Runner {
         let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
         // The stream's lock first (as every writer takes it), then the schedule row's.
-        match self.store.append_in_tx_announce_later(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone()).await {
+        match self
+            .store
+            .append_in_tx_announce_later(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone())
+            .await
+        {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 drop(tx);
@@ -461,7 +464,11 @@ impl Runner {
             }
         };
         let mut tx = self.db.begin().await?;
-        match self.store.append_in_tx_announce_later(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()]).await {
+        match self
+            .store
+            .append_in_tx_announce_later(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()])
+            .await
+        {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 // The stream moved on (a command, or a runner that took over): its plan stands.
@@ -497,7 +504,13 @@ impl Runner {
 
     /// What support's timeline shows of one try: the step, which try it was, the upstream
     /// call's endpoint, status and latency, and what went wrong.
-    fn call_facts(&self, claimed: &Claimed, calls: &CallLog, failure: Option<&Failure>, retry_in: Option<Duration>) -> Value {
+    fn call_facts(
+        &self,
+        claimed: &Claimed,
+        calls: &CallLog,
+        failure: Option<&Failure>,
+        retry_in: Option<Duration>,
+    ) -> Value {
         let call = calls.last();
         let mut facts = json!({
             "step": claimed.step,

@@ -111,7 +111,11 @@ impl Accounts<'_> {
         }
         let Some(found) = self.credentials(email).await? else { return Ok(false) };
         let phc = hash_blocking(password).await?;
-        sqlx::query("UPDATE staff SET password_hash = $2 WHERE id = $1").bind(found.id).bind(phc).execute(self.db).await?;
+        sqlx::query("UPDATE staff SET password_hash = $2 WHERE id = $1")
+            .bind(found.id)
+            .bind(phc)
+            .execute(self.db)
+            .await?;
         sqlx::query("DELETE FROM staff_sessions WHERE staff_id = $1").bind(found.id).execute(self.db).await?;
         Ok(true)
     }
@@ -119,10 +123,12 @@ impl Accounts<'_> {
     /// The account behind this e-mail, if any (never creates a vault subject).
     pub async fn credentials(&self, email: &str) -> anyhow::Result<Option<Credentials>> {
         let Some(subject) = self.vault.find_subject(PiiKind::Email, email).await? else { return Ok(None) };
-        let row = sqlx::query("SELECT id, role, password_hash, disabled_at IS NOT NULL AS disabled FROM staff WHERE email_subject = $1")
-            .bind(subject)
-            .fetch_optional(self.db)
-            .await?;
+        let row = sqlx::query(
+            "SELECT id, role, password_hash, disabled_at IS NOT NULL AS disabled FROM staff WHERE email_subject = $1",
+        )
+        .bind(subject)
+        .fetch_optional(self.db)
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let role: String = row.try_get("role")?;
         Ok(Some(Credentials {

@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::accounts::{valid_email, Accounts};
 use super::auth::{same_origin, Staff};
-use crate::http::client_ip::ClientIp;
 use super::{audit, password, sessions, throttle};
+use crate::http::client_ip::ClientIp;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -47,7 +47,13 @@ async fn sign_in(
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
     if throttle::locked(&state.db, &email_hash, &ip).await? {
-        audit::record(&state.store, found.as_ref().map(|f| f.id), audit::SIGN_IN_REFUSED, json!({ "email_hash": hash_hex, "reason": "locked" })).await?;
+        audit::record(
+            &state.store,
+            found.as_ref().map(|f| f.id),
+            audit::SIGN_IN_REFUSED,
+            json!({ "email_hash": hash_hex, "reason": "locked" }),
+        )
+        .await?;
         return Err(ApiError::TooManyRequests);
     }
     let known = found.as_ref().map(|f| f.id);
@@ -65,7 +71,13 @@ async fn sign_in(
     };
     let Some(account) = found.filter(|_| matched) else {
         throttle::record_failure(&state.db, &email_hash, &ip).await?;
-        audit::record(&state.store, known, audit::SIGN_IN_REFUSED, json!({ "email_hash": hash_hex, "reason": "credentials" })).await?;
+        audit::record(
+            &state.store,
+            known,
+            audit::SIGN_IN_REFUSED,
+            json!({ "email_hash": hash_hex, "reason": "credentials" }),
+        )
+        .await?;
         return Err(ApiError::BadCredentials);
     };
     throttle::clear(&state.db, &email_hash).await?;

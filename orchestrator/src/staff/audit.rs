@@ -21,7 +21,12 @@ pub fn stream_of(staff_id: Uuid) -> Result<StreamId, StoreError> {
 }
 
 /// Appends one action of `staff_id` (or, for `None`, of someone not known).
-pub async fn record(store: &EventStore, staff_id: Option<Uuid>, event_type: &str, payload: Value) -> Result<(), StoreError> {
+pub async fn record(
+    store: &EventStore,
+    staff_id: Option<Uuid>,
+    event_type: &str,
+    payload: Value,
+) -> Result<(), StoreError> {
     let (stream, actor) = match staff_id {
         Some(id) => (stream_of(id)?, format!("staff:{id}")),
         None => (StreamId::new("staffauth")?, "staff:unknown".to_string()),

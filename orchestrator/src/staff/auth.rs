@@ -2,7 +2,6 @@
 //! CSRF on state-changing requests (`X-CSRF-Token` equal to the session's and an `Origin`
 //! equal to the portal's own, else 403), and the role (403).
 
-
 use axum::extract::FromRequestParts;
 use axum::http::header::{HOST, ORIGIN};
 use axum::http::request::Parts;

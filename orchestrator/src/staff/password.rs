@@ -51,8 +51,7 @@ pub fn verify(password: &str, phc: &str) -> bool {
 /// Spends the time of one verification, for an e-mail nobody has: the answer's timing then
 /// does not say whether the e-mail exists.
 pub fn verify_nobody(password: &str) {
-    static NOBODY: LazyLock<String> =
-        LazyLock::new(|| hash("nobody-has-this-password").unwrap_or_default());
+    static NOBODY: LazyLock<String> = LazyLock::new(|| hash("nobody-has-this-password").unwrap_or_default());
     let _ = verify(password, &NOBODY);
 }
 

@@ -40,9 +40,12 @@ pub async fn record_failure(db: &PgPool, email_hash: &[u8], ip: &str) -> Result<
         .execute(db)
         .await?;
     // Rows older than any window are of no use.
-    sqlx::query(&format!("DELETE FROM staff_sign_in_failures WHERE failed_at < now() - interval '{} minutes'", 2 * MINUTES))
-        .execute(db)
-        .await?;
+    sqlx::query(&format!(
+        "DELETE FROM staff_sign_in_failures WHERE failed_at < now() - interval '{} minutes'",
+        2 * MINUTES
+    ))
+    .execute(db)
+    .await?;
     Ok(())
 }
 

@@ -63,14 +63,25 @@ async fn search(
     let Query(params) = params.map_err(|_| ApiError::Invalid("Não entendemos a busca.".into()))?;
     let (key, filters) = query::parse(&params)?;
     let (streams, looked_up) = match &key {
-        Key::Phone(p) => (state.vault.streams_for(PiiKind::Phone, p).await?, json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, p)) })),
-        Key::Document(d) => (state.vault.streams_for(PiiKind::CpfCnpj, d).await?, json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, d)) })),
-        Key::Email(e) => (state.vault.streams_for(PiiKind::Email, e).await?, json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, e)) })),
+        Key::Phone(p) => (
+            state.vault.streams_for(PiiKind::Phone, p).await?,
+            json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, p)) }),
+        ),
+        Key::Document(d) => (
+            state.vault.streams_for(PiiKind::CpfCnpj, d).await?,
+            json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, d)) }),
+        ),
+        Key::Email(e) => (
+            state.vault.streams_for(PiiKind::Email, e).await?,
+            json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, e)) }),
+        ),
         Key::Serial(s) => (
-            sqlx::query_scalar("SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1")
-                .bind(s)
-                .fetch_all(&state.db)
-                .await?,
+            sqlx::query_scalar(
+                "SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1",
+            )
+            .bind(s)
+            .fetch_all(&state.db)
+            .await?,
             json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
         ),
         Key::Id(id) => (
@@ -117,7 +128,11 @@ async fn search(
     })))
 }
 
-async fn open(State(state): State<AppState>, SupportStaff(staff): SupportStaff, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn open(
+    State(state): State<AppState>,
+    SupportStaff(staff): SupportStaff,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let (stream, history) = load(&state, &id).await?;
     let flow = state.flows.get(stream.category()).ok_or(ApiError::NotFound)?;
     audit::record(&state.store, Some(staff.id), audit::OPENED_ATTEMPT, json!({ "attempt": stream.as_str() })).await?;
@@ -125,9 +140,14 @@ async fn open(State(state): State<AppState>, SupportStaff(staff): SupportStaff, 
     Ok(Json(detail::detail(&state.db, &state.vault, flow, &history, due, Utc::now()).await?))
 }
 
-async fn history(State(state): State<AppState>, SupportStaff(staff): SupportStaff, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn history(
+    State(state): State<AppState>,
+    SupportStaff(staff): SupportStaff,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let (stream, history) = load(&state, &id).await?;
-    audit::record(&state.store, Some(staff.id), audit::DOWNLOADED_HISTORY, json!({ "attempt": stream.as_str() })).await?;
+    audit::record(&state.store, Some(staff.id), audit::DOWNLOADED_HISTORY, json!({ "attempt": stream.as_str() }))
+        .await?;
     let events: Vec<Value> = history
         .iter()
         .map(|e| {
@@ -137,7 +157,8 @@ async fn history(State(state): State<AppState>, SupportStaff(staff): SupportStaf
             item
         })
         .collect();
-    let body = serde_json::to_vec_pretty(&json!({ "attempt": stream.as_str(), "events": events })).map_err(anyhow::Error::from)?;
+    let body = serde_json::to_vec_pretty(&json!({ "attempt": stream.as_str(), "events": events }))
+        .map_err(anyhow::Error::from)?;
     Ok((
         [
             (CONTENT_TYPE, "application/json".to_string()),
@@ -160,7 +181,8 @@ async fn reveal(
     Path(id): Path<String>,
     body: Result<crate::http::json::Json<RevealBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, "Informe o dado e o motivo."))?;
+    let crate::http::json::Json(body) =
+        body.map_err(|e| crate::http::json::or_invalid(e, "Informe o dado e o motivo."))?;
     let reason = body.reason.trim();
     if reason.chars().count() < 10 {
         return Err(ApiError::Invalid("Escreva o motivo com pelo menos 10 caracteres.".into()));
@@ -253,24 +275,41 @@ async fn erase_person(
     AdminStaff(staff): AdminStaff,
     body: Result<crate::http::json::Json<EraseBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, "Informe quem apagar e confirme."))?;
+    let crate::http::json::Json(body) =
+        body.map_err(|e| crate::http::json::or_invalid(e, "Informe quem apagar e confirme."))?;
     if !body.confirm {
         return Err(ApiError::Invalid("Confirme a exclusão dos dados da pessoa.".into()));
     }
-    let too_long = [&body.phone, &body.document, &body.email, &body.attempt].iter().any(|v| v.as_ref().is_some_and(|v| v.len() > 200));
+    let too_long = [&body.phone, &body.document, &body.email, &body.attempt]
+        .iter()
+        .any(|v| v.as_ref().is_some_and(|v| v.len() > 200));
     if too_long {
         return Err(ApiError::Invalid("A busca é longa demais.".into()));
     }
     let (start, what) = if let Some(phone) = &body.phone {
-        let phone = query::normalize_phone(phone).ok_or_else(|| ApiError::Invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.".into()))?;
-        (erase::subject_of(&state.vault, PiiKind::Phone, &phone).await?, json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, &phone)) }))
+        let phone = query::normalize_phone(phone).ok_or_else(|| {
+            ApiError::Invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.".into())
+        })?;
+        (
+            erase::subject_of(&state.vault, PiiKind::Phone, &phone).await?,
+            json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, &phone)) }),
+        )
     } else if let Some(document) = &body.document {
-        (erase::subject_of(&state.vault, PiiKind::CpfCnpj, document).await?, json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, document)) }))
+        (
+            erase::subject_of(&state.vault, PiiKind::CpfCnpj, document).await?,
+            json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, document)) }),
+        )
     } else if let Some(email) = &body.email {
-        (erase::subject_of(&state.vault, PiiKind::Email, email).await?, json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, email)) }))
+        (
+            erase::subject_of(&state.vault, PiiKind::Email, email).await?,
+            json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, email)) }),
+        )
     } else if let Some(attempt) = &body.attempt {
         let (stream, _) = load(&state, attempt).await?;
-        (erase::subjects_of_attempt(&state.db, stream.as_str()).await?, json!({ "kind": "attempt", "attempt": stream.as_str() }))
+        (
+            erase::subjects_of_attempt(&state.db, stream.as_str()).await?,
+            json!({ "kind": "attempt", "attempt": stream.as_str() }),
+        )
     } else {
         return Err(ApiError::Invalid("Informe o telefone, CPF/CNPJ, e-mail ou a tentativa da pessoa.".into()));
     };

@@ -26,7 +26,10 @@ pub async fn subject_of(vault: &Vault, kind: PiiKind, value: &str) -> anyhow::Re
 
 /// The subjects an attempt's stream mentions.
 pub async fn subjects_of_attempt(db: &PgPool, stream_id: &str) -> Result<Vec<Uuid>, sqlx::Error> {
-    sqlx::query_scalar("SELECT subject_id FROM pii_stream_links WHERE stream_id = $1").bind(stream_id).fetch_all(db).await
+    sqlx::query_scalar("SELECT subject_id FROM pii_stream_links WHERE stream_id = $1")
+        .bind(stream_id)
+        .fetch_all(db)
+        .await
 }
 
 /// Forgets `start` and every subject reachable from it through shared streams; deletes the
@@ -36,16 +39,18 @@ pub async fn erase_person(db: &PgPool, vault: &Vault, start: Vec<Uuid>) -> anyho
     let mut streams: BTreeSet<String> = BTreeSet::new();
     for _ in 0..MAX_HOPS {
         let list: Vec<Uuid> = subjects.iter().copied().collect();
-        let found: Vec<String> = sqlx::query_scalar("SELECT DISTINCT stream_id FROM pii_stream_links WHERE subject_id = ANY($1)")
-            .bind(&list)
-            .fetch_all(db)
-            .await?;
+        let found: Vec<String> =
+            sqlx::query_scalar("SELECT DISTINCT stream_id FROM pii_stream_links WHERE subject_id = ANY($1)")
+                .bind(&list)
+                .fetch_all(db)
+                .await?;
         streams.extend(found);
         let all: Vec<String> = streams.iter().cloned().collect();
-        let more: Vec<Uuid> = sqlx::query_scalar("SELECT DISTINCT subject_id FROM pii_stream_links WHERE stream_id = ANY($1)")
-            .bind(&all)
-            .fetch_all(db)
-            .await?;
+        let more: Vec<Uuid> =
+            sqlx::query_scalar("SELECT DISTINCT subject_id FROM pii_stream_links WHERE stream_id = ANY($1)")
+                .bind(&all)
+                .fetch_all(db)
+                .await?;
         let before = subjects.len();
         subjects.extend(more);
         if subjects.len() == before {
@@ -53,7 +58,11 @@ pub async fn erase_person(db: &PgPool, vault: &Vault, start: Vec<Uuid>) -> anyho
         }
     }
     let all: Vec<String> = streams.iter().cloned().collect();
-    let secrets = sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = ANY($1)").bind(&all).execute(db).await?.rows_affected();
+    let secrets = sqlx::query("DELETE FROM attempt_secrets WHERE stream_id = ANY($1)")
+        .bind(&all)
+        .execute(db)
+        .await?
+        .rows_affected();
     let mut forgotten = 0;
     for subject in &subjects {
         if vault.forget(*subject).await? {

@@ -19,7 +19,9 @@ pub fn masked(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let personal = Sealed::is_sealed(value)
-                || [CLEAR_MARKER, ERASED_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER].iter().any(|m| map.contains_key(*m));
+                || [CLEAR_MARKER, ERASED_MARKER, SECRET_CLEAR_MARKER, SECRET_MARKER]
+                    .iter()
+                    .any(|m| map.contains_key(*m));
             if personal {
                 return Value::String(HIDDEN.into());
             }
@@ -55,7 +57,12 @@ fn collect(value: &Value, out: &mut Vec<Field>) {
             for (name, child) in map {
                 if Sealed::is_sealed(child) {
                     let Ok(sealed) = Sealed::from_value(child) else { continue };
-                    let field = Field { name: name.clone(), sealed: child.clone(), key: sealed.key, display: display_of(map, name) };
+                    let field = Field {
+                        name: name.clone(),
+                        sealed: child.clone(),
+                        key: sealed.key,
+                        display: display_of(map, name),
+                    };
                     match out.iter_mut().find(|f| f.name == *name) {
                         Some(slot) => *slot = field,
                         None => out.push(field),

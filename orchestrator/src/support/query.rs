@@ -62,15 +62,13 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     }
     let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
     let key = if let Some(phone) = get("phone") {
-        Key::Phone(normalize_phone(phone).ok_or_else(|| {
-            invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.")
-        })?)
+        Key::Phone(
+            normalize_phone(phone)
+                .ok_or_else(|| invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001."))?,
+        )
     } else if let Some(document) = get("document") {
-        let document: String = document
-            .chars()
-            .filter(|c| !matches!(c, '.' | '-' | '/' | ' '))
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
+        let document: String =
+            document.chars().filter(|c| !matches!(c, '.' | '-' | '/' | ' ')).map(|c| c.to_ascii_uppercase()).collect();
         if !(document.len() == 11 || document.len() == 14) || !document.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(invalid("CPF ou CNPJ inválido. Digite os 11 ou 14 caracteres."));
         }
@@ -100,13 +98,18 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     }
     let date = |name: &str| -> Result<Option<NaiveDate>, ApiError> {
         choice(name)
-            .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| invalid("Data inválida. Use o formato AAAA-MM-DD.")))
+            .map(|d| {
+                NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                    .map_err(|_| invalid("Data inválida. Use o formato AAAA-MM-DD."))
+            })
             .transpose()
     };
     let (from, to) = (date("from")?, date("to")?);
     let page = match choice("page") {
         None => 1,
-        Some(p) => p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid("Página inválida."))?,
+        Some(p) => {
+            p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid("Página inválida."))?
+        }
     };
     Ok((key, Filters { flow, outcome, from, to, page }))
 }
@@ -136,7 +139,9 @@ mod tests {
 
     #[test]
     fn phones_in_every_common_form_normalize_alike() {
-        for typed in ["(11) 91000-0001", "11910000001", "+55 11 91000-0001", "0 11 91000-0001", "011910000001", "5511910000001"] {
+        for typed in
+            ["(11) 91000-0001", "11910000001", "+55 11 91000-0001", "0 11 91000-0001", "011910000001", "5511910000001"]
+        {
             assert_eq!(normalize_phone(typed).as_deref(), Some("5511910000001"), "{typed}");
         }
         for bad in ["1234", "abc", "119100000011234", "0000000000"] {
@@ -146,7 +151,9 @@ mod tests {
 
     #[test]
     fn bad_filters_are_refused_in_portuguese() {
-        let params = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>();
+        let params = |pairs: &[(&str, &str)]| {
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>()
+        };
         assert!(parse(&params(&[("phone", "11910000001"), ("from", "ontem")])).is_err());
         assert!(parse(&params(&[("phone", "11910000001"), ("outcome", "x")])).is_err());
         assert!(parse(&params(&[("phone", "11910000001"), ("outcome", " ")])).is_err());

@@ -49,7 +49,12 @@ fn step_of(event: &RecordedEvent) -> Option<String> {
 }
 
 /// The summary of a non-empty history.
-pub fn summarize(flow: &dyn AttemptFlow, history: &[RecordedEvent], step_due: bool, now: DateTime<Utc>) -> Option<Summary> {
+pub fn summarize(
+    flow: &dyn AttemptFlow,
+    history: &[RecordedEvent],
+    step_due: bool,
+    now: DateTime<Utc>,
+) -> Option<Summary> {
     let first = history.first()?;
     let last = history.last()?;
     let view = flow.view(history, now);

@@ -20,7 +20,10 @@ pub fn key_in_use(status: u16, body: &[u8]) -> bool {
         return false;
     }
     let Ok(value) = serde_json::from_slice::<Value>(body) else { return false };
-    let in_use = [value.get("code"), value.pointer("/error/code")].into_iter().flatten().any(|code| code.as_str() == Some(KEY_IN_USE));
+    let in_use = [value.get("code"), value.pointer("/error/code")]
+        .into_iter()
+        .flatten()
+        .any(|code| code.as_str() == Some(KEY_IN_USE));
     in_use
 }
 
@@ -84,7 +87,10 @@ mod tests {
             if declared {
                 axum::body::Body::from(data)
             } else {
-                let chunks = data.chunks(4096).map(|c| Ok::<_, std::io::Error>(axum::body::Bytes::copy_from_slice(c))).collect::<Vec<_>>();
+                let chunks = data
+                    .chunks(4096)
+                    .map(|c| Ok::<_, std::io::Error>(axum::body::Bytes::copy_from_slice(c)))
+                    .collect::<Vec<_>>();
                 axum::body::Body::from_stream(futures::stream::iter(chunks))
             }
         };

@@ -38,7 +38,12 @@ pub async fn append_and_plan(
 
 /// Appended events as a fold reads them back (folds use neither positions nor transaction ids),
 /// recorded at `at` (the database's time of the append).
-pub fn recorded_after(stream: &StreamId, after_version: i64, events: Vec<NewEvent>, at: DateTime<Utc>) -> Vec<RecordedEvent> {
+pub fn recorded_after(
+    stream: &StreamId,
+    after_version: i64,
+    events: Vec<NewEvent>,
+    at: DateTime<Utc>,
+) -> Vec<RecordedEvent> {
     events
         .into_iter()
         .zip(after_version + 1..)

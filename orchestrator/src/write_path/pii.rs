@@ -10,7 +10,12 @@ use serde_json::Value;
 /// subject it belongs to, and links the subject to the stream for support look-ups, in the
 /// caller's transaction: the subjects, look-ups and links it writes exist only if that
 /// transaction commits (a command that fails leaves none behind).
-pub async fn seal_markers_in(vault: &Vault, conn: &mut sqlx::PgConnection, stream: &StreamId, payload: &mut Value) -> Result<(), StoreError> {
+pub async fn seal_markers_in(
+    vault: &Vault,
+    conn: &mut sqlx::PgConnection,
+    stream: &StreamId,
+    payload: &mut Value,
+) -> Result<(), StoreError> {
     let mut found = Vec::new();
     collect_markers(payload, &mut Vec::new(), &mut found)?;
     for (path, kind, clear) in found {
@@ -70,7 +75,11 @@ const SECRET_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Moves every `{"$secret_clear": value}` in `payload` into the attempt's secrets, leaving
 /// `{"$secret": "<name>"}` in its place, in the caller's transaction.
-pub async fn stash_secrets_in(secrets: &super::secrets::Secrets, conn: &mut sqlx::PgConnection, payload: &mut Value) -> Result<(), sqlx::Error> {
+pub async fn stash_secrets_in(
+    secrets: &super::secrets::Secrets,
+    conn: &mut sqlx::PgConnection,
+    payload: &mut Value,
+) -> Result<(), sqlx::Error> {
     match payload {
         Value::Object(map) => {
             if let Some(clear) = map.get(SECRET_CLEAR_MARKER) {

@@ -33,10 +33,17 @@ impl Secrets {
     }
 
     /// [`Secrets::put`] inside the caller's transaction.
-    pub async fn put_in(&self, conn: &mut sqlx::PgConnection, name: &str, value: &str, ttl: std::time::Duration) -> Result<(), sqlx::Error> {
+    pub async fn put_in(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        name: &str,
+        value: &str,
+        ttl: std::time::Duration,
+    ) -> Result<(), sqlx::Error> {
         // Expiry on the database's clock, the one `get` and the purge compare it with.
         let ttl_secs = i64::try_from(ttl.as_secs()).unwrap_or(3600);
-        let sealed = self.sealer.seal(&self.stream_id, name, value).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+        let sealed =
+            self.sealer.seal(&self.stream_id, name, value).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
         sqlx::query(
             "INSERT INTO attempt_secrets (stream_id, name, value, expires_at)
              VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))
@@ -80,7 +87,6 @@ impl Secrets {
             .await?;
         Ok(())
     }
-
 }
 
 /// Forgets every token of attempt `stream_id` inside the caller's transaction (the runner's,

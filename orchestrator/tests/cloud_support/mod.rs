@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use orchestrator::runner::FlowRunner;
 use orchestrator::flows::cloud::CloudSteps;
+use orchestrator::runner::FlowRunner;
 use orchestrator::runner::Runner;
 use serde_json::{json, Value};
 use sqlx::PgPool;

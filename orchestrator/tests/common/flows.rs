@@ -9,8 +9,8 @@ use std::time::Duration;
 use events::pii::{Keys, Vault};
 use orchestrator::runner::StepDeps;
 use orchestrator::runner::{RetryPolicy, Runner, RunnerConfig, StepFlow};
-use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use orchestrator::upstream::Upstreams;
+use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
@@ -54,9 +54,9 @@ impl World {
         let sandbox = spawn_on_loopback(SandboxConfig { seed }).await.expect("sandbox");
         let (app, steps) = spawn_app_configured(db.clone(), &sandbox.base_url(), configure).await;
         let config = RunnerConfig { poll: Duration::from_millis(100), ..RunnerConfig::default() };
-        let runner = steps
-            .iter()
-            .fold(Runner::new(db.clone(), events::EventStore::new(db.clone()), config), |r, f| r.with_flow(Arc::clone(f)));
+        let runner = steps.iter().fold(Runner::new(db.clone(), events::EventStore::new(db.clone()), config), |r, f| {
+            r.with_flow(Arc::clone(f))
+        });
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
         Self { db, app, sandbox, http, background: Some(Background::spawn(runner)) }
     }
@@ -147,7 +147,13 @@ impl World {
 
     /// Polls the attempt until its view satisfies `done` (or fails after `limit`), ticking
     /// `runner` between polls when there is one.
-    async fn poll(&self, runner: Option<&Runner>, visitor: &Visitor, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    async fn poll(
+        &self,
+        runner: Option<&Runner>,
+        visitor: &Visitor,
+        limit: Duration,
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
         let deadline = tokio::time::Instant::now() + limit;
         loop {
             let attempt = self.attempt(visitor).await;
@@ -163,7 +169,13 @@ impl World {
     }
 
     /// Ticks `runner` until the attempt's view satisfies `done` (or fails after `limit`).
-    pub async fn drive(&self, runner: &Runner, visitor: &Visitor, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    pub async fn drive(
+        &self,
+        runner: &Runner,
+        visitor: &Visitor,
+        limit: Duration,
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
         self.poll(Some(runner), visitor, limit, done).await
     }
 
@@ -222,11 +234,13 @@ impl World {
     /// Event types of the attempt, in order, without the runner's bookkeeping.
     /// The `abuse.limited` events of the visitor's attempt (the browser never gets them).
     pub async fn refusals(&self, visitor: &Visitor) -> Vec<Value> {
-        sqlx::query_scalar("SELECT payload FROM events WHERE stream_id = $1 AND event_type = 'abuse.limited' ORDER BY version")
-            .bind(&visitor.id)
-            .fetch_all(&self.db)
-            .await
-            .expect("refusals")
+        sqlx::query_scalar(
+            "SELECT payload FROM events WHERE stream_id = $1 AND event_type = 'abuse.limited' ORDER BY version",
+        )
+        .bind(&visitor.id)
+        .fetch_all(&self.db)
+        .await
+        .expect("refusals")
     }
 
     pub fn types(attempt: &Value) -> Vec<String> {

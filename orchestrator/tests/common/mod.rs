@@ -49,8 +49,14 @@ impl TestApp {
 
 /// Fetches a challenge from the portal at `base` and solves it, as the browser does.
 pub async fn solved_proof(client: &reqwest::Client, base: &str) -> String {
-    let challenge: altcha::Challenge =
-        client.get(format!("{base}/api/altcha/challenge")).send().await.expect("challenge").json().await.expect("challenge json");
+    let challenge: altcha::Challenge = client
+        .get(format!("{base}/api/altcha/challenge"))
+        .send()
+        .await
+        .expect("challenge")
+        .json()
+        .await
+        .expect("challenge json");
     orchestrator::abuse::proof::solve(&challenge).expect("solvable challenge")
 }
 
@@ -107,7 +113,6 @@ pub async fn spawn_app(db: PgPool) -> TestApp {
 pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
     spawn(db, "http://127.0.0.1:9", adjust).await.0
 }
-
 
 /// The app with its upstreams at `sandbox_url` and its configuration changed by `configure`
 /// (abuse limits, sandbox mode), and every flow's steps for a runner to run.

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use orchestrator::runner::FlowRunner;
 use orchestrator::config::DownloadConfig;
 use orchestrator::flows::download::DownloadSteps;
+use orchestrator::runner::FlowRunner;
 use orchestrator::runner::Runner;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -23,7 +23,9 @@ impl World {
 
     /// A runner of the download steps against this world's sandbox.
     pub fn runner(&self) -> Runner {
-        self.runner_with("download-test-runner", 2, |deps| Arc::new(FlowRunner::new(DownloadSteps::new(DownloadConfig::default()), deps)))
+        self.runner_with("download-test-runner", 2, |deps| {
+            Arc::new(FlowRunner::new(DownloadSteps::new(DownloadConfig::default()), deps))
+        })
     }
 
     pub async fn start_attempt(&self, os: &str, browser: &str) -> (u16, Option<Visitor>, Value) {

@@ -15,9 +15,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
+use sandbox::scenarios;
 use serde_json::{json, Value};
 use sqlx::PgPool;
-use sandbox::scenarios;
 
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/proved.rs"));
 
@@ -104,8 +104,12 @@ impl Journey {
     /// inbox tells a phone's codes apart only by time, so visitors cannot share one).
     fn national(self, i: usize) -> String {
         match self {
-            Self::Download(1) => format!("{}{:04}", scenarios::DESKTOP_ONE_PARTNER_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE),
-            Self::Download(_) => format!("{}{:04}", scenarios::DESKTOP_TWO_PARTNERS_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE),
+            Self::Download(1) => {
+                format!("{}{:04}", scenarios::DESKTOP_ONE_PARTNER_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE)
+            }
+            Self::Download(_) => {
+                format!("{}{:04}", scenarios::DESKTOP_TWO_PARTNERS_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE)
+            }
             _ => format!("119{:08}", 80_000_000 + i),
         }
     }
@@ -213,7 +217,13 @@ impl Driver {
         result.with_context(|| format!("visitor {i} ({})", journey.label()))
     }
 
-    async fn activation(&self, base: &str, journey: Journey, variant: &'static str, i: usize) -> anyhow::Result<Finish> {
+    async fn activation(
+        &self,
+        base: &str,
+        journey: Journey,
+        variant: &'static str,
+        i: usize,
+    ) -> anyhow::Result<Finish> {
         let national = journey.national(i);
         let phone = masked(&national);
         let attempt = match variant {
@@ -260,9 +270,13 @@ impl Driver {
     /// browser, with `?code=&state=`, which opens the attempt the rest of the journey uses.
     async fn back_from_partner_login<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let return_url = format!("{base}/seguranca/ativarbrisanet");
-        let landing = self.start(base, journey, json!({ "type": "start", "variant": "broadband", "return_url": return_url })).await?;
+        let landing = self
+            .start(base, journey, json!({ "type": "start", "variant": "broadband", "return_url": return_url }))
+            .await?;
         let view = landing.settle().await?;
-        let login = view["partner_login_url"].as_str().with_context(|| format!("{}: no partner login at {view}", landing.id))?;
+        let login = view["partner_login_url"]
+            .as_str()
+            .with_context(|| format!("{}: no partner login at {view}", landing.id))?;
         let mut approve = reqwest::Url::parse(login)?;
         approve.set_path(&approve.path().replace("/authorize", "/approve"));
         approve.query_pairs_mut().append_pair("customer", "com-cobertura");
@@ -272,7 +286,10 @@ impl Driver {
                 let location = answer.headers().get("location").and_then(|l| l.to_str().ok()).context("no redirect")?;
                 let back = reqwest::Url::parse(location)?;
                 let param = |name: &str| back.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
-                Ok((param("code").context("no code in the redirect")?, param("state").context("no state in the redirect")?))
+                Ok((
+                    param("code").context("no code in the redirect")?,
+                    param("state").context("no state in the redirect")?,
+                ))
             })
             .await?;
         let (code, state) = back;
@@ -282,7 +299,8 @@ impl Driver {
 
     async fn download(&self, base: &str, journey: Journey, i: usize) -> anyhow::Result<Finish> {
         let national = journey.national(i);
-        let attempt = self.start(base, journey, json!({ "type": "start", "os": "win_pc", "browser": "Chrome" })).await?;
+        let attempt =
+            self.start(base, journey, json!({ "type": "start", "os": "win_pc", "browser": "Chrome" })).await?;
         let view = attempt.settle().await?;
         if !at(&view, "phone_entry") {
             return Ok(attempt.finish(&view));
@@ -322,7 +340,13 @@ impl Driver {
     }
 
     /// [`Driver::start`] in the browser session of `cookie`.
-    async fn start_in<'a>(&'a self, cookie: Option<&str>, base: &'a str, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
+    async fn start_in<'a>(
+        &'a self,
+        cookie: Option<&str>,
+        base: &'a str,
+        journey: Journey,
+        command: Value,
+    ) -> anyhow::Result<Attempt<'a>> {
         let body = json!({ "flow": journey.flow(), "command": command });
         let (cookie, reply) = self
             .again(|| async {
@@ -405,7 +429,8 @@ impl Attempt<'_> {
         let answer = self
             .driver
             .again(|| async {
-                let mut request = self.driver.http.post(&url).header("cookie", &self.cookie).header("idempotency-key", &key);
+                let mut request =
+                    self.driver.http.post(&url).header("cookie", &self.cookie).header("idempotency-key", &key);
                 // A fresh proof on every try: a try that was not committed did not spend its own.
                 if sends_code(self.journey.flow(), &command) {
                     request = request.header("x-altcha", self.driver.proof(self.base).await?);
@@ -432,7 +457,8 @@ impl Attempt<'_> {
 
     async fn view(&self) -> anyhow::Result<Value> {
         let url = format!("{}/api/attempts/{}", self.base, self.id);
-        let body: Value = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?.json().await?;
+        let body: Value =
+            self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?.json().await?;
         Ok(body["view"].clone())
     }
 
@@ -511,8 +537,11 @@ impl Follow {
             while let Some(end) = self.buffer.windows(2).position(|pair| pair == b"\n\n") {
                 let frame: Vec<u8> = self.buffer.drain(..end + 2).collect();
                 let frame = String::from_utf8(frame)?;
-                let data: Vec<&str> =
-                    frame.lines().filter_map(|line| line.strip_prefix("data:")).map(|d| d.strip_prefix(' ').unwrap_or(d)).collect();
+                let data: Vec<&str> = frame
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data:"))
+                    .map(|d| d.strip_prefix(' ').unwrap_or(d))
+                    .collect();
                 // A keep-alive is a comment, with no data.
                 if data.is_empty() {
                     continue;
@@ -536,7 +565,10 @@ impl Follow {
 /// The message a page shows: the activation and cloud banner, the download's code error or
 /// snackbar.
 fn problem(view: &Value) -> Option<String> {
-    [&view["error"], &view["code_error"], &view["snackbar"]["message"]].into_iter().find_map(|v| v.as_str()).map(str::to_string)
+    [&view["error"], &view["code_error"], &view["snackbar"]["message"]]
+        .into_iter()
+        .find_map(|v| v.as_str())
+        .map(str::to_string)
 }
 
 fn at_panel(view: &Value, panel: &str) -> bool {
@@ -589,7 +621,8 @@ pub fn serve_command(binary: &Path, port: u16, dist: &Path, env: &[(String, Stri
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    let log = std::env::var_os("SERVE_LOG").and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok());
+    let log = std::env::var_os("SERVE_LOG")
+        .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok());
     if let Some(log) = log {
         if let Ok(copy) = log.try_clone() {
             command.stdout(copy);
@@ -606,8 +639,17 @@ impl Server {
         std::fs::write(dist.path().join("index.html"), "<!doctype html>")?;
         let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let port = free_port()?;
-        let child = serve_command(binary, port, dist.path(), &env).spawn().with_context(|| format!("starting {}", binary.display()))?;
-        let server = Self { child, base: format!("http://127.0.0.1:{port}"), port, binary: binary.to_path_buf(), env, _dist: dist };
+        let child = serve_command(binary, port, dist.path(), &env)
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        let server = Self {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            port,
+            binary: binary.to_path_buf(),
+            env,
+            _dist: dist,
+        };
         server.healthy().await?;
         Ok(server)
     }

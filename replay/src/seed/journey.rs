@@ -43,10 +43,16 @@ impl<F: Flow> Journey<F> {
     pub fn command(&mut self, after: Duration, command: Value) -> Result<&mut Self, JourneyError> {
         self.at += after;
         let text = command.to_string();
-        let parsed: F::Command = serde_json::from_value(command)
-            .map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: text.clone(), error })?;
-        let decided = F::decide(&self.state, parsed, self.at)
-            .map_err(|r| JourneyError::Refused { flow: F::CATEGORY, command: text, message: r.message })?;
+        let parsed: F::Command = serde_json::from_value(command).map_err(|error| JourneyError::Malformed {
+            flow: F::CATEGORY,
+            what: text.clone(),
+            error,
+        })?;
+        let decided = F::decide(&self.state, parsed, self.at).map_err(|r| JourneyError::Refused {
+            flow: F::CATEGORY,
+            command: text,
+            message: r.message,
+        })?;
         for event in decided {
             self.fold(event, "visitor")?;
         }
@@ -66,8 +72,11 @@ impl<F: Flow> Journey<F> {
             one => vec![one],
         };
         for event in list {
-            let parsed: F::Event = serde_json::from_value(event)
-                .map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: text.clone(), error })?;
+            let parsed: F::Event = serde_json::from_value(event).map_err(|error| JourneyError::Malformed {
+                flow: F::CATEGORY,
+                what: text.clone(),
+                error,
+            })?;
             self.fold(parsed, "runner")?;
         }
         Ok(self)
@@ -77,16 +86,22 @@ impl<F: Flow> Journey<F> {
     /// went out whole): no command, no planned step.
     pub fn fact(&mut self, after: Duration, event: Value) -> Result<&mut Self, JourneyError> {
         let text = event.to_string();
-        let parsed: F::Event =
-            serde_json::from_value(event).map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: text, error })?;
+        let parsed: F::Event = serde_json::from_value(event).map_err(|error| JourneyError::Malformed {
+            flow: F::CATEGORY,
+            what: text,
+            error,
+        })?;
         self.at += after;
         self.fold(parsed, "portal")?;
         Ok(self)
     }
 
     fn fold(&mut self, event: F::Event, actor: &'static str) -> Result<(), JourneyError> {
-        let (event_type, payload) = events::flow::encode::<F>(&event)
-            .map_err(|error| JourneyError::Malformed { flow: F::CATEGORY, what: "an event".into(), error })?;
+        let (event_type, payload) = events::flow::encode::<F>(&event).map_err(|error| JourneyError::Malformed {
+            flow: F::CATEGORY,
+            what: "an event".into(),
+            error,
+        })?;
         self.state = F::evolve(std::mem::take(&mut self.state), &event, self.at);
         self.events.push(SeedEvent { event_type, payload, at: self.at, actor });
         Ok(())

@@ -52,7 +52,12 @@ pub async fn holds_real_attempts(pool: &PgPool) -> sqlx::Result<bool> {
     .await
 }
 
-pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &ProgressBar) -> anyhow::Result<SeedReport> {
+pub async fn seed(
+    pool: &PgPool,
+    keys: Keys,
+    options: &SeedOptions,
+    progress: &ProgressBar,
+) -> anyhow::Result<SeedReport> {
     if options.attempts == 0 || options.days == 0 || options.batch == 0 {
         bail!("--attempts, --days and the batch size must be at least 1");
     }
@@ -72,7 +77,10 @@ pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &P
         let mut drawn = Vec::with_capacity(n as usize);
         for i in report.attempts..report.attempts + n {
             // Attempts start in time order (as a real log is written), a few seconds apart.
-            let at = end - Duration::seconds(span_secs) + Duration::milliseconds((i128::from(span_secs) * 1000 * i128::from(i) / i128::from(options.attempts)) as i64);
+            let at = end - Duration::seconds(span_secs)
+                + Duration::milliseconds(
+                    (i128::from(span_secs) * 1000 * i128::from(i) / i128::from(options.attempts)) as i64,
+                );
             let who = scripts::visitor(rng.gen_range(0..people));
             let attempt = scripts::attempt(&mut rng, at, &who)?;
             let stream = StreamId::from_parts(attempt.flow, uuid::Builder::from_random_bytes(rng.gen()).into_uuid())?;
@@ -90,13 +98,22 @@ pub async fn seed(pool: &PgPool, keys: Keys, options: &SeedOptions, progress: &P
         progress.set_message(format!("{} eventos", report.events));
     }
     report.people = sealer.people();
-    tracing::info!(attempts = report.attempts, events = report.events, secs = started.elapsed().as_secs_f64(), "seeded");
+    tracing::info!(
+        attempts = report.attempts,
+        events = report.events,
+        secs = started.elapsed().as_secs_f64(),
+        "seeded"
+    );
     Ok(report)
 }
 
 /// People of this batch whom an earlier seed already wrote: their subjects are reused, as the
 /// portal would find them by look-up, instead of clashing with their look-up rows.
-async fn remember_known_people(pool: &PgPool, sealer: &mut BulkSealer, drawn: &[(StreamId, scripts::SeedAttempt)]) -> anyhow::Result<()> {
+async fn remember_known_people(
+    pool: &PgPool,
+    sealer: &mut BulkSealer,
+    drawn: &[(StreamId, scripts::SeedAttempt)],
+) -> anyhow::Result<()> {
     let mut wanted = Vec::new();
     for (_, attempt) in drawn {
         for event in &attempt.events {
@@ -170,7 +187,10 @@ impl Batch {
         }
         let first = attempt.events.first().map(|e| e.at).unwrap_or_else(Utc::now);
         let session: [u8; 32] = rng.gen();
-        csv_row(&mut self.attempts, &[stream.as_str(), attempt.flow, &format!("\\x{}", hex::encode(session)), &first.to_rfc3339()]);
+        csv_row(
+            &mut self.attempts,
+            &[stream.as_str(), attempt.flow, &format!("\\x{}", hex::encode(session)), &first.to_rfc3339()],
+        );
         Ok(())
     }
 
@@ -181,11 +201,17 @@ impl Batch {
         }
         let mut lookups = String::new();
         for r in &rows.lookups {
-            csv_row(&mut lookups, &[r.kind.as_str(), &format!("\\x{}", hex::encode(&r.hmac)), &r.subject_id.to_string()]);
+            csv_row(
+                &mut lookups,
+                &[r.kind.as_str(), &format!("\\x{}", hex::encode(&r.hmac)), &r.subject_id.to_string()],
+            );
         }
         let mut links = String::new();
         for r in &rows.links {
-            csv_row(&mut links, &[&r.subject_id.to_string(), &r.stream_id, &r.linked_at.to_rfc3339(), &r.link_id.to_string()]);
+            csv_row(
+                &mut links,
+                &[&r.subject_id.to_string(), &r.stream_id, &r.linked_at.to_rfc3339(), &r.link_id.to_string()],
+            );
         }
         let mut tx = pool.begin().await?;
         for (copy, data) in [

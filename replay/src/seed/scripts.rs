@@ -50,7 +50,11 @@ pub fn cpf(k: u64) -> String {
         let n = digits.len() as u32 + 1;
         let sum: u32 = digits.iter().enumerate().map(|(i, d)| d * (n - i as u32)).sum();
         let r = (sum * 10) % 11;
-        if r == 10 { 0 } else { r }
+        if r == 10 {
+            0
+        } else {
+            r
+        }
     };
     let mut digits = base.clone();
     digits.push(check(&digits));
@@ -125,14 +129,24 @@ macro_rules! walk {
     }};
 }
 
-fn activation(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, variant: &str) -> Result<Vec<SeedEvent>, JourneyError> {
+fn activation(
+    rng: &mut StdRng,
+    at: DateTime<Utc>,
+    who: &Visitor,
+    variant: &str,
+) -> Result<Vec<SeedEvent>, JourneyError> {
     let mut j = Journey::<ActivationFlow>::starting_at(at);
     let licence = format!("LIC-{:08}", rng.gen_range(0..100_000_000u32));
     let platform = if chance(rng, 0.6) { "android" } else { "ios" };
     walk!(j, {
         match variant {
-            "partner_portal" => j.command(Duration::zero(), json!({"type": "start", "variant": variant, "licenca": licence}))?,
-            "broadband" => j.command(Duration::zero(), json!({"type": "start", "variant": variant, "code": format!("oauth{}", rng.gen::<u32>())}))?,
+            "partner_portal" => {
+                j.command(Duration::zero(), json!({"type": "start", "variant": variant, "licenca": licence}))?
+            }
+            "broadband" => j.command(
+                Duration::zero(),
+                json!({"type": "start", "variant": variant, "code": format!("oauth{}", rng.gen::<u32>())}),
+            )?,
             _ => j.command(Duration::zero(), json!({"type": "start", "variant": variant}))?,
         };
         if variant == "broadband" {
@@ -213,7 +227,12 @@ fn activation(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, variant: &str)
     })
 }
 
-fn download(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor, client: &Value) -> Result<Vec<SeedEvent>, JourneyError> {
+fn download(
+    rng: &mut StdRng,
+    at: DateTime<Utc>,
+    who: &Visitor,
+    client: &Value,
+) -> Result<Vec<SeedEvent>, JourneyError> {
     let mut j = Journey::<DownloadFlow>::starting_at(at);
     let os = if client["os"] == "Mac OSX" { "mac" } else { "win_pc" };
     let browser = client["browser"].as_str().unwrap_or("Chrome").to_string();
@@ -276,11 +295,17 @@ fn cloud(rng: &mut StdRng, at: DateTime<Utc>, who: &Visitor) -> Result<Vec<SeedE
     walk!(j, {
         j.command(Duration::zero(), json!({"type": "start", "phone": who.phone, "serial": serial}))?;
         if chance(rng, 0.06) {
-            j.step(call(rng), json!({"type": "phone.refused", "data": {"message": "Número de celular não encontrado."}}))?;
+            j.step(
+                call(rng),
+                json!({"type": "phone.refused", "data": {"message": "Número de celular não encontrado."}}),
+            )?;
             return Ok(None);
         }
         j.step(call(rng), json!({"type": "phone.checked", "data": {}}))?;
-        j.step(call(rng), json!({"type": "code.sent", "data": {"transaction_id": format!("tx-{}", rng.gen::<u32>())}}))?;
+        j.step(
+            call(rng),
+            json!({"type": "code.sent", "data": {"transaction_id": format!("tx-{}", rng.gen::<u32>())}}),
+        )?;
         if chance(rng, 0.2) {
             return Ok(None);
         }
@@ -320,7 +345,12 @@ mod tests {
                 event_type: e.event_type.clone(),
                 schema_version: 1,
                 payload: e.payload.clone(),
-                metadata: Metadata { correlation_id: uuid::Uuid::nil(), causation_id: None, actor: e.actor.into(), client: None },
+                metadata: Metadata {
+                    correlation_id: uuid::Uuid::nil(),
+                    causation_id: None,
+                    actor: e.actor.into(),
+                    client: None,
+                },
                 recorded_at: e.at,
                 tx_id: 0,
             })

@@ -32,7 +32,10 @@ pub enum ActivationCommand {
         cpf_cnpj: Option<String>,
     },
     /// The e-mail panel (telecom partner).
-    SubmitEmail { phone: String, email: String },
+    SubmitEmail {
+        phone: String,
+        email: String,
+    },
     ResendCode {},
     /// The code-validation panel: the code and the terms checkbox.
     SubmitCode {
@@ -41,9 +44,14 @@ pub enum ActivationCommand {
         terms_accepted: bool,
     },
     /// The browser left for the store after the 3 s wait.
-    RecordStoreRedirect { platform: Platform },
+    RecordStoreRedirect {
+        platform: Platform,
+    },
     /// A download button of the product list.
-    ChooseProduct { product: String, platform: Platform },
+    ChooseProduct {
+        product: String,
+        platform: Platform,
+    },
 }
 
 impl ActivationCommand {

@@ -4,7 +4,7 @@ use crate::flow::SecretField;
 use chrono::{DateTime, Utc};
 
 use super::commands::ActivationCommand;
-use super::events::{EmailSubmitted, ActivationEvent, PhoneSubmitted, Started};
+use super::events::{ActivationEvent, EmailSubmitted, PhoneSubmitted, Started};
 use super::messages;
 use super::state::{ActivationPanel, ActivationState};
 use super::validation::{CpfCnpj, Email, Licence, Msisdn, Pincode};
@@ -34,7 +34,11 @@ fn on_panel(state: &ActivationState, panel: ActivationPanel) -> Result<(), Rejec
 /// Download buttons of the product list one attempt may press (issue 15: bounded attempts).
 pub const MAX_PRODUCT_CHOICES: usize = 20;
 
-pub fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
+pub fn decide(
+    state: &ActivationState,
+    command: ActivationCommand,
+    now: DateTime<Utc>,
+) -> Result<Vec<ActivationEvent>, Rejection> {
     match command {
         ActivationCommand::Start { variant, licenca, code, state: oauth_state, return_url } => {
             start(state, variant, licenca, code, oauth_state, return_url)
@@ -102,7 +106,9 @@ fn start(
     let licence_locked = variant.needs_licence() && (licence.is_some() || variant.licence_always_locked());
     // A malformed code or state is kept out (the look-up refuses the return without them).
     let partner_token = |value: Option<String>| match variant {
-        Variant::Broadband => value.map(|c| c.trim().to_string()).filter(|c| is_partner_token(c)).map(|c| SecretField::clear(&c)),
+        Variant::Broadband => {
+            value.map(|c| c.trim().to_string()).filter(|c| is_partner_token(c)).map(|c| SecretField::clear(&c))
+        }
         _ => None,
     };
     let partner_code = partner_token(code);

@@ -30,9 +30,11 @@ pub const INVALID_EMAIL: &str = "Por favor, digite um e-mail válido!";
 pub const TERMS_REQUIRED: &str = "Para ativar, aceite os Termos de uso e Privacidade.";
 pub const WAIT_COUNTDOWN: &str = "Aguarde a contagem terminar para continuar.";
 /// Past [`super::decide::MAX_PRODUCT_CHOICES`] download buttons pressed in one attempt.
-pub const TOO_MANY_CHOICES: &str = "Você chegou ao limite de downloads desta página. Recarregue a página para continuar.";
+pub const TOO_MANY_CHOICES: &str =
+    "Você chegou ao limite de downloads desta página. Recarregue a página para continuar.";
 /// A broadband start whose `return_url` is not the portal's own return page (issue 16, item 6).
-pub const RETURN_URL_REFUSED: &str = "Este endereço de retorno não pertence ao portal. Abra a ativação pelo link do portal e tente novamente.";
+pub const RETURN_URL_REFUSED: &str =
+    "Este endereço de retorno não pertence ao portal. Abra a ativação pelo link do portal e tente novamente.";
 /// The field of that refusal.
 pub const RETURN_URL_FIELD: &str = "return_url";
 pub const NOT_NOW: &str = "Esta etapa não está disponível agora. Atualize a página e tente novamente.";

@@ -19,7 +19,9 @@ use crate::flow::{Flow, Guards, Outcome, PlannedStep, Rejection};
 
 pub use commands::ActivationCommand;
 pub use decide::BROADBAND_RETURN_PATH;
-pub use events::{ActivationEvent, CodeRefusal, EmailSubmitted, PhoneSubmitted, Platform, Products, Refused, Started, StepFailed};
+pub use events::{
+    ActivationEvent, CodeRefusal, EmailSubmitted, PhoneSubmitted, Platform, Products, Refused, Started, StepFailed,
+};
 pub use messages::*;
 pub use state::{ActivationPanel, ActivationState, RESEND_COUNTDOWN_SECS};
 pub use step::ActivationStep;
@@ -47,7 +49,11 @@ impl Flow for ActivationFlow {
         state::evolve(state, event, at)
     }
 
-    fn decide(state: &ActivationState, command: ActivationCommand, now: DateTime<Utc>) -> Result<Vec<ActivationEvent>, Rejection> {
+    fn decide(
+        state: &ActivationState,
+        command: ActivationCommand,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ActivationEvent>, Rejection> {
         decide::decide(state, command, now)
     }
 

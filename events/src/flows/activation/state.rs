@@ -4,10 +4,10 @@
 use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
-use super::events::{CodeRefusal, ActivationEvent, Platform, Products, StepFailed};
+use super::events::{ActivationEvent, CodeRefusal, Platform, Products, StepFailed};
 use super::messages;
-use super::validation::DocumentKind;
 use super::step::ActivationStep;
+use super::validation::DocumentKind;
 use super::variant::{Form, Variant};
 use crate::flow::PiiField;
 
@@ -185,7 +185,9 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
             state.panel = ActivationPanel::SendCode;
             state
         }
-        ActivationEvent::CustomerNotFound(_) => state.fail(messages::CUSTOMER_NOT_FOUND, ActivationPanel::PartnerLogin).offer_partner_login(at),
+        ActivationEvent::CustomerNotFound(_) => {
+            state.fail(messages::CUSTOMER_NOT_FOUND, ActivationPanel::PartnerLogin).offer_partner_login(at)
+        }
         ActivationEvent::PhoneSubmitted(submitted) => {
             let mut state = state;
             state.error = None;
@@ -195,7 +197,8 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
             state.document = submitted.document.clone();
             state.document_kind = submitted.document_kind;
             state.resending = false;
-            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
+            let first =
+                state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
             state.run(first, at)
         }
         ActivationEvent::EmailSubmitted(submitted) => {
@@ -205,7 +208,8 @@ pub fn evolve(state: ActivationState, event: &ActivationEvent, at: DateTime<Utc>
             state.phone_display = Some(submitted.phone_display.clone());
             state.email = Some(submitted.email.clone());
             state.resending = false;
-            let first = state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
+            let first =
+                state.variant.and_then(|v| v.before_code().first().copied()).unwrap_or(ActivationStep::SendCode);
             state.run(first, at)
         }
         ActivationEvent::PartnerLoggedIn {} => {

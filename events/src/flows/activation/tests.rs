@@ -80,7 +80,9 @@ fn broadband_starts_at_partner_login_or_looks_the_customer_up() {
     assert_eq!(test.view_at(t0())["busy"], true);
     let found = test.clone().and_at(ActivationEvent::CustomerFound {}, secs(1));
     assert_eq!((found.view_at(secs(1))["panel"].clone(), found.step_name()), (json!("send_code"), None));
-    let refused = serde_json::from_value::<ActivationEvent>(json!({"type": "customer.not_found", "data": {"status": 404}})).unwrap();
+    let refused =
+        serde_json::from_value::<ActivationEvent>(json!({"type": "customer.not_found", "data": {"status": 404}}))
+            .unwrap();
     let failed = test.and_at(refused, secs(1));
     assert_eq!(failed.view_at(secs(1))["panel"], "partner_login");
     assert_eq!(failed.view_at(secs(1))["error"], CUSTOMER_NOT_FOUND);
@@ -101,7 +103,10 @@ fn the_partner_state_travels_with_the_code_as_a_secret() {
     assert_eq!(back.partner_state.as_ref().and_then(|s| s.clear_text()), Some("st-1"));
     // A state without a code, or one no provider would send, is not kept.
     assert_eq!(started(json!({"type": "start", "variant": "broadband", "state": "st-1"})).partner_state, None);
-    assert_eq!(started(json!({"type": "start", "variant": "broadband", "code": "oc-1", "state": "a b"})).partner_state, None);
+    assert_eq!(
+        started(json!({"type": "start", "variant": "broadband", "code": "oc-1", "state": "a b"})).partner_state,
+        None
+    );
     // Older events have no state.
     let old: ActivationEvent =
         serde_json::from_value(json!({"type": "attempt.started", "data": {"variant": "broadband", "brand": "default", "licence": null, "licence_locked": false, "partner_code": null}}))
@@ -114,7 +119,12 @@ fn the_return_url_must_be_our_broadband_page() {
     let ok = "http://127.0.0.1:18380/seguranca/ativarbrisanet";
     let events = start(json!({"type": "start", "variant": "broadband", "return_url": ok}));
     assert_eq!(given(events).state().return_url.as_deref(), Some(ok));
-    for url in ["https://evil.test/seguranca/ativarbrisanet?x=1", "javascript:alert(1)", "https://exa.com.br/", "https://a\u{0}b/seguranca/ativarbrisanet"] {
+    for url in [
+        "https://evil.test/seguranca/ativarbrisanet?x=1",
+        "javascript:alert(1)",
+        "https://exa.com.br/",
+        "https://a\u{0}b/seguranca/ativarbrisanet",
+    ] {
         given([])
             .when_at(json!({"type": "start", "variant": "broadband", "return_url": url}), t0())
             .then_expect_rejection(Rejection::field(RETURN_URL_FIELD, RETURN_URL_REFUSED));
@@ -166,7 +176,8 @@ fn submitted_personal_data_is_marked_for_sealing_with_a_masked_display() {
 #[test]
 fn a_locked_licence_keeps_the_link_value() {
     let test = given(start(json!({"type": "start", "variant": "standard", "licenca": "LINK-1"})));
-    let events = test.when_at(json!({"type": "submit_phone", "phone": "11987654321", "licence": "TYPED"}), t0()).events();
+    let events =
+        test.when_at(json!({"type": "submit_phone", "phone": "11987654321", "licence": "TYPED"}), t0()).events();
     match &events[0] {
         ActivationEvent::PhoneSubmitted(p) => assert_eq!(p.licence.as_deref(), Some("LINK-1")),
         other => panic!("unexpected {other:?}"),
@@ -179,8 +190,8 @@ fn a_locked_licence_keeps_the_link_value() {
 
 #[test]
 fn each_variant_runs_its_chain() {
-    let standard = given([started("standard")])
-        .and_at(phone_submitted("standard", json!({"licence": "L"})).remove(0), secs(5));
+    let standard =
+        given([started("standard")]).and_at(phone_submitted("standard", json!({"licence": "L"})).remove(0), secs(5));
     assert_eq!(standard.step_name().as_deref(), Some("send_code"));
     assert_eq!(standard.view_at(secs(5))["busy"], true);
 
@@ -221,7 +232,15 @@ fn each_variant_runs_its_chain() {
         ]
     );
 
-    let standard = chain("standard", json!({"licence": "L"}), vec![ActivationEvent::CodeSent { resend: false }, ActivationEvent::CodeSubmitted { pincode: "123456".into() }, ActivationEvent::CodeValidated {}]);
+    let standard = chain(
+        "standard",
+        json!({"licence": "L"}),
+        vec![
+            ActivationEvent::CodeSent { resend: false },
+            ActivationEvent::CodeSubmitted { pincode: "123456".into() },
+            ActivationEvent::CodeValidated {},
+        ],
+    );
     assert_eq!(standard.last().cloned().flatten().as_deref(), Some("subscribe_serial"));
 }
 
@@ -282,16 +301,17 @@ fn the_code_needs_six_digits_and_the_terms() {
 
 #[test]
 fn code_refusals_map_to_the_spec_messages() {
-    for (reason, message) in [
-        (CodeRefusal::Expired, CODE_EXPIRED),
-        (CodeRefusal::Locked, CODE_LOCKED),
-        (CodeRefusal::Wrong, CODE_WRONG),
-    ] {
+    for (reason, message) in
+        [(CodeRefusal::Expired, CODE_EXPIRED), (CodeRefusal::Locked, CODE_LOCKED), (CodeRefusal::Wrong, CODE_WRONG)]
+    {
         let test = at_code_panel("standard")
             .and_at(ActivationEvent::CodeSubmitted { pincode: "000000".into() }, secs(4))
             .and_at(ActivationEvent::CodeRejected { reason, status: None }, secs(5));
         let v = test.view_at(secs(5));
-        assert_eq!((v["panel"].as_str(), v["error"].as_str(), v["busy"].as_bool()), (Some("code_validation"), Some(message), Some(false)));
+        assert_eq!(
+            (v["panel"].as_str(), v["error"].as_str(), v["busy"].as_bool()),
+            (Some("code_validation"), Some(message), Some(false))
+        );
     }
 }
 
@@ -300,7 +320,9 @@ fn the_resend_countdown_blocks_resend_and_validate_for_60_seconds() {
     let test = at_code_panel("standard");
     // No countdown before the first resend.
     assert_eq!(test.view_at(secs(3))["resend_in"], 0);
-    let events = test.when_at(json!({"type": "resend_code"}), secs(10)).then_expect_events([ActivationEvent::CodeResendRequested {}]);
+    let events = test
+        .when_at(json!({"type": "resend_code"}), secs(10))
+        .then_expect_events([ActivationEvent::CodeResendRequested {}]);
     let test = test.and_at(events[0].clone(), secs(10));
     assert_eq!(test.step_name().as_deref(), Some("send_code"));
     let test = test.and_at(ActivationEvent::CodeSent { resend: true }, secs(11));
@@ -315,17 +337,22 @@ fn the_resend_countdown_blocks_resend_and_validate_for_60_seconds() {
         .then_expect_rejection(wait);
     assert_eq!(test.view_at(secs(71))["resend_in"], 0);
     assert!(test.when_at(json!({"type": "resend_code"}), secs(71)).is_accepted());
-    assert!(test.when_at(json!({"type": "submit_code", "pincode": "123456", "terms_accepted": true}), secs(71)).is_accepted());
+    assert!(test
+        .when_at(json!({"type": "submit_code", "pincode": "123456", "terms_accepted": true}), secs(71))
+        .is_accepted());
 }
 
 #[test]
 fn a_failed_resend_keeps_the_code_panel() {
-    let failed: ActivationEvent = serde_json::from_value(json!({"type": "code.send_failed", "data": {"status": 500}})).unwrap();
-    let test = at_code_panel("standard")
-        .and_at(ActivationEvent::CodeResendRequested {}, secs(10))
-        .and_at(failed, secs(11));
+    let failed: ActivationEvent =
+        serde_json::from_value(json!({"type": "code.send_failed", "data": {"status": 500}})).unwrap();
+    let test =
+        at_code_panel("standard").and_at(ActivationEvent::CodeResendRequested {}, secs(10)).and_at(failed, secs(11));
     let v = test.view_at(secs(11));
-    assert_eq!((v["panel"].as_str(), v["error"].as_str(), v["resend_in"].as_i64()), (Some("code_validation"), Some(GENERIC), Some(0)));
+    assert_eq!(
+        (v["panel"].as_str(), v["error"].as_str(), v["resend_in"].as_i64()),
+        (Some("code_validation"), Some(GENERIC), Some(0))
+    );
 }
 
 #[test]
@@ -335,18 +362,26 @@ fn failures_after_the_code_return_to_the_form_with_the_message() {
             .and_at(ActivationEvent::CodeSubmitted { pincode: "123456".into() }, secs(4))
             .and_at(ActivationEvent::CodeValidated {}, secs(5))
     };
-    let serial: ActivationEvent = serde_json::from_value(json!({"type": "serial.not_found", "data": {"status": 404}})).unwrap();
+    let serial: ActivationEvent =
+        serde_json::from_value(json!({"type": "serial.not_found", "data": {"status": 404}})).unwrap();
     let v = validated("standard").and_at(serial, secs(6)).view_at(secs(6));
     assert_eq!((v["panel"].as_str(), v["error"].as_str()), (Some("send_code"), Some(SERIAL_NOT_FOUND)));
 
-    let refused: ActivationEvent = serde_json::from_value(json!({"type": "authorization.refused", "data": {"status": 403}})).unwrap();
+    let refused: ActivationEvent =
+        serde_json::from_value(json!({"type": "authorization.refused", "data": {"status": 403}})).unwrap();
     let v = validated("carrier").and_at(refused, secs(6)).view_at(secs(6));
     assert_eq!((v["panel"].as_str(), v["error"].as_str()), (Some("send_code"), Some(NOT_AUTHORIZED)));
 
-    let gave_up: ActivationEvent = serde_json::from_value(json!({"type": "step.gave_up", "data": {"step": "subscribe_serial", "claims": 5, "reason": "timeout"}})).unwrap();
+    let gave_up: ActivationEvent = serde_json::from_value(
+        json!({"type": "step.gave_up", "data": {"step": "subscribe_serial", "claims": 5, "reason": "timeout"}}),
+    )
+    .unwrap();
     let test = validated("standard").and_at(gave_up, secs(6));
     let v = test.view_at(secs(6));
-    assert_eq!((v["panel"].as_str(), v["error"].as_str(), v["busy"].as_bool()), (Some("send_code"), Some(GENERIC), Some(false)));
+    assert_eq!(
+        (v["panel"].as_str(), v["error"].as_str(), v["busy"].as_bool()),
+        (Some("send_code"), Some(GENERIC), Some(false))
+    );
     assert_eq!(test.step_name(), None);
 }
 
@@ -358,7 +393,9 @@ fn the_carrier_product_list_shows_granted_products_only() {
         .and_at(ActivationEvent::PacksFetched { items: vec!["FS".into(), "PAR".into()], products }, secs(5));
     let v = test.view_at(secs(5));
     assert_eq!((v["panel"].clone(), v["products"].clone()), (json!("product_list"), json!(["seguranca", "gestao"])));
-    assert!(!test.when_at(json!({"type": "choose_product", "product": "cloud", "platform": "android"}), secs(6)).is_accepted());
+    assert!(!test
+        .when_at(json!({"type": "choose_product", "product": "cloud", "platform": "android"}), secs(6))
+        .is_accepted());
     test.when_at(json!({"type": "choose_product", "product": "gestao", "platform": "desktop"}), secs(6))
         .then_expect_events([ActivationEvent::ProductChosen { product: "gestao".into(), platform: Platform::Desktop }]);
 
@@ -389,5 +426,8 @@ fn the_store_redirect_is_recorded_once() {
 #[test]
 fn variants_have_their_brand() {
     let brands: Vec<Brand> = Variant::ALL.iter().map(|v| v.brand()).collect();
-    assert_eq!(brands, vec![Brand::Default, Brand::Default, Brand::Default, Brand::Default, Brand::Agility, Brand::Tim]);
+    assert_eq!(
+        brands,
+        vec![Brand::Default, Brand::Default, Brand::Default, Brand::Default, Brand::Agility, Brand::Tim]
+    );
 }

@@ -246,7 +246,15 @@ mod tests {
     fn phone_rules_and_prefix() {
         assert_eq!(Msisdn::parse("(11) 98765-4321").map(|m| m.0), Ok("5511987654321".to_string()));
         assert_eq!(Msisdn::parse("21612345678").map(|m| m.0), Ok("5521612345678".to_string()));
-        for bad in ["(10) 98765-4321", "(00) 98765-4321", "(11) 58765-4321", "(11) 9876-4321", "+55 (11) 98765-4321", "11a87654321", ""] {
+        for bad in [
+            "(10) 98765-4321",
+            "(00) 98765-4321",
+            "(11) 58765-4321",
+            "(11) 9876-4321",
+            "+55 (11) 98765-4321",
+            "11a87654321",
+            "",
+        ] {
             assert_eq!(Msisdn::parse(bad), Err(FieldError::new("phone", messages::INVALID_PHONE)), "{bad}");
         }
         assert_eq!(Msisdn::parse("11987654321").map(|m| m.masked()), Ok("(11) *****-4321".to_string()));
@@ -276,9 +284,18 @@ mod tests {
 
     #[test]
     fn control_characters_are_refused_with_the_fields_message() {
-        assert_eq!(Licence::parse("AB\u{0}CD").map(|_| ()), Err(FieldError::new(Licence::FIELD, messages::MISSING_LICENCE)));
-        assert_eq!(Email::parse("\u{0}ana@exemplo.com").map(|_| ()), Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL)));
-        assert_eq!(Email::parse("ana@exem\u{1b}plo.com").map(|_| ()), Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL)));
+        assert_eq!(
+            Licence::parse("AB\u{0}CD").map(|_| ()),
+            Err(FieldError::new(Licence::FIELD, messages::MISSING_LICENCE))
+        );
+        assert_eq!(
+            Email::parse("\u{0}ana@exemplo.com").map(|_| ()),
+            Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL))
+        );
+        assert_eq!(
+            Email::parse("ana@exem\u{1b}plo.com").map(|_| ()),
+            Err(FieldError::new(Email::FIELD, messages::INVALID_EMAIL))
+        );
         assert!(CpfCnpj::parse("529.982.247-25\u{0}").is_err());
         assert!(Msisdn::parse("(11) 91000-0001\u{0}").is_err());
         assert!(Pincode::parse("123456\u{0}").is_err());

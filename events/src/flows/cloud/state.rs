@@ -150,13 +150,9 @@ pub fn evolve(state: CloudState, event: &CloudEvent, at: DateTime<Utc>) -> Cloud
         | CloudEvent::SignInFailed { message } => state.failed_after_code(message),
         // Signed in is the last call: the account is active and the success modal shows.
         // `cloud.activated` follows in the same append and marks the funnel's end.
-        CloudEvent::SignedIn {} | CloudEvent::Activated {} => CloudState {
-            panel: CloudPanel::Success,
-            activated: true,
-            pending: None,
-            error: None,
-            ..state
-        },
+        CloudEvent::SignedIn {} | CloudEvent::Activated {} => {
+            CloudState { panel: CloudPanel::Success, activated: true, pending: None, error: None, ..state }
+        }
         CloudEvent::StepGaveUp { step, .. } => match CloudStep::from_name(step) {
             Some(step) if step.after_code() => state.failed_after_code(GENERIC_ERROR),
             _ => state.failed(GENERIC_ERROR),

@@ -76,7 +76,10 @@ fn the_phone_check_then_the_code_are_due_right_after_form_one() {
 fn a_refused_phone_stays_on_form_one_with_the_message_and_can_be_resubmitted() {
     let test = given([submitted(), CloudEvent::PhoneRefused { message: "Número não habilitado.".into() }]);
     let state = test.state();
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Details, false, Some("Número não habilitado.")));
+    assert_eq!(
+        (state.panel, state.busy(), state.error.as_deref()),
+        (CloudPanel::Details, false, Some("Número não habilitado."))
+    );
     let again = test
         .when(json!({"type": "submit_details", "phone": "11912345678", "serial": "PSN-0001"}))
         .then_expect_events([submitted()]);
@@ -109,7 +112,9 @@ fn commands_of_the_other_form_are_refused() {
     validating.when(json!({"type": "resend"})).then_expect_rejection(Rejection::general(BUSY));
     validating.when(json!({"type": "back"})).then_expect_rejection(Rejection::general(BUSY));
     let refused = given([submitted(), CloudEvent::PhoneRefused { message: "x".into() }]);
-    refused.when(json!({"type": "submit_code", "code": "123456"})).then_expect_rejection(Rejection::general(OUT_OF_ORDER));
+    refused
+        .when(json!({"type": "submit_code", "code": "123456"}))
+        .then_expect_rejection(Rejection::general(OUT_OF_ORDER));
     refused.when(json!({"type": "back"})).then_expect_rejection(Rejection::general(OUT_OF_ORDER));
     refused.when(json!({"type": "resend"})).then_expect_rejection(Rejection::general(OUT_OF_ORDER));
     given(on_code_form())
@@ -148,7 +153,10 @@ fn a_wrong_code_stays_on_form_two_and_can_be_retried() {
         CloudEvent::CodeRejected { message: "Código inválido.".into() },
     ]);
     let state = test.state();
-    assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Code, false, Some("Código inválido.")));
+    assert_eq!(
+        (state.panel, state.busy(), state.error.as_deref()),
+        (CloudPanel::Code, false, Some("Código inválido."))
+    );
     assert_eq!(state.pincode, None);
     assert!(test.when(json!({"type": "submit_code", "code": "123456"})).is_accepted());
 }
@@ -169,7 +177,9 @@ fn failures_after_the_code_was_spent_return_to_form_one() {
         assert_eq!((state.panel, state.busy()), (CloudPanel::Details, false));
         assert_eq!(state.error.as_deref(), Some("Serial não encontrado."));
         assert_eq!(state.transaction_id, None);
-        assert!(test.when(json!({"type": "submit_details", "phone": "11912345678", "serial": "PSN-0002"})).is_accepted());
+        assert!(test
+            .when(json!({"type": "submit_details", "phone": "11912345678", "serial": "PSN-0002"}))
+            .is_accepted());
     }
 }
 
@@ -220,7 +230,8 @@ fn giving_up_shows_the_generic_message_on_the_right_form() {
     let test = given([submitted(), gave_up("check_phone")]);
     let state = test.state();
     assert_eq!((state.panel, state.busy(), state.error.as_deref()), (CloudPanel::Details, false, Some(GENERIC_ERROR)));
-    let test = given(on_code_form()).and([CloudEvent::CodeSubmitted { pincode: "123456".into() }, gave_up("validate_code")]);
+    let test =
+        given(on_code_form()).and([CloudEvent::CodeSubmitted { pincode: "123456".into() }, gave_up("validate_code")]);
     assert_eq!((test.state().panel, test.state().error.as_deref()), (CloudPanel::Code, Some(GENERIC_ERROR)));
     let test = given(on_code_form()).and([
         CloudEvent::CodeSubmitted { pincode: "123456".into() },

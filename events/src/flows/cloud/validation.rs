@@ -5,7 +5,9 @@
 //! reusing the activation flow's wording where the rule is the same. `docs/cloud-flow.md`
 //! lists them; `tests/vectors/cloud/fields.json` pins them for the web form too.
 
-use super::messages::{CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_INVALID, SERIAL_REQUIRED, SERIAL_TOO_LONG};
+use super::messages::{
+    CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_INVALID, SERIAL_REQUIRED, SERIAL_TOO_LONG,
+};
 use crate::flow::{debug_masked, FieldError};
 
 /// Brazil's country prefix (spec section 9).

@@ -6,16 +6,27 @@ use serde::Deserialize;
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DownloadCommand {
     /// Opens the attempt: the route's `os` and the browser name the client detected.
-    Start { os: String, browser: String },
+    Start {
+        os: String,
+        browser: String,
+    },
     /// The phone as typed (masked or bare digits).
-    SubmitPhone { phone: String },
+    SubmitPhone {
+        phone: String,
+    },
     /// 'Reenviar código', once the 90 s countdown is over.
     ResendCode {},
-    SubmitCode { code: String },
+    SubmitCode {
+        code: String,
+    },
     /// A partner card selected on the choice panel, then 'Continuar'.
-    ChoosePartner { partner_id: String },
+    ChoosePartner {
+        partner_id: String,
+    },
     /// 'Sim' in the disconnect-device confirmation.
-    RemoveDevice { device_id: String },
+    RemoveDevice {
+        device_id: String,
+    },
     /// 'clique aqui' on the download-done panel.
     RetryDownload {},
     /// 'Tentar novamente' on the user-not-found and download-error panels.

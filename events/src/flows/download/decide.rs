@@ -5,8 +5,10 @@ use chrono::{DateTime, Utc};
 
 use super::commands::DownloadCommand;
 use super::events::DownloadEvent;
+use super::messages::{
+    resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, TOO_MANY_RETRIES, UNKNOWN_CHOICE,
+};
 use super::state::{DownloadPanel, DownloadState};
-use super::messages::{resend_message, BUSY, INVALID_BROWSER, INVALID_OS, OUT_OF_STEP, TOO_MANY_RETRIES, UNKNOWN_CHOICE};
 use super::validation::{BrowserName, DesktopOs, DesktopPhone, SmsCode};
 use crate::flow::{Guards, PiiField, Rejection};
 use crate::pii::PiiKind;
@@ -14,7 +16,11 @@ use crate::pii::PiiKind;
 /// "clique aqui" (download again) one attempt may use (issue 15: bounded attempts).
 pub const MAX_DOWNLOAD_RETRIES: u32 = 10;
 
-pub fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc>) -> Result<Vec<DownloadEvent>, Rejection> {
+pub fn decide(
+    state: &DownloadState,
+    command: DownloadCommand,
+    now: DateTime<Utc>,
+) -> Result<Vec<DownloadEvent>, Rejection> {
     if let DownloadCommand::Start { os, browser } = command {
         return start(state, &os, &browser);
     }

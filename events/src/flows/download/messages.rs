@@ -20,7 +20,8 @@ pub const INVALID_OS: &str = "Sistema operacional não suportado.";
 pub const INVALID_BROWSER: &str = "Não identificamos seu navegador. Atualize a página e tente novamente.";
 /// A command arrived while an upstream call is running.
 /// Past [`super::decide::MAX_DOWNLOAD_RETRIES`] "clique aqui" in one attempt.
-pub const TOO_MANY_RETRIES: &str = "Você chegou ao limite de novas tentativas de download. Recarregue a página para começar de novo.";
+pub const TOO_MANY_RETRIES: &str =
+    "Você chegou ao limite de novas tentativas de download. Recarregue a página para começar de novo.";
 pub const BUSY: &str = "Aguarde, estamos processando sua solicitação.";
 /// A command that does not fit the panel on screen (a stale tab, a replayed request).
 pub const OUT_OF_STEP: &str = "Esta etapa não está mais disponível. Atualize a página e tente novamente.";

@@ -45,7 +45,11 @@ impl Flow for DownloadFlow {
         state::evolve(state, event, at)
     }
 
-    fn decide(state: &DownloadState, command: DownloadCommand, now: DateTime<Utc>) -> Result<Vec<DownloadEvent>, Rejection> {
+    fn decide(
+        state: &DownloadState,
+        command: DownloadCommand,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DownloadEvent>, Rejection> {
         decide::decide(state, command, now)
     }
 

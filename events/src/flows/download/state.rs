@@ -4,8 +4,8 @@ use crate::flow::SecretField;
 use chrono::{DateTime, Duration, Utc};
 
 use super::events::{Device, DownloadEvent, Partner};
-use super::step::DownloadStep;
 use super::messages::{GENERIC_FAILURE, REMOVAL_FAILURE};
+use super::step::DownloadStep;
 use super::validation::{DesktopOs, RESEND_SECONDS};
 use crate::flow::PiiField;
 
@@ -141,7 +141,8 @@ impl DownloadState {
 
     /// The send (or resend) failed: back where the visitor asked for it.
     fn fail_send(&mut self, was: Option<Pending>) {
-        self.panel = if was == Some(Pending::ResendCode) { DownloadPanel::CodeEntry } else { DownloadPanel::PhoneEntry };
+        self.panel =
+            if was == Some(Pending::ResendCode) { DownloadPanel::CodeEntry } else { DownloadPanel::PhoneEntry };
         self.raise(GENERIC_FAILURE);
     }
 
@@ -249,7 +250,9 @@ pub fn evolve(mut state: DownloadState, event: &DownloadEvent, at: DateTime<Utc>
             state.devices = devices.clone();
         }
         DownloadEvent::DevicesFailed { .. } => state.fail_download(),
-        DownloadEvent::DeviceRemovalRequested { device_id } => state.pending = Some(Pending::RemoveDevice(device_id.clone())),
+        DownloadEvent::DeviceRemovalRequested { device_id } => {
+            state.pending = Some(Pending::RemoveDevice(device_id.clone()))
+        }
         DownloadEvent::DeviceRemoved { device_id } => {
             state.devices.retain(|d| &d.id != device_id);
             state.pending = Some(Pending::RequestDownload);

@@ -22,7 +22,10 @@ fn started() -> DownloadEvent {
 }
 
 fn phone_submitted() -> DownloadEvent {
-    DownloadEvent::PhoneSubmitted { phone: PiiField::clear(PiiKind::Phone, "+5511912345678"), masked: "(11) *****-5678".into() }
+    DownloadEvent::PhoneSubmitted {
+        phone: PiiField::clear(PiiKind::Phone, "+5511912345678"),
+        masked: "(11) *****-5678".into(),
+    }
 }
 
 fn partner(id: &str, subscription: Option<&str>) -> Partner {
@@ -53,7 +56,11 @@ fn on_code_panel() -> Vec<DownloadEvent> {
 
 fn confirmed_and_found() -> Vec<DownloadEvent> {
     let mut events = on_code_panel();
-    events.extend([DownloadEvent::CodeSubmitted { code: "123456".into() }, DownloadEvent::CodeConfirmed {}, DownloadEvent::UserFound {}]);
+    events.extend([
+        DownloadEvent::CodeSubmitted { code: "123456".into() },
+        DownloadEvent::CodeConfirmed {},
+        DownloadEvent::UserFound {},
+    ]);
     events
 }
 
@@ -71,7 +78,9 @@ fn start_records_os_and_browser() {
     given([started()])
         .when(json!({"type": "start", "os": "mac", "browser": "Chrome"}))
         .then_expect_rejection(Rejection::general(OUT_OF_STEP));
-    given([]).when(json!({"type": "submit_phone", "phone": "11912345678"})).then_expect_rejection(Rejection::general(OUT_OF_STEP));
+    given([])
+        .when(json!({"type": "submit_phone", "phone": "11912345678"}))
+        .then_expect_rejection(Rejection::general(OUT_OF_STEP));
 }
 
 #[test]
@@ -127,7 +136,8 @@ fn resend_is_refused_before_90_seconds_and_accepted_after() {
         .then_expect_rejection(Rejection::field("resend", "Reenviar código em 60 segundos"));
     test.when_at(resend(), t0() + Duration::milliseconds(2_000 + 89_001))
         .then_expect_rejection(Rejection::field("resend", "Reenviar código em 1 segundos"));
-    test.when_at(resend(), t0() + Duration::seconds(2 + 90)).then_expect_events([DownloadEvent::CodeResendRequested {}]);
+    test.when_at(resend(), t0() + Duration::seconds(2 + 90))
+        .then_expect_events([DownloadEvent::CodeResendRequested {}]);
     let test = test.and([DownloadEvent::CodeResendRequested {}]);
     assert_eq!(test.step_name().as_deref(), Some("resend_code"));
     let resent = test.and([DownloadEvent::CodeResent {}]);
@@ -246,7 +256,8 @@ fn no_partner_means_the_plan_has_no_antivirus() {
 
 #[test]
 fn a_single_partner_without_subscription_is_a_download_error() {
-    let test = given(confirmed_and_found()).and([DownloadEvent::PartnersListed { partners: vec![partner("p1", None)] }]);
+    let test =
+        given(confirmed_and_found()).and([DownloadEvent::PartnersListed { partners: vec![partner("p1", None)] }]);
     assert_eq!(test.state().panel, DownloadPanel::DownloadError);
     assert_eq!(test.state().snackbar.as_ref().map(|s| s.message), Some(GENERIC_FAILURE));
 }
@@ -342,7 +353,8 @@ fn sdk_not_allowed_is_the_plan_without_antivirus() {
 
 #[test]
 fn partner_device_and_download_failures_show_the_error_panel_and_the_snackbar() {
-    let partners_failed = given(confirmed_and_found()).and([DownloadEvent::PartnersFailed { reason: "HTTP 503".into() }]);
+    let partners_failed =
+        given(confirmed_and_found()).and([DownloadEvent::PartnersFailed { reason: "HTTP 503".into() }]);
     let download_failed = given(confirmed_and_found()).and([
         DownloadEvent::PartnersListed { partners: vec![partner("p1", Some("sub-1"))] },
         DownloadEvent::DownloadFailed { reason: "HTTP 500".into() },

@@ -10,11 +10,8 @@ use crate::flow::Outcome;
 
 pub fn view(state: &DownloadState, now: DateTime<Utc>) -> Value {
     let resend_in = state.resend_at().map(|at| ((at - now).num_milliseconds().max(0) + 999) / 1000);
-    let partners: Vec<Value> = state
-        .partners
-        .iter()
-        .map(|p| json!({ "id": p.id, "name": p.name, "logotype": p.logotype }))
-        .collect();
+    let partners: Vec<Value> =
+        state.partners.iter().map(|p| json!({ "id": p.id, "name": p.name, "logotype": p.logotype })).collect();
     let devices: Vec<Value> = state
         .devices
         .iter()

@@ -43,7 +43,9 @@ pub struct CallRecord {
 
 pub enum Reply {
     /// The first call with this key is running; `request` is its body.
-    InFlight { request: Bytes },
+    InFlight {
+        request: Bytes,
+    },
     Done {
         request: Bytes,
         status: StatusCode,
@@ -63,20 +65,11 @@ pub struct AdminBook {
 
 impl AdminBook {
     pub fn new(rng: StdRng) -> Self {
-        Self {
-            faults: FaultBook::new(rng),
-            calls: VecDeque::new(),
-            next_seq: 1,
-            replies: HashMap::new(),
-        }
+        Self { faults: FaultBook::new(rng), calls: VecDeque::new(), next_seq: 1, replies: HashMap::new() }
     }
 
     pub fn calls(&self, endpoint: Option<&str>) -> Vec<CallRecord> {
-        self.calls
-            .iter()
-            .filter(|call| endpoint.is_none_or(|e| call.endpoint == e))
-            .cloned()
-            .collect()
+        self.calls.iter().filter(|call| endpoint.is_none_or(|e| call.endpoint == e)).cloned().collect()
     }
 
     pub fn clear_calls(&mut self) {
@@ -94,13 +87,7 @@ impl AdminBook {
         self.next_seq - 1
     }
 
-    pub fn finish(
-        &mut self,
-        seq: u64,
-        status: Option<u16>,
-        outcome: Outcome,
-        fault_id: Option<u64>,
-    ) {
+    pub fn finish(&mut self, seq: u64, status: Option<u16>, outcome: Outcome, fault_id: Option<u64>) {
         if let Some(call) = self.calls.iter_mut().rev().find(|call| call.seq == seq) {
             call.status = status;
             call.outcome = outcome;

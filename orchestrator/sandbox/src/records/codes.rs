@@ -85,11 +85,9 @@ impl CodeOutcome {
                 "TRANSACTION_NOT_FOUND",
                 "Transação não encontrada. Solicite um novo código.".to_string(),
             ),
-            Self::Expired => (
-                StatusCode::FORBIDDEN,
-                "CODE_EXPIRED",
-                "Código expirado. Solicite um novo código.".to_string(),
-            ),
+            Self::Expired => {
+                (StatusCode::FORBIDDEN, "CODE_EXPIRED", "Código expirado. Solicite um novo código.".to_string())
+            }
             Self::Used => (
                 StatusCode::FORBIDDEN,
                 "CODE_ALREADY_USED",
@@ -121,14 +119,7 @@ pub struct CodeBook {
 
 impl CodeBook {
     /// Records transaction `id`: `code` sent to `msisdn` on `channel` at `now`.
-    pub fn open(
-        &mut self,
-        id: String,
-        channel: Channel,
-        msisdn: &str,
-        code: String,
-        now: DateTime<Utc>,
-    ) {
+    pub fn open(&mut self, id: String, channel: Channel, msisdn: &str, code: String, now: DateTime<Utc>) {
         let transaction = Transaction {
             channel,
             msisdn: msisdn.to_string(),
@@ -142,18 +133,8 @@ impl CodeBook {
 
     /// Checks `code` against transaction `id` of `channel`, counting a wrong code and marking
     /// the phone verified when it is right.
-    pub fn check(
-        &mut self,
-        channel: Channel,
-        id: &str,
-        code: &str,
-        now: DateTime<Utc>,
-    ) -> CodeOutcome {
-        let Some(transaction) = self
-            .transactions
-            .get_mut(id)
-            .filter(|t| t.channel == channel)
-        else {
+    pub fn check(&mut self, channel: Channel, id: &str, code: &str, now: DateTime<Utc>) -> CodeOutcome {
+        let Some(transaction) = self.transactions.get_mut(id).filter(|t| t.channel == channel) else {
             return CodeOutcome::Unknown;
         };
         if transaction.used {
@@ -167,9 +148,7 @@ impl CodeBook {
         }
         if transaction.code != code {
             transaction.wrong += 1;
-            return CodeOutcome::Wrong {
-                attempts_left: MAX_WRONG_CODES - transaction.wrong,
-            };
+            return CodeOutcome::Wrong { attempts_left: MAX_WRONG_CODES - transaction.wrong };
         }
         transaction.used = true;
         let msisdn = transaction.msisdn.clone();

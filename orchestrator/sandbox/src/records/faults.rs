@@ -88,17 +88,14 @@ impl FaultRequest {
         if !is_known_pattern(&self.endpoint, endpoints) {
             return Err(FaultError::UnknownEndpoint(self.endpoint));
         }
-        let effects =
-            usize::from(self.status.is_some()) + usize::from(self.timeout) + usize::from(self.drop);
+        let effects = usize::from(self.status.is_some()) + usize::from(self.timeout) + usize::from(self.drop);
         if effects > 1 {
             return Err(FaultError::ConflictingEffects);
         }
         if effects == 0 && self.latency_ms == 0 {
             return Err(FaultError::NoEffect);
         }
-        if (self.body.is_some() && self.status.is_none())
-            || (self.hold_ms.is_some() && !self.timeout)
-        {
+        if (self.body.is_some() && self.status.is_none()) || (self.hold_ms.is_some() && !self.timeout) {
             return Err(FaultError::StrayOption);
         }
         let hold_ms = self.hold_ms.unwrap_or(DEFAULT_HOLD_MS);
@@ -106,13 +103,8 @@ impl FaultRequest {
             return Err(FaultError::TooLong);
         }
         let effect = match (self.status, self.timeout, self.drop) {
-            (Some(status), _, _) if !(200..=599).contains(&status) => {
-                return Err(FaultError::InvalidStatus(status))
-            }
-            (Some(status), _, _) => Some(Effect::Status {
-                status,
-                body: self.body,
-            }),
+            (Some(status), _, _) if !(200..=599).contains(&status) => return Err(FaultError::InvalidStatus(status)),
+            (Some(status), _, _) => Some(Effect::Status { status, body: self.body }),
             (None, true, _) => Some(Effect::Timeout { hold_ms }),
             (None, false, true) => Some(Effect::Drop),
             (None, false, false) => None,
@@ -120,9 +112,7 @@ impl FaultRequest {
         match (self.times, self.fraction) {
             (Some(_), Some(_)) => return Err(FaultError::TimesAndFraction),
             (Some(0), None) => return Err(FaultError::ZeroTimes),
-            (None, Some(f)) if !(f > 0.0 && f <= 1.0) => {
-                return Err(FaultError::InvalidFraction(f))
-            }
+            (None, Some(f)) if !(f > 0.0 && f <= 1.0) => return Err(FaultError::InvalidFraction(f)),
             _ => {}
         }
         // A refused status is most useful before the contract runs; a lost answer after it.
@@ -149,9 +139,7 @@ fn is_known_pattern(pattern: &str, endpoints: &[&str]) -> bool {
 fn matches(pattern: &str, endpoint: &str) -> bool {
     match pattern.strip_suffix(".*") {
         _ if pattern == "*" => true,
-        Some(upstream) => endpoint
-            .strip_prefix(upstream)
-            .is_some_and(|rest| rest.starts_with('.')),
+        Some(upstream) => endpoint.strip_prefix(upstream).is_some_and(|rest| rest.starts_with('.')),
         None => pattern == endpoint,
     }
 }
@@ -164,11 +152,7 @@ pub struct FaultBook {
 
 impl FaultBook {
     pub fn new(rng: StdRng) -> Self {
-        Self {
-            faults: Vec::new(),
-            next_id: 1,
-            rng,
-        }
+        Self { faults: Vec::new(), next_id: 1, rng }
     }
 
     pub fn add(&mut self, request: FaultRequest, endpoints: &[&str]) -> Result<Fault, FaultError> {
@@ -190,11 +174,7 @@ impl FaultBook {
     /// the order they were set, whose budget allows it.
     pub fn take(&mut self, endpoint: &str) -> Option<Fault> {
         let mut chosen = None;
-        for fault in self
-            .faults
-            .iter_mut()
-            .filter(|fault| matches(&fault.endpoint, endpoint))
-        {
+        for fault in self.faults.iter_mut().filter(|fault| matches(&fault.endpoint, endpoint)) {
             if let Some(fraction) = fault.fraction {
                 if self.rng.gen::<f64>() >= fraction {
                     continue;
@@ -229,20 +209,11 @@ mod tests {
     #[test]
     fn times_counts_down_then_the_fault_is_gone() {
         let mut book = book();
-        book.add(
-            request(serde_json::json!({"endpoint": "bff.packs", "status": 503, "times": 2})),
-            ENDPOINTS,
-        )
-        .expect("valid");
+        book.add(request(serde_json::json!({"endpoint": "bff.packs", "status": 503, "times": 2})), ENDPOINTS)
+            .expect("valid");
         assert!(book.take("bff.subscribe-serial").is_none());
         let first = book.take("bff.packs").expect("valid");
-        assert_eq!(
-            first.effect,
-            Some(Effect::Status {
-                status: 503,
-                body: None
-            })
-        );
+        assert_eq!(first.effect, Some(Effect::Status { status: 503, body: None }));
         assert_eq!(first.phase, Phase::Before);
         assert!(book.take("bff.packs").is_some());
         assert!(book.take("bff.packs").is_none());
@@ -252,14 +223,9 @@ mod tests {
     #[test]
     fn a_fraction_applies_to_about_that_share_of_calls() {
         let mut book = book();
-        book.add(
-            request(serde_json::json!({"endpoint": "bff.*", "drop": true, "fraction": 0.25})),
-            ENDPOINTS,
-        )
-        .expect("valid");
-        let hits = (0..4000)
-            .filter(|_| book.take("bff.packs").is_some())
-            .count();
+        book.add(request(serde_json::json!({"endpoint": "bff.*", "drop": true, "fraction": 0.25})), ENDPOINTS)
+            .expect("valid");
+        let hits = (0..4000).filter(|_| book.take("bff.packs").is_some()).count();
         assert!((800..1200).contains(&hits), "{hits}");
         assert!(book.take("cloud.send-code").is_none());
     }
@@ -267,11 +233,7 @@ mod tests {
     #[test]
     fn without_budget_it_lasts_until_cleared() {
         let mut book = book();
-        book.add(
-            request(serde_json::json!({"endpoint": "*", "latency_ms": 5})),
-            ENDPOINTS,
-        )
-        .expect("valid");
+        book.add(request(serde_json::json!({"endpoint": "*", "latency_ms": 5})), ENDPOINTS).expect("valid");
         assert!((0..10).all(|_| book.take("cloud.send-code").is_some()));
         book.clear();
         assert!(book.take("cloud.send-code").is_none());
@@ -280,27 +242,11 @@ mod tests {
     #[test]
     fn time_outs_and_drops_happen_after_the_contract_by_default() {
         let mut book = book();
-        let timeout = book
-            .add(
-                request(serde_json::json!({"endpoint": "bff.packs", "timeout": true})),
-                ENDPOINTS,
-            )
-            .expect("valid");
-        assert_eq!(
-            (timeout.effect, timeout.phase),
-            (
-                Some(Effect::Timeout {
-                    hold_ms: DEFAULT_HOLD_MS
-                }),
-                Phase::After
-            )
-        );
-        let early =
-            request(serde_json::json!({"endpoint": "bff.packs", "drop": true, "phase": "before"}));
-        assert_eq!(
-            book.add(early, ENDPOINTS).expect("valid").phase,
-            Phase::Before
-        );
+        let timeout =
+            book.add(request(serde_json::json!({"endpoint": "bff.packs", "timeout": true})), ENDPOINTS).expect("valid");
+        assert_eq!((timeout.effect, timeout.phase), (Some(Effect::Timeout { hold_ms: DEFAULT_HOLD_MS }), Phase::After));
+        let early = request(serde_json::json!({"endpoint": "bff.packs", "drop": true, "phase": "before"}));
+        assert_eq!(book.add(early, ENDPOINTS).expect("valid").phase, Phase::Before);
     }
 
     #[test]
@@ -311,41 +257,23 @@ mod tests {
             refused(json!({"endpoint": "bff.nada", "status": 500})),
             FaultError::UnknownEndpoint("bff.nada".into())
         );
-        assert_eq!(
-            refused(json!({"endpoint": "nada.*", "status": 500})),
-            FaultError::UnknownEndpoint("nada.*".into())
-        );
+        assert_eq!(refused(json!({"endpoint": "nada.*", "status": 500})), FaultError::UnknownEndpoint("nada.*".into()));
         assert_eq!(
             refused(json!({"endpoint": "bff.packs", "status": 500, "drop": true})),
             FaultError::ConflictingEffects
         );
-        assert_eq!(
-            refused(json!({"endpoint": "bff.packs"})),
-            FaultError::NoEffect
-        );
-        assert_eq!(
-            refused(json!({"endpoint": "bff.packs", "status": 99})),
-            FaultError::InvalidStatus(99)
-        );
+        assert_eq!(refused(json!({"endpoint": "bff.packs"})), FaultError::NoEffect);
+        assert_eq!(refused(json!({"endpoint": "bff.packs", "status": 99})), FaultError::InvalidStatus(99));
         assert_eq!(
             refused(json!({"endpoint": "bff.packs", "drop": true, "times": 1, "fraction": 0.5})),
             FaultError::TimesAndFraction
         );
-        assert_eq!(
-            refused(json!({"endpoint": "bff.packs", "drop": true, "times": 0})),
-            FaultError::ZeroTimes
-        );
+        assert_eq!(refused(json!({"endpoint": "bff.packs", "drop": true, "times": 0})), FaultError::ZeroTimes);
         assert_eq!(
             refused(json!({"endpoint": "bff.packs", "drop": true, "fraction": 1.5})),
             FaultError::InvalidFraction(1.5)
         );
-        assert_eq!(
-            refused(json!({"endpoint": "bff.packs", "drop": true, "hold_ms": 5})),
-            FaultError::StrayOption
-        );
-        assert_eq!(
-            refused(json!({"endpoint": "bff.packs", "latency_ms": 600000})),
-            FaultError::TooLong
-        );
+        assert_eq!(refused(json!({"endpoint": "bff.packs", "drop": true, "hold_ms": 5})), FaultError::StrayOption);
+        assert_eq!(refused(json!({"endpoint": "bff.packs", "latency_ms": 600000})), FaultError::TooLong);
     }
 }

@@ -64,9 +64,6 @@ mod tests {
             });
         }
         assert_eq!(inbox.all().len(), CAPACITY);
-        assert_eq!(
-            inbox.latest_for("5511910000001").map(|s| s.code.as_str()),
-            Some("001004")
-        );
+        assert_eq!(inbox.latest_for("5511910000001").map(|s| s.code.as_str()), Some("001004"));
     }
 }

@@ -84,18 +84,10 @@ impl TokenError {
     /// 401 `INVALID_TOKEN` or `TOKEN_EXPIRED` in the upstream's style.
     pub fn refusal(self, style: Style) -> Refusal {
         match self {
-            Self::Unknown => Refusal::new(
-                style,
-                StatusCode::UNAUTHORIZED,
-                "INVALID_TOKEN",
-                "token not issued by this service",
-            ),
-            Self::Expired => Refusal::new(
-                style,
-                StatusCode::UNAUTHORIZED,
-                "TOKEN_EXPIRED",
-                "token expired",
-            ),
+            Self::Unknown => {
+                Refusal::new(style, StatusCode::UNAUTHORIZED, "INVALID_TOKEN", "token not issued by this service")
+            }
+            Self::Expired => Refusal::new(style, StatusCode::UNAUTHORIZED, "TOKEN_EXPIRED", "token expired"),
         }
     }
 }
@@ -113,27 +105,12 @@ pub struct TokenBook(HashMap<String, Issued>);
 impl TokenBook {
     /// Records `token` of `kind`, issued at `now` for `claims`.
     pub fn insert(&mut self, token: String, kind: TokenKind, claims: Claims, now: DateTime<Utc>) {
-        self.0.insert(
-            token,
-            Issued {
-                kind,
-                claims,
-                expires_at: now + kind.ttl(),
-            },
-        );
+        self.0.insert(token, Issued { kind, claims, expires_at: now + kind.ttl() });
     }
 
     /// The claims of `token` if it is one of `accepted` and still valid.
-    pub fn check(
-        &self,
-        token: &str,
-        accepted: &[TokenKind],
-        now: DateTime<Utc>,
-    ) -> Result<Claims, TokenError> {
-        let issued = self
-            .0
-            .get(token)
-            .filter(|issued| accepted.contains(&issued.kind));
+    pub fn check(&self, token: &str, accepted: &[TokenKind], now: DateTime<Utc>) -> Result<Claims, TokenError> {
+        let issued = self.0.get(token).filter(|issued| accepted.contains(&issued.kind));
         match issued {
             None => Err(TokenError::Unknown),
             Some(issued) if now >= issued.expires_at => Err(TokenError::Expired),

@@ -2,11 +2,11 @@
 //! the way the orchestrator does.
 #![allow(dead_code)]
 
+use reqwest::header::{HeaderMap, HeaderValue};
+use reqwest::{Method, RequestBuilder, StatusCode};
 use sandbox::credentials as dev;
 use sandbox::headers as h;
 use sandbox::{spawn_on_loopback, SandboxConfig, SandboxHandle};
-use reqwest::header::{HeaderMap, HeaderValue};
-use reqwest::{Method, RequestBuilder, StatusCode};
 use serde_json::{json, Value};
 
 pub struct Sandbox {
@@ -20,14 +20,9 @@ impl Sandbox {
     }
 
     pub async fn with_seed(seed: u64) -> Self {
-        let handle = spawn_on_loopback(SandboxConfig { seed })
-            .await
-            .expect("sandbox starts");
+        let handle = spawn_on_loopback(SandboxConfig { seed }).await.expect("sandbox starts");
         // Redirects are part of what the tests check (OAuth), so none are followed.
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
+        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Self { handle, http }
     }
 
@@ -49,25 +44,13 @@ impl Sandbox {
     }
 
     pub fn partner_as(&self, method: Method, path: &str, brand: &str) -> RequestBuilder {
-        self.http
-            .request(method, self.url(path))
-            .headers(partner_headers(brand))
+        self.http.request(method, self.url(path)).headers(partner_headers(brand))
     }
 
     /// The newest code the inbox holds for `msisdn` (`55...`).
     pub async fn last_code(&self, msisdn: &str) -> String {
-        let inbox: Value = self
-            .get(&format!("/sms?to={msisdn}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        inbox[0]["code"]
-            .as_str()
-            .expect("a code in the inbox")
-            .to_string()
+        let inbox: Value = self.get(&format!("/sms?to={msisdn}")).send().await.unwrap().json().await.unwrap();
+        inbox[0]["code"].as_str().expect("a code in the inbox").to_string()
     }
 
     /// `/authentication/v1/send`: the transaction id and the code it sent.
@@ -88,11 +71,7 @@ impl Sandbox {
     pub async fn verified(&self, msisdn: &str, brand: &str) -> String {
         let (transaction_id, pincode) = self.activation_code(msisdn, brand).await;
         let validated: Value = self
-            .partner_as(
-                Method::POST,
-                "/partner-api/authentication/v1/validate",
-                brand,
-            )
+            .partner_as(Method::POST, "/partner-api/authentication/v1/validate", brand)
             .json(&json!({ "transaction_id": transaction_id, "pincode": pincode }))
             .send()
             .await
@@ -100,10 +79,7 @@ impl Sandbox {
             .json()
             .await
             .unwrap();
-        validated["fs-custom-token"]
-            .as_str()
-            .expect("fs-custom-token")
-            .to_string()
+        validated["fs-custom-token"].as_str().expect("fs-custom-token").to_string()
     }
 
     /// The desktop flow's user token for `national` (11 digits), through phone-auth.
@@ -132,43 +108,25 @@ impl Sandbox {
     }
 
     pub async fn advance(&self, seconds: i64) {
-        let moved = self
-            .post("/admin/clock")
-            .json(&json!({ "advance_seconds": seconds }))
-            .send()
-            .await
-            .unwrap();
+        let moved = self.post("/admin/clock").json(&json!({ "advance_seconds": seconds })).send().await.unwrap();
         assert_eq!(moved.status(), StatusCode::OK);
     }
 
     pub async fn fault(&self, fault: Value) -> Value {
-        let set = self
-            .post("/admin/faults")
-            .json(&fault)
-            .send()
-            .await
-            .unwrap();
+        let set = self.post("/admin/faults").json(&fault).send().await.unwrap();
         assert_eq!(set.status(), StatusCode::CREATED, "{fault}");
         set.json().await.unwrap()
     }
 
     pub async fn calls(&self, endpoint: &str) -> Vec<Value> {
-        self.get(&format!("/admin/calls?endpoint={endpoint}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap()
+        self.get(&format!("/admin/calls?endpoint={endpoint}")).send().await.unwrap().json().await.unwrap()
     }
 }
 
 /// Every header the partner API requires, with the documented development values.
 pub fn partner_headers(brand: &str) -> HeaderMap {
     let mut headers = HeaderMap::new();
-    let mut set = |name: &'static str, value: &str| {
-        headers.insert(name, HeaderValue::from_str(value).unwrap())
-    };
+    let mut set = |name: &'static str, value: &str| headers.insert(name, HeaderValue::from_str(value).unwrap());
     set(h::CORRELATION_ID, &uuid::Uuid::new_v4().to_string());
     set(h::REQUESTER_NAME, dev::REQUESTER_NAME);
     set(h::BRAND_NAME, brand);

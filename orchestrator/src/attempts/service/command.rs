@@ -49,7 +49,14 @@ pub struct AttemptService<'a> {
 impl<'a> AttemptService<'a> {
     /// The service over the server's state.
     pub fn of(state: &'a crate::state::AppState) -> Self {
-        Self { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows, abuse: &state.abuse, metrics: &state.metrics }
+        Self {
+            db: &state.db,
+            store: &state.store,
+            vault: &state.vault,
+            flows: &state.flows,
+            abuse: &state.abuse,
+            metrics: &state.metrics,
+        }
     }
 }
 
@@ -111,13 +118,16 @@ impl AttemptService<'_> {
             .execute(&mut *attempt)
             .await?;
         let new_events = self.prepare(&mut attempt, &stream, decision.events, &metadata).await?;
-        let history = append_and_plan(&mut attempt, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
-            flow.next_step(h)
-        })
-        .await
-        .map_err(store_error)?;
+        let history =
+            append_and_plan(&mut attempt, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
+                flow.next_step(h)
+            })
+            .await
+            .map_err(store_error)?;
         if self.abuse.watches_start(&decision.guards) {
-            if let Err(refusal) = self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await? {
+            if let Err(refusal) =
+                self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?
+            {
                 attempt.rollback().await?;
                 let (refused, error) = self.refuse_start(&mut tx, flow, decision.command, refusal, &metadata).await?;
                 tx.commit().await?;
@@ -194,15 +204,18 @@ impl AttemptService<'_> {
             let mut acting = Acquire::begin(&mut *tx).await?;
             let new_events = self.prepare(&mut acting, stream, decision.events, &metadata).await?;
             let appending = std::time::Instant::now();
-            let after = append_and_plan(&mut acting, self.store, stream, flow.category(), history.clone(), new_events, |h| {
-                flow.next_step(h)
-            })
-            .await
-            .map_err(store_error)?;
+            let after =
+                append_and_plan(&mut acting, self.store, stream, flow.category(), history.clone(), new_events, |h| {
+                    flow.next_step(h)
+                })
+                .await
+                .map_err(store_error)?;
             self.metrics.store_append(appending.elapsed());
             if !decision.guards.is_empty() {
-                let admitted =
-                    self.abuse.admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request).await?;
+                let admitted = self
+                    .abuse
+                    .admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request)
+                    .await?;
                 if let Err(refusal) = admitted {
                     acting.rollback().await?;
                     let error = self.refuse(&mut tx, stream, flow, history, decision.command, refusal, client).await?;
@@ -269,10 +282,11 @@ impl AttemptService<'_> {
     /// The stream and flow of an attempt, if this browser started it.
     pub async fn authorize(&self, id: &str, session: Option<String>) -> Result<(StreamId, &dyn AttemptFlow), ApiError> {
         let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
-        let row: Option<(String, Vec<u8>)> = sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
-            .bind(stream.as_str())
-            .fetch_optional(self.db)
-            .await?;
+        let row: Option<(String, Vec<u8>)> =
+            sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
+                .bind(stream.as_str())
+                .fetch_optional(self.db)
+                .await?;
         let (flow_name, owner) = row.ok_or(ApiError::NotFound)?;
         match session {
             Some(token) if session::hash(&token) == owner => {}
@@ -303,7 +317,9 @@ impl AttemptService<'_> {
 pub(super) fn store_error(error: StoreError) -> ApiError {
     match error {
         StoreError::Database(e) => ApiError::Database(e),
-        StoreError::Busy(stream) | StoreError::Conflict { stream, .. } => ApiError::Conflict(format!("attempt {stream} kept busy")),
+        StoreError::Busy(stream) | StoreError::Conflict { stream, .. } => {
+            ApiError::Conflict(format!("attempt {stream} kept busy"))
+        }
         other => ApiError::Internal(other.into()),
     }
 }

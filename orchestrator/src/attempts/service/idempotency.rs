@@ -14,7 +14,8 @@ pub const MAX_KEY_CHARS: usize = 100;
 pub const KEY_RETENTION_HOURS: i32 = 24;
 
 /// The same key sent with another command.
-pub const KEY_REUSED: &str = "Esta chave de idempotência já foi usada com outro pedido. Gere uma nova chave para um novo pedido.";
+pub const KEY_REUSED: &str =
+    "Esta chave de idempotência já foi usada com outro pedido. Gere uma nova chave para um novo pedido.";
 
 /// An empty key, or one longer than [`MAX_KEY_CHARS`].
 pub const KEY_TOO_LONG: &str = "A chave de idempotência deve ter de 1 a 100 caracteres.";
@@ -34,12 +35,13 @@ pub async fn earlier_answer(
     key: &str,
     fingerprint: &[u8],
 ) -> Result<Option<AttemptReply>, ApiError> {
-    let earlier: Option<(Value, Option<Vec<u8>>)> =
-        sqlx::query_as("SELECT response, fingerprint FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2")
-            .bind(stream.as_str())
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let earlier: Option<(Value, Option<Vec<u8>>)> = sqlx::query_as(
+        "SELECT response, fingerprint FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2",
+    )
+    .bind(stream.as_str())
+    .bind(key)
+    .fetch_optional(&mut *conn)
+    .await?;
     let Some((response, stored)) = earlier else { return Ok(None) };
     if stored.is_some_and(|stored| stored != fingerprint) {
         return Err(ApiError::Invalid(KEY_REUSED.to_string()));
@@ -55,13 +57,15 @@ pub async fn store_answer(
     fingerprint: &[u8],
     answer: &AttemptReply,
 ) -> Result<(), ApiError> {
-    sqlx::query("INSERT INTO attempt_commands (stream_id, idempotency_key, fingerprint, response) VALUES ($1, $2, $3, $4)")
-        .bind(stream.as_str())
-        .bind(key)
-        .bind(fingerprint)
-        .bind(serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.into()))?)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "INSERT INTO attempt_commands (stream_id, idempotency_key, fingerprint, response) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(stream.as_str())
+    .bind(key)
+    .bind(fingerprint)
+    .bind(serde_json::to_value(answer).map_err(|e| ApiError::Internal(e.into()))?)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

@@ -68,7 +68,8 @@ impl AttemptService<'_> {
         self.abuse.record(&mut *conn, &refusal).await?;
         let mut payload = abuse::limited_event(&refusal, flow.category(), command);
         payload["flow"] = serde_json::Value::String(flow.category().to_string());
-        let new_events = self.prepare(&mut *conn, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
+        let new_events =
+            self.prepare(&mut *conn, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
         self.store
             .append_in_tx_announce_later(conn, &stream, ExpectedVersion::NoStream, new_events)
             .await

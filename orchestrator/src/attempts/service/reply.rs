@@ -56,7 +56,13 @@ pub struct AttemptReply {
 }
 
 /// The attempt's reply, its view as of `now` (the database's clock, see [`crate::clock`]).
-pub fn reply(flow: &dyn AttemptFlow, stream: &StreamId, history: &[RecordedEvent], new_from: usize, now: DateTime<Utc>) -> AttemptReply {
+pub fn reply(
+    flow: &dyn AttemptFlow,
+    stream: &StreamId,
+    history: &[RecordedEvent],
+    new_from: usize,
+    now: DateTime<Utc>,
+) -> AttemptReply {
     AttemptReply {
         id: stream.as_str().to_string(),
         flow: flow.category().to_string(),
@@ -103,7 +109,12 @@ mod tests {
             event_type: event_type.into(),
             schema_version: 1,
             payload,
-            metadata: Metadata { correlation_id: Uuid::nil(), causation_id: None, actor: "runner".into(), client: None },
+            metadata: Metadata {
+                correlation_id: Uuid::nil(),
+                causation_id: None,
+                actor: "runner".into(),
+                client: None,
+            },
             recorded_at: Utc::now(),
         }
     }
@@ -119,9 +130,12 @@ mod tests {
             let data = ClientEvent::from_recorded(&recorded(event_type, payload)).data;
             assert!(data.get("reason").is_none(), "{event_type}: {data}");
         }
-        let kept = ClientEvent::from_recorded(&recorded("code.rejected", json!({ "reason": "expired", "status": 403 }))).data;
+        let kept =
+            ClientEvent::from_recorded(&recorded("code.rejected", json!({ "reason": "expired", "status": 403 }))).data;
         assert_eq!(kept["reason"], "expired", "the activation page picks its message by it");
-        let removal = ClientEvent::from_recorded(&recorded("device.removal_failed", json!({ "device_id": "d1", "reason": "x" }))).data;
+        let removal =
+            ClientEvent::from_recorded(&recorded("device.removal_failed", json!({ "device_id": "d1", "reason": "x" })))
+                .data;
         assert_eq!(removal["device_id"], "d1");
     }
 }

@@ -73,7 +73,12 @@ impl<'a> ActivationClient<'a> {
     /// `POST /authentication/v1/send`: the transaction id of the code sent to `msisdn`.
     pub async fn send_code(&self, msisdn: &str, key: &str) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/send")?;
-        let answer = self.call("partner-api.authentication-send", Method::POST, target, Auth::Partner).idempotent(key).json(&json!({ "msisdn": msisdn })).send().await?;
+        let answer = self
+            .call("partner-api.authentication-send", Method::POST, target, Auth::Partner)
+            .idempotent(key)
+            .json(&json!({ "msisdn": msisdn }))
+            .send()
+            .await?;
         Ok(answer.reply(|a| a.text("/transaction_id")))
     }
 
@@ -81,7 +86,12 @@ impl<'a> ActivationClient<'a> {
     pub async fn validate_code(&self, transaction: &str, pincode: &str, key: &str) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.partner_api, "/authentication/v1/validate")?;
         let body = json!({ "transaction_id": transaction, "pincode": pincode });
-        let answer = self.call("partner-api.authentication-validate", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call("partner-api.authentication-validate", Method::POST, target, Auth::Partner)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|a| a.text("/fs-custom-token")))
     }
 
@@ -93,7 +103,8 @@ impl<'a> ActivationClient<'a> {
             "clientSecret": self.upstreams.client_secret.expose_secret(),
             "grantType": "client_credentials",
         });
-        let answer = self.call("sso.token", Method::POST, target, Auth::Caller).idempotent(key).json(&body).send().await?;
+        let answer =
+            self.call("sso.token", Method::POST, target, Auth::Caller).idempotent(key).json(&body).send().await?;
         Ok(answer.reply(|a| {
             let expires_in = a.body.get("expiresIn").and_then(Value::as_u64);
             a.text("/accessToken").map(|token| AccessToken { token, expires_in })
@@ -117,18 +128,33 @@ impl<'a> ActivationClient<'a> {
             DocumentKind::Cpf => "partner-api.authorize-cpf",
             DocumentKind::Cnpj => "partner-api.authorize-cnpj",
         };
-        let answer =
-            self.call(endpoint, Method::POST, target, Auth::Partner).bearer(access_token).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call(endpoint, Method::POST, target, Auth::Partner)
+            .bearer(access_token)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|a| a.text("/fs-auth-token")))
     }
 
     /// `POST /authorization/api/v1/authorize` with both tokens (the carrier flow): the
     /// authorization's custom token.
-    pub async fn authorize(&self, fs_auth_token: &str, fs_merge_token: &str, key: &str) -> Result<Reply<String>, StepError> {
+    pub async fn authorize(
+        &self,
+        fs_auth_token: &str,
+        fs_merge_token: &str,
+        key: &str,
+    ) -> Result<Reply<String>, StepError> {
         let mut target = url(&self.upstreams.urls.partner_api, "/authorization/api/v1/authorize")?;
         target.query_pairs_mut().append_pair("extref_fixo", "false").append_pair("data_validated", "true");
         let body = json!({ "fs-auth-token": fs_auth_token, "fs-merge-token": fs_merge_token });
-        let answer = self.call("partner-api.authorize", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call("partner-api.authorize", Method::POST, target, Auth::Partner)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|a| a.text("/authorization/custom_token")))
     }
 
@@ -142,7 +168,12 @@ impl<'a> ActivationClient<'a> {
         let target = Url::parse_with_params(base.as_str(), [("key", api_key)])
             .map_err(|e| StepError::Transient(format!("identity URL: {e}")))?;
         let body = json!({ "token": custom_token, "returnSecureToken": true });
-        let answer = self.call("identity.verify-custom-token", Method::POST, target, Auth::None).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call("identity.verify-custom-token", Method::POST, target, Auth::None)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|a| a.text("/idToken")))
     }
 
@@ -157,22 +188,41 @@ impl<'a> ActivationClient<'a> {
     pub async fn subscribe_serial(&self, serial: &str, msisdn: &str, key: &str) -> Result<Reply<()>, StepError> {
         let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-serial")?;
         let body = json!({ "serial": serial, "msisdn": msisdn });
-        let answer = self.call("bff.subscribe-serial", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call("bff.subscribe-serial", Method::POST, target, Auth::Partner)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|_| Some(())))
     }
 
     /// `POST /bff/api/v2/subscription/subscribe-by-hash`.
-    pub async fn subscribe_by_hash(&self, subscription: &HashSubscription<'_>, key: &str) -> Result<Reply<()>, StepError> {
+    pub async fn subscribe_by_hash(
+        &self,
+        subscription: &HashSubscription<'_>,
+        key: &str,
+    ) -> Result<Reply<()>, StepError> {
         let target = url(self.bff(), "/bff/api/v2/subscription/subscribe-by-hash")?;
         let body = serde_json::to_value(subscription).map_err(|e| StepError::Transient(format!("encoding: {e}")))?;
-        let answer = self.call("bff.subscribe-by-hash", Method::POST, target, Auth::Partner).idempotent(key).json(&body).send().await?;
+        let answer = self
+            .call("bff.subscribe-by-hash", Method::POST, target, Auth::Partner)
+            .idempotent(key)
+            .json(&body)
+            .send()
+            .await?;
         Ok(answer.reply(|_| Some(())))
     }
 
     /// The telecom partner's `POST /api/hero/auth/login`.
     pub async fn partner_login(&self, email: &str, key: &str) -> Result<Reply<PartnerSession>, StepError> {
         let target = url(&self.upstreams.urls.hero, "/api/hero/auth/login")?;
-        let answer = self.call("hero.login", Method::POST, target, Auth::ApiKey).idempotent(key).json(&json!({ "login": email })).send().await?;
+        let answer = self
+            .call("hero.login", Method::POST, target, Auth::ApiKey)
+            .idempotent(key)
+            .json(&json!({ "login": email }))
+            .send()
+            .await?;
         Ok(answer.reply(|a| {
             let (token, customer_id) = (a.text("/token")?, a.text("/customer_id")?);
             Some(PartnerSession { token, customer_id })
@@ -207,7 +257,12 @@ impl<'a> ActivationClient<'a> {
 
     /// The provider's token endpoint: the partner's one-time `code` for an access token,
     /// server-side, with our client credentials and the PKCE `verifier`.
-    pub async fn exchange_partner_code(&self, code: &str, redirect_uri: &str, verifier: &str) -> Result<Reply<String>, StepError> {
+    pub async fn exchange_partner_code(
+        &self,
+        code: &str,
+        redirect_uri: &str,
+        verifier: &str,
+    ) -> Result<Reply<String>, StepError> {
         let target = url(&self.upstreams.urls.oauth, "/token")?;
         let form = [
             ("grant_type", "authorization_code"),
@@ -368,13 +423,14 @@ impl Call<'_> {
             }
         };
         let status = response.status().as_u16();
-        let bytes = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-            Ok(bytes) => bytes,
-            Err(kind) => {
-                timer.record(Some(status), Some(kind));
-                return Err(StepError::Transient(format!("{}: reading the answer: {kind}", self.endpoint)));
-            }
-        };
+        let bytes =
+            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
+                Ok(bytes) => bytes,
+                Err(kind) => {
+                    timer.record(Some(status), Some(kind));
+                    return Err(StepError::Transient(format!("{}: reading the answer: {kind}", self.endpoint)));
+                }
+            };
         if let Some(kind) = transient_kind(status, &bytes) {
             timer.record(Some(status), Some(&kind));
             return Err(StepError::Transient(format!("{}: {kind}", self.endpoint)));

@@ -112,7 +112,9 @@ pub async fn remember(
     authorization: &Authorization,
     redirect_uri: &str,
 ) -> Result<(), PartnerLoginError> {
-    let verifier = sealer.seal(stream, VERIFIER_NAME, &authorization.verifier).map_err(|e| PartnerLoginError::Crypto(e.to_string()))?;
+    let verifier = sealer
+        .seal(stream, VERIFIER_NAME, &authorization.verifier)
+        .map_err(|e| PartnerLoginError::Crypto(e.to_string()))?;
     sqlx::query(
         "INSERT INTO oauth_states (state_hash, stream_id, redirect_uri, verifier, expires_at)
          VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision))",
@@ -166,7 +168,8 @@ pub async fn consume(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    let verifier = sealer.open(&origin, VERIFIER_NAME, &sealed).map_err(|e| PartnerLoginError::Crypto(e.to_string()))?;
+    let verifier =
+        sealer.open(&origin, VERIFIER_NAME, &sealed).map_err(|e| PartnerLoginError::Crypto(e.to_string()))?;
     Ok(Ok(Accepted { redirect_uri, verifier }))
 }
 
@@ -193,7 +196,10 @@ mod tests {
 
     #[test]
     fn the_rfc_7636_example_verifier_gives_its_challenge() {
-        assert_eq!(pkce_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+        assert_eq!(
+            pkce_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
     }
 
     #[test]

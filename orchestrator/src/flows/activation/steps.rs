@@ -3,17 +3,17 @@
 
 use std::time::Duration;
 
-use async_trait::async_trait;
-use events::flow::{PiiField, PlannedStep};
-use events::pii::PiiKind;
-use events::flows::activation::{
-    ActivationEvent as Event, ActivationFlow, ActivationState as State, ActivationStep as Step, Brand, CodeRefusal,
-    Products, Refused, StepFailed, Variant,
-};
 use super::client::{ActivationClient, HashSubscription, PartnerSession, Reply};
 use super::partner_login::{self, Authorization};
 use crate::config::PartnerConfig;
 use crate::runner::{FlowSteps, StepContext, StepError};
+use async_trait::async_trait;
+use events::flow::{PiiField, PlannedStep};
+use events::flows::activation::{
+    ActivationEvent as Event, ActivationFlow, ActivationState as State, ActivationStep as Step, Brand, CodeRefusal,
+    Products, Refused, StepFailed, Variant,
+};
+use events::pii::PiiKind;
 
 /// Names of the attempt's secrets.
 pub mod secret {
@@ -51,7 +51,13 @@ impl FlowSteps for ActivationSteps {
     // Subscribed or the product list: nothing later needs a token.
     const FORGETS_SECRETS_WHEN_COMPLETED: bool = true;
 
-    async fn run(&self, ctx: &StepContext, state: &State, step: &PlannedStep, key: &str) -> Result<Vec<Event>, StepError> {
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &State,
+        step: &PlannedStep,
+        key: &str,
+    ) -> Result<Vec<Event>, StepError> {
         let Some(which) = Step::from_name(&step.name) else {
             return Err(StepError::Transient(format!("unknown activation step {}", step.name)));
         };
@@ -95,11 +101,18 @@ impl Run<'_> {
         };
         let authorization = Authorization::random();
         let stream = self.ctx.stream.to_string();
-        partner_login::remember(self.ctx.secrets.pool(), self.ctx.secrets.sealer(), &stream, &authorization, return_url)
-            .await
-            .map_err(|e| StepError::Transient(e.to_string()))?;
+        partner_login::remember(
+            self.ctx.secrets.pool(),
+            self.ctx.secrets.sealer(),
+            &stream,
+            &authorization,
+            return_url,
+        )
+        .await
+        .map_err(|e| StepError::Transient(e.to_string()))?;
         // The portal reads `?code=&state=` on its way back (docs/activation-flow.md).
-        let authorize = self.client.partner_authorize_url(return_url, &authorization.state, &authorization.challenge())?;
+        let authorize =
+            self.client.partner_authorize_url(return_url, &authorization.state, &authorization.challenge())?;
         Ok(Event::PartnerLoginPrepared { authorize_url: authorize.to_string() })
     }
 
@@ -122,9 +135,10 @@ impl Run<'_> {
             None => None,
         };
         let stream = self.ctx.stream.to_string();
-        let accepted = partner_login::consume(self.ctx.secrets.pool(), self.ctx.secrets.sealer(), state.as_deref(), &stream)
-            .await
-            .map_err(|e| StepError::Transient(e.to_string()))?;
+        let accepted =
+            partner_login::consume(self.ctx.secrets.pool(), self.ctx.secrets.sealer(), state.as_deref(), &stream)
+                .await
+                .map_err(|e| StepError::Transient(e.to_string()))?;
         let accepted = match accepted {
             Ok(accepted) => accepted,
             Err(refusal) => {
@@ -140,7 +154,9 @@ impl Run<'_> {
                     self.put(secret::PARTNER_ACCESS_TOKEN, &token, MINUTES_15).await?;
                     token
                 }
-                Reply::Refused(status) | Reply::Malformed(status) => return Ok(Event::CustomerNotFound(refused(status))),
+                Reply::Refused(status) | Reply::Malformed(status) => {
+                    return Ok(Event::CustomerNotFound(refused(status)))
+                }
             },
         };
         Ok(match self.client.partner_customer(&token).await? {

@@ -99,7 +99,12 @@ impl CloudClient {
     }
 
     /// `POST /validateCode {transaction_id, pincode}` → `fs_custom_token`.
-    pub async fn validate_code(&self, transaction_id: &str, pincode: &str, key: &str) -> Result<SecretString, CallError> {
+    pub async fn validate_code(
+        &self,
+        transaction_id: &str,
+        pincode: &str,
+        key: &str,
+    ) -> Result<SecretString, CallError> {
         let body = json!({ "transaction_id": transaction_id, "pincode": pincode });
         Ok(SecretString::from(self.post::<Validated>("validateCode", body, key).await?.fs_custom_token))
     }
@@ -140,13 +145,14 @@ impl CloudClient {
             }
         };
         let status = response.status();
-        let bytes = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-            Ok(bytes) => bytes,
-            Err(kind) => {
-                timer.record(Some(status.as_u16()), Some(kind));
-                return Err(CallError::Transient(format!("{function}: reading the answer: {kind}")));
-            }
-        };
+        let bytes =
+            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
+                Ok(bytes) => bytes,
+                Err(kind) => {
+                    timer.record(Some(status.as_u16()), Some(kind));
+                    return Err(CallError::Transient(format!("{function}: reading the answer: {kind}")));
+                }
+            };
         let outcome = classify(function, status, &bytes);
         let error = match &outcome {
             Err(CallError::Transient(reason)) => Some(reason.as_str()),
@@ -197,8 +203,7 @@ fn classify<T: DeserializeOwned>(function: &str, status: StatusCode, body: &[u8]
             _ => Err(CallError::Transient(format!("{function}: HTTP {} without a status", status.as_u16()))),
         };
     }
-    serde_json::from_slice(body)
-        .map_err(|e| CallError::Transient(format!("{function}: unexpected answer: {e}")))
+    serde_json::from_slice(body).map_err(|e| CallError::Transient(format!("{function}: unexpected answer: {e}")))
 }
 
 #[cfg(test)]
@@ -225,16 +230,23 @@ mod tests {
 
     #[test]
     fn refusals_carry_the_upstream_message_and_code() {
-        let body = r#"{"status":"error","message":"Número de série não encontrado.","code":"SERIAL_NOT_FOUND"}"#.as_bytes();
+        let body =
+            r#"{"status":"error","message":"Número de série não encontrado.","code":"SERIAL_NOT_FOUND"}"#.as_bytes();
         match classify::<Tx>("f", StatusCode::NOT_FOUND, body) {
             Err(CallError::Refused { status, code, message }) => {
-                assert_eq!((status, code.as_deref(), message.as_str()), (404, Some("SERIAL_NOT_FOUND"), "Número de série não encontrado."));
+                assert_eq!(
+                    (status, code.as_deref(), message.as_str()),
+                    (404, Some("SERIAL_NOT_FOUND"), "Número de série não encontrado.")
+                );
             }
             other => panic!("{other:?}"),
         }
         // A 500 with a message is the upstream's deliberate answer.
         let body = r#"{"status":"error","message":"Não foi possível enviar o código agora."}"#.as_bytes();
-        assert!(matches!(classify::<Tx>("f", StatusCode::INTERNAL_SERVER_ERROR, body), Err(CallError::Refused { status: 500, .. })));
+        assert!(matches!(
+            classify::<Tx>("f", StatusCode::INTERNAL_SERVER_ERROR, body),
+            Err(CallError::Refused { status: 500, .. })
+        ));
         assert!(matches!(
             classify::<Tx>("f", StatusCode::FORBIDDEN, b"not json"),
             Err(CallError::Refused { message, .. }) if message == NO_MESSAGE
@@ -251,7 +263,12 @@ mod tests {
 
     #[test]
     fn unavailable_and_throttled_answers_are_retried() {
-        for status in [StatusCode::SERVICE_UNAVAILABLE, StatusCode::BAD_GATEWAY, StatusCode::GATEWAY_TIMEOUT, StatusCode::TOO_MANY_REQUESTS] {
+        for status in [
+            StatusCode::SERVICE_UNAVAILABLE,
+            StatusCode::BAD_GATEWAY,
+            StatusCode::GATEWAY_TIMEOUT,
+            StatusCode::TOO_MANY_REQUESTS,
+        ] {
             let body = br#"{"status":"error","message":"Falha simulada."}"#;
             assert!(matches!(classify::<Tx>("f", status, body), Err(CallError::Transient(_))), "{status}");
         }

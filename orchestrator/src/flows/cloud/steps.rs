@@ -9,8 +9,8 @@ use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, CloudStep};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, CloudClient};
-use crate::runner::{FlowSteps, StepContext};
 use crate::runner::StepError;
+use crate::runner::{FlowSteps, StepContext};
 
 /// Secret names of an attempt.
 pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
@@ -72,9 +72,14 @@ impl FlowSteps for CloudSteps {
         step: &PlannedStep,
         key: &str,
     ) -> Result<Vec<CloudEvent>, StepError> {
-        let client =
-            CloudClient::new(ctx.http.clone(), &ctx.upstreams.urls.cloud_functions, ctx.upstreams.timeout, ctx.calls.clone());
-        let step_kind = CloudStep::from_name(&step.name).ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
+        let client = CloudClient::new(
+            ctx.http.clone(),
+            &ctx.upstreams.urls.cloud_functions,
+            ctx.upstreams.timeout,
+            ctx.calls.clone(),
+        );
+        let step_kind = CloudStep::from_name(&step.name)
+            .ok_or_else(|| StepError::Transient(format!("unknown step {}", step.name)))?;
         let event = match step_kind {
             CloudStep::CheckPhone => match client.check_phone(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(()) => CloudEvent::PhoneChecked {},

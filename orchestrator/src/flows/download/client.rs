@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use reqwest::{Method, RequestBuilder, StatusCode};
 use axum::body::Bytes;
+use reqwest::{Method, RequestBuilder, StatusCode};
 use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -179,13 +179,12 @@ impl DesktopClient {
                 "field": { "fieldPath": "msisdn" }, "op": "EQUAL", "value": { "stringValue": msisdn } } },
             "limit": 1 } });
         let url = format!("{}/v1/projects/{}/databases/(default)/documents:runQuery", self.docdb, self.docdb_project);
-        let request = self.http.post(url).bearer_auth(token.expose_secret()).header(headers::IDEMPOTENCY_KEY, key).json(&body);
+        let request =
+            self.http.post(url).bearer_auth(token.expose_secret()).header(headers::IDEMPOTENCY_KEY, key).json(&body);
         let rows: Vec<Value> = self.call("docdb.run-query", request).await?;
         // The first document's msisdn must be the phone itself (spec §7).
-        let found = rows
-            .first()
-            .and_then(|row| row.pointer("/document/fields/msisdn/stringValue"))
-            .and_then(Value::as_str);
+        let found =
+            rows.first().and_then(|row| row.pointer("/document/fields/msisdn/stringValue")).and_then(Value::as_str);
         Ok(found == Some(msisdn))
     }
 
@@ -195,7 +194,8 @@ impl DesktopClient {
     }
 
     pub async fn devices(&self, token: &SecretString, subscription: &str) -> Result<Vec<UpstreamDevice>, CallError> {
-        let request = self.antivirus(Method::GET, "/v1/user/devices", token).header(headers::SUBSCRIPTION_ID, subscription);
+        let request =
+            self.antivirus(Method::GET, "/v1/user/devices", token).header(headers::SUBSCRIPTION_ID, subscription);
         self.call("antivirus.devices", request).await
     }
 
@@ -232,7 +232,9 @@ impl DesktopClient {
     }
 
     fn antivirus(&self, method: Method, path: &str, token: &SecretString) -> RequestBuilder {
-        self.http.request(method, format!("{}{path}", self.antivirus)).header(headers::USER_TOKEN, token.expose_secret())
+        self.http
+            .request(method, format!("{}{path}", self.antivirus))
+            .header(headers::USER_TOKEN, token.expose_secret())
     }
 
     /// Sends the call and reads its answer: the body of a 2xx, or why not. Every call is
@@ -248,18 +250,22 @@ impl DesktopClient {
             }
         };
         let status = response.status();
-        let body = match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-            Ok(body) => body,
-            Err(kind) => {
-                timer.record(Some(status.as_u16()), Some(kind));
-                return Err(CallError::Transient(format!("{endpoint}: reading the answer: {kind}")));
-            }
-        };
+        let body =
+            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
+                Ok(body) => body,
+                Err(kind) => {
+                    timer.record(Some(status.as_u16()), Some(kind));
+                    return Err(CallError::Transient(format!("{endpoint}: reading the answer: {kind}")));
+                }
+            };
         let outcome = classify_status(endpoint, status, &body);
-        timer.record(Some(status.as_u16()), outcome.as_ref().err().and_then(|e| match e {
-            CallError::Transient(reason) => Some(reason.as_str()),
-            CallError::Refused { .. } => None,
-        }));
+        timer.record(
+            Some(status.as_u16()),
+            outcome.as_ref().err().and_then(|e| match e {
+                CallError::Transient(reason) => Some(reason.as_str()),
+                CallError::Refused { .. } => None,
+            }),
+        );
         outcome.map(|()| body)
     }
 
@@ -292,7 +298,9 @@ pub fn error_code(body: &[u8]) -> String {
         .flatten()
         .filter_map(Value::as_str)
         .find(|code| {
-            !code.is_empty() && code.len() <= 64 && code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            !code.is_empty()
+                && code.len() <= 64
+                && code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         })
         .unwrap_or_default()
         .to_string();
@@ -305,7 +313,10 @@ mod tests {
 
     #[test]
     fn error_codes_are_read_in_both_styles_and_nothing_else() {
-        assert_eq!(error_code(br#"{"code":"NO_FREE_LICENSE","message":"all 3 licences are in use"}"#), "NO_FREE_LICENSE");
+        assert_eq!(
+            error_code(br#"{"code":"NO_FREE_LICENSE","message":"all 3 licences are in use"}"#),
+            "NO_FREE_LICENSE"
+        );
         assert_eq!(
             error_code(br#"{"error":{"code":403,"message":"INVALID_CODE","status":"PERMISSION_DENIED"}}"#),
             "INVALID_CODE"
@@ -327,12 +338,18 @@ mod tests {
             Err(CallError::Refused { status: 500, code: String::new() })
         );
         assert!(matches!(classify_status("e", StatusCode::SERVICE_UNAVAILABLE, b""), Err(CallError::Transient(_))));
-        assert!(matches!(classify_status("e", StatusCode::PARTIAL_CONTENT, b""), Err(CallError::Refused { status: 206, .. })));
+        assert!(matches!(
+            classify_status("e", StatusCode::PARTIAL_CONTENT, b""),
+            Err(CallError::Refused { status: 206, .. })
+        ));
     }
 
     #[test]
     fn reasons_name_status_and_code() {
         assert_eq!(CallError::Refused { status: 500, code: String::new() }.reason(), "HTTP 500");
-        assert_eq!(CallError::Refused { status: 403, code: "NO_FREE_LICENSE".into() }.reason(), "HTTP 403 NO_FREE_LICENSE");
+        assert_eq!(
+            CallError::Refused { status: 403, code: "NO_FREE_LICENSE".into() }.reason(),
+            "HTTP 403 NO_FREE_LICENSE"
+        );
     }
 }

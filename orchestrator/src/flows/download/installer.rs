@@ -18,12 +18,13 @@ use serde_json::json;
 use super::steps::INSTALLER_URL;
 use crate::attempts::service::AttemptService;
 use crate::attempts::session;
-use crate::write_path::Secrets;
 use crate::http::error::ApiError;
 use crate::state::AppState;
+use crate::write_path::Secrets;
 
 /// The granted link expired (one hour) or was never granted.
-pub const LINK_EXPIRED: &str = "O link de download expirou. Volte à página e clique em 'clique aqui' para baixar novamente.";
+pub const LINK_EXPIRED: &str =
+    "O link de download expirou. Volte à página e clique em 'clique aqui' para baixar novamente.";
 /// The download manager did not deliver the file.
 pub const UNAVAILABLE: &str = "Não foi possível baixar o instalador agora. Tente novamente em instantes.";
 
@@ -35,10 +36,12 @@ pub fn router() -> Router<AppState> {
 pub const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(10 * 60);
 
 /// Downloads of one attempt's installer at once (a double click, a second tab), and in all.
-pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps = crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
+pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps =
+    crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
 
 /// Shown past [`DOWNLOAD_CAPS`].
-pub const TOO_MANY_DOWNLOADS: &str = "Este instalador já está sendo baixado. Aguarde o download terminar e tente de novo.";
+pub const TOO_MANY_DOWNLOADS: &str =
+    "Este instalador já está sendo baixado. Aguarde o download terminar e tente de novo.";
 
 /// One client for every installer download: a bounded connect and read here, and the whole
 /// download bounded by [`DOWNLOAD_DEADLINE`].
@@ -80,7 +83,11 @@ fn message(status: StatusCode, text: &str) -> Response {
     (status, Json(json!({ "message": text }))).into_response()
 }
 
-async fn installer(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn installer(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let service = AttemptService::of(&state);
     let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
     if stream.category() != DownloadFlow::CATEGORY {
@@ -90,7 +97,9 @@ async fn installer(State(state): State<AppState>, Path(id): Path<String>, header
     if fold::<DownloadFlow>(&history).downloads == 0 {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     }
-    let Some(url) = Secrets::new(state.db.clone(), state.vault.secret_box(), stream.as_str()).get(INSTALLER_URL).await? else {
+    let Some(url) =
+        Secrets::new(state.db.clone(), state.vault.secret_box(), stream.as_str()).get(INSTALLER_URL).await?
+    else {
         return Ok(message(StatusCode::GONE, LINK_EXPIRED));
     };
     // Held until the body is sent or dropped.

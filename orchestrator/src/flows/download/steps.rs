@@ -7,14 +7,16 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::{PiiField, PlannedStep};
+use events::flows::download::{
+    DesktopPhone, Device, DownloadEvent, DownloadFlow, DownloadState, Partner, Pending, COUNTRY_PREFIX,
+};
 use events::pii::PiiKind;
-use events::flows::download::{DesktopPhone, Device, DownloadEvent, DownloadFlow, DownloadState, Partner, Pending, COUNTRY_PREFIX};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, DesktopClient, Endpoints, UpstreamDevice, UpstreamPartner};
-use crate::runner::{FlowSteps, StepContext};
-use crate::runner::StepError;
 use crate::config::DownloadConfig;
+use crate::runner::StepError;
+use crate::runner::{FlowSteps, StepContext};
 
 /// Secret names of an attempt.
 pub const SESSION: &str = "download.phone_auth_session";
@@ -24,7 +26,6 @@ pub const INSTALLER_URL: &str = "download.installer_url";
 pub const SUBSCRIPTIONS: &str = "download.subscriptions";
 /// Device reference (`device-1`, ...) → the upstream's device id, as JSON.
 pub const DEVICES: &str = "download.devices";
-
 
 /// The SMS code lives 15 minutes (spec §9); its session no longer.
 const SESSION_TTL: Duration = Duration::from_secs(15 * 60);
@@ -138,7 +139,10 @@ impl FlowSteps for DownloadSteps {
         match pending {
             Pending::SendCode | Pending::ResendCode => {
                 let resend = *pending == Pending::ResendCode;
-                match client.send_code(&msisdn(ctx, state).await?, self.config.bot_check_token.expose_secret(), key).await {
+                match client
+                    .send_code(&msisdn(ctx, state).await?, self.config.bot_check_token.expose_secret(), key)
+                    .await
+                {
                     Ok(session) => {
                         keep(ctx, SESSION, &session, SESSION_TTL).await?;
                         Ok(vec![if resend { DownloadEvent::CodeResent {} } else { DownloadEvent::CodeSent {} }])
@@ -154,7 +158,8 @@ impl FlowSteps for DownloadSteps {
                 };
                 match client.confirm_code(&session, code, key).await {
                     Ok(user) => {
-                        let ttl = user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
+                        let ttl =
+                            user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
                         keep(ctx, USER_TOKEN, &user.token, ttl).await?;
                         Ok(vec![DownloadEvent::CodeConfirmed {}])
                     }
@@ -186,7 +191,8 @@ impl FlowSteps for DownloadSteps {
             }
             Pending::RequestDownload => {
                 let os = state.os.ok_or_else(|| missing("os"))?;
-                let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                let (Some(token), Some(subscription)) =
+                    (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
                     return Ok(vec![DownloadEvent::DownloadFailed { reason: TOKEN_LOST.into() }]);
                 };
@@ -206,7 +212,8 @@ impl FlowSteps for DownloadSteps {
                 }
             }
             Pending::ListDevices => {
-                let (Some(token), Some(subscription)) = (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                let (Some(token), Some(subscription)) =
+                    (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
                     return Ok(vec![DownloadEvent::DevicesFailed { reason: TOKEN_LOST.into() }]);
                 };
@@ -309,8 +316,18 @@ mod tests {
     #[test]
     fn upstream_ids_stay_out_of_the_event_lists() {
         let (partners, subscriptions) = partners_for_events(vec![
-            UpstreamPartner { id: "op".into(), name: "Op".into(), logotype: None, priority_subscription_id: Some("sub-5511910000001".into()) },
-            UpstreamPartner { id: "sem".into(), name: "Sem".into(), logotype: Some("x.svg".into()), priority_subscription_id: Some(" ".into()) },
+            UpstreamPartner {
+                id: "op".into(),
+                name: "Op".into(),
+                logotype: None,
+                priority_subscription_id: Some("sub-5511910000001".into()),
+            },
+            UpstreamPartner {
+                id: "sem".into(),
+                name: "Sem".into(),
+                logotype: Some("x.svg".into()),
+                priority_subscription_id: Some(" ".into()),
+            },
         ]);
         assert_eq!(partners.iter().map(|p| p.has_subscription).collect::<Vec<_>>(), [true, false]);
         assert_eq!(partners[0].logotype, "");
@@ -340,7 +357,10 @@ mod tests {
             kept("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe").as_deref(),
             Some("http://127.0.0.1:8090/download-manager/files/t/antivirus-installer.exe")
         );
-        assert_eq!(kept("http://127.0.0.1:8090/download-manager/a/../files/x").as_deref(), Some("http://127.0.0.1:8090/download-manager/files/x"));
+        assert_eq!(
+            kept("http://127.0.0.1:8090/download-manager/a/../files/x").as_deref(),
+            Some("http://127.0.0.1:8090/download-manager/files/x")
+        );
         for refused in [
             "http://127.0.0.1:8090/download-manager-evil/x",
             "http://evil.test/download-manager/files/x",
