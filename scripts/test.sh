@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command: installs what is missing and runs every test the project has:
-# web unit tests, Rust tests (against a real PostgreSQL), browser tests in headless Chromium and
+# web unit tests, the Rust checks (rustfmt, clippy) and tests (against a real PostgreSQL), browser tests in headless Chromium and
 # schemathesis against the portal's OpenAPI document.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -21,6 +21,10 @@ trap cleanup EXIT INT TERM
 say "web: type check, unit tests, production build"
 npm_install "$ROOT/web"
 (cd web && npm run --silent typecheck && npx vitest run && npx vite build --logLevel warn)
+
+say "rust: cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 say "rust: cargo test (DATABASE_URL's server, a fresh database per test)"
 cargo test --workspace --locked

@@ -219,18 +219,15 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
     };
     // Other tests' transactions anywhere in the cluster hold events back too: wait (up to
     // 10 s) for the `n` expected ones to settle, as `read_all_settled` does.
-    let settled = |after, n: usize| {
-        let stream = stream.clone();
-        async move {
-            for _ in 0..200 {
-                let read = stream(after).await;
-                if read.len() >= n {
-                    return read;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let settled = |after, n: usize| async move {
+        for _ in 0..200 {
+            let read = stream(after).await;
+            if read.len() >= n {
+                return read;
             }
-            stream(after).await
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+        stream(after).await
     };
     let (s0, sa, sb, other) = (
         StreamId::new("activation").unwrap(),

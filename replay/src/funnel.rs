@@ -42,7 +42,7 @@ pub struct Finished {
 enum Open {
     /// Of another variant or outside the dates: only when it started, to forget it in time.
     Skipped(DateTime<Utc>),
-    Counted(AttemptTrack),
+    Counted(Box<AttemptTrack>),
 }
 
 impl Open {
@@ -54,10 +54,12 @@ impl Open {
     }
 }
 
+/// Called with every attempt handed to the tally (the export's rows).
+type OnFinished<'a> = Box<dyn FnMut(&Finished) + 'a>;
+
 pub struct Replay<'a> {
     query: &'a FunnelQuery,
-    /// Called with every attempt handed to the tally (the export's rows).
-    on_finished: Option<Box<dyn FnMut(&Finished) + 'a>>,
+    on_finished: Option<OnFinished<'a>>,
     open: HashMap<String, Open>,
     result: FunnelResult,
     /// The latest event time read: the log's clock.
@@ -97,7 +99,7 @@ impl<'a> Replay<'a> {
             None => {
                 let Some(track) = AttemptTrack::start(event) else { return };
                 let open = if self.query.counts(track.facts()) {
-                    Open::Counted(track)
+                    Open::Counted(Box::new(track))
                 } else {
                     Open::Skipped(event.recorded_at)
                 };

@@ -303,14 +303,17 @@ async fn main() -> anyhow::Result<()> {
             let written = projector.catch_up(|n| progress.set_position(n)).await?;
             progress.finish_and_clear();
             eprintln!("projeção em dia: {written} eventos lidos");
-            while follow {
-                match projector.step().await? {
-                    projection::Step::Wrote(_) | projection::Step::Raced => {}
-                    projection::Step::CaughtUp { held_back: true } => {
-                        tokio::time::sleep(std::time::Duration::from_millis(20)).await
-                    }
-                    projection::Step::CaughtUp { held_back: false } => {
-                        tokio::time::sleep(std::time::Duration::from_millis(500)).await
+            // `--follow` keeps the projection current until the process is stopped.
+            if follow {
+                loop {
+                    match projector.step().await? {
+                        projection::Step::Wrote(_) | projection::Step::Raced => {}
+                        projection::Step::CaughtUp { held_back: true } => {
+                            tokio::time::sleep(std::time::Duration::from_millis(20)).await
+                        }
+                        projection::Step::CaughtUp { held_back: false } => {
+                            tokio::time::sleep(std::time::Duration::from_millis(500)).await
+                        }
                     }
                 }
             }

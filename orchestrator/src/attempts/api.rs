@@ -174,9 +174,7 @@ async fn stream(
                 if held.is_some() && new.is_empty() {
                     continue;
                 }
-                let Some(flow) = state.flows.get(stream_id.category()) else {
-                    return None;
-                };
+                let flow = state.flows.get(stream_id.category())?;
                 let mut history = held.take().unwrap_or_default();
                 let from = history.len();
                 history.extend(new);

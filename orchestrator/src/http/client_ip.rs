@@ -26,7 +26,7 @@ pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, hops: usize) -> Opti
     }
     chain.extend(peer.map(|ip| ip.to_string()));
     // The peer is the last proxy; each trusted hop moves one entry to the left.
-    let index = chain.len().checked_sub(1 + hops).unwrap_or(0);
+    let index = chain.len().saturating_sub(1 + hops);
     chain.get(index).cloned()
 }
 

@@ -32,7 +32,7 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
         let body = &after[tag_end + 1..];
         let Some(close) = body.find("</script>") else { break };
         if !tag.contains("src=") {
-            hashes.push(format!("'sha256-{}'", B64.encode(Sha256::digest(body[..close].as_bytes()))));
+            hashes.push(format!("'sha256-{}'", B64.encode(Sha256::digest(&body.as_bytes()[..close]))));
         }
         rest = &body[close..];
     }

@@ -485,7 +485,7 @@ impl Runner {
         let stream_id = claimed.stream_id.clone();
         match delay {
             Some(delay) => {
-                claim::retry_later(&mut *tx, claimed, delay).await?;
+                claim::retry_later(&mut tx, claimed, delay).await?;
                 tx.commit().await?;
                 self.store.announce(&[&stream]).await;
                 Ok(Tick::Retrying { stream_id, step })

@@ -107,7 +107,7 @@ pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::R
         let payload: Value = row.try_get("payload")?;
         let at: DateTime<Utc> = row.try_get("recorded_at")?;
         let staff_id = stream.strip_prefix("staff-").and_then(|s| Uuid::parse_str(s).ok()).unwrap_or_default();
-        if !emails.contains_key(&staff_id) {
+        if let std::collections::hash_map::Entry::Vacant(e) = emails.entry(staff_id) {
             let sealed: Option<Value> = sqlx::query_scalar("SELECT email_sealed FROM staff WHERE id = $1")
                 .bind(staff_id)
                 .fetch_optional(db)
@@ -116,7 +116,7 @@ pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::R
                 Some(sealed) => email_of(vault, &sealed).await,
                 None => "equipe".to_string(),
             };
-            emails.insert(staff_id, email);
+            e.insert(email);
         }
         let action = match event_type.as_str() {
             crate::staff::audit::OPENED_ATTEMPT => "opened",

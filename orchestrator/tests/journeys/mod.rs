@@ -45,7 +45,7 @@ impl Journey {
     pub fn of(i: usize) -> Self {
         match i % 12 {
             v @ 0..=5 => Self::Activation(VARIANTS[v]),
-            6 | 8 | 10 => Self::Download(if (i / 12 + i % 12 / 2) % 2 == 0 { 1 } else { 2 }),
+            6 | 8 | 10 => Self::Download(if (i / 12 + i % 12 / 2).is_multiple_of(2) { 1 } else { 2 }),
             _ => Self::Cloud,
         }
     }

@@ -86,7 +86,7 @@ impl CpfCnpj {
         match value.len() {
             11 => {
                 let error = FieldError::new(Self::FIELD, messages::INVALID_CPF);
-                let digits = numeric_values(&value).ok_or(error.clone())?;
+                let digits = numeric_values(&value).ok_or(error)?;
                 if all_same(&value) || !cpf_check_digits_match(&digits) {
                     return Err(error);
                 }
