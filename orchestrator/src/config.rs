@@ -14,8 +14,6 @@ use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 use upstream_contract::credentials as dev;
 
-use crate::state::{CompanyIdentity, SiteConfig};
-
 /// Settings of `orchestrator serve`. Every field has an environment variable (see README).
 #[derive(Debug, Clone, Args)]
 pub struct ServeConfig {
@@ -84,28 +82,13 @@ pub struct ServeConfig {
     pub server: ServerConfig,
 }
 
-impl ServeConfig {
-    /// What the browser may know about this deployment.
-    pub fn site_config(&self) -> SiteConfig {
-        let sandbox = self.upstreams.sandbox_url.trim_end_matches('/');
-        SiteConfig {
-            chatbot_url: self.site.chatbot_url.clone().unwrap_or_else(|| format!("{sandbox}/chatbot/?p=hero")),
-            chatbot_avatar_url: self
-                .site
-                .chatbot_avatar_url
-                .clone()
-                .unwrap_or_else(|| format!("{sandbox}/chatbot/avatar.svg")),
-            sandbox: self.site.sandbox_mode,
-            sms_inbox_url: self.site.sandbox_mode.then(|| format!("{sandbox}/sms")),
-            company: self.site.company.identity(),
-            return_origins: crate::attempts::return_url::ReturnOrigins::new(
-                self.site.public_origin.as_deref(),
-                self.site.sandbox_mode,
-                self.bind_addr,
-            ),
-        }
-    }
-}
+/// The server's defaults, one constant each (the flags' and `ServerConfig::default`'s).
+pub const DEFAULT_HEADER_READ_TIMEOUT_SECS: u64 = 10;
+pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 30;
+pub const DEFAULT_MAX_CONCURRENT_REQUESTS: u64 = 512;
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 65_536;
+pub const DEFAULT_SSE_MAX_PER_ATTEMPT: u64 = 4;
+pub const DEFAULT_SSE_MAX_TOTAL: u64 = 1_000;
 
 /// clap's parser for secrets: the value goes straight into a [`SecretString`].
 fn secret(value: &str) -> Result<SecretString, Infallible> {
@@ -274,31 +257,6 @@ impl Default for CompanySettings {
             support_phone: None,
             support_whatsapp: None,
             ethics_seal_url: None,
-        }
-    }
-}
-
-impl CompanySettings {
-    /// What `GET /api/public-config` says about the company; blank values count as unset.
-    pub fn identity(&self) -> CompanyIdentity {
-        fn set(value: &Option<String>) -> Option<String> {
-            value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
-        }
-        CompanyIdentity {
-            legal_name: self.company_legal_name.trim().to_owned(),
-            cnpj: self.company_cnpj.trim().to_owned(),
-            address: self
-                .company_address
-                .split(';')
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            contact_email: self.company_contact_email.trim().to_owned(),
-            press_email: self.company_press_email.trim().to_owned(),
-            support_phone: set(&self.support_phone),
-            support_whatsapp: set(&self.support_whatsapp),
-            ethics_seal_url: set(&self.ethics_seal_url),
         }
     }
 }
@@ -517,50 +475,34 @@ impl Default for AbuseConfig {
 pub struct ServerConfig {
     /// Seconds a client has to send a request's headers (also how long an idle keep-alive
     /// connection stays open): a slowloris is cut off after it.
-    #[arg(long, env = "HTTP_HEADER_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    #[arg(long, env = "HTTP_HEADER_READ_TIMEOUT_SECS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=300))]
     pub header_read_timeout_secs: u64,
     /// Seconds from a request's headers to its answer's (an event stream's body is not bound).
-    #[arg(long, env = "HTTP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    #[arg(long, env = "HTTP_REQUEST_TIMEOUT_SECS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub request_timeout_secs: u64,
     /// Requests handled at once by this process; more wait their turn within the time-out.
-    #[arg(long, env = "HTTP_MAX_CONCURRENT_REQUESTS", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, env = "HTTP_MAX_CONCURRENT_REQUESTS", default_value_t = DEFAULT_MAX_CONCURRENT_REQUESTS, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_concurrent_requests: u64,
     /// Largest request body in bytes.
-    #[arg(long, env = "HTTP_MAX_BODY_BYTES", default_value_t = 65_536, value_parser = clap::value_parser!(u64).range(1_024..=16_777_216))]
+    #[arg(long, env = "HTTP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, value_parser = clap::value_parser!(u64).range(1_024..=16_777_216))]
     pub max_body_bytes: u64,
     /// Event streams (SSE) open at once for one attempt.
-    #[arg(long, env = "SSE_MAX_PER_ATTEMPT", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
+    #[arg(long, env = "SSE_MAX_PER_ATTEMPT", default_value_t = DEFAULT_SSE_MAX_PER_ATTEMPT, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub sse_max_per_attempt: u64,
     /// Event streams (SSE) open at once in this process.
-    #[arg(long, env = "SSE_MAX_TOTAL", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, env = "SSE_MAX_TOTAL", default_value_t = DEFAULT_SSE_MAX_TOTAL, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub sse_max_total: u64,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        let limits = crate::http::server::ServerLimits::default();
         Self {
-            header_read_timeout_secs: limits.header_read.as_secs(),
-            request_timeout_secs: limits.request.as_secs(),
-            max_concurrent_requests: limits.concurrent_requests as u64,
-            max_body_bytes: limits.body_bytes as u64,
-            sse_max_per_attempt: limits.streams.per_attempt as u64,
-            sse_max_total: limits.streams.total as u64,
-        }
-    }
-}
-
-impl ServerConfig {
-    pub fn limits(&self) -> crate::http::server::ServerLimits {
-        crate::http::server::ServerLimits {
-            header_read: Duration::from_secs(self.header_read_timeout_secs),
-            request: Duration::from_secs(self.request_timeout_secs),
-            concurrent_requests: usize::try_from(self.max_concurrent_requests).unwrap_or(usize::MAX),
-            body_bytes: usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX),
-            streams: crate::attempts::streams::StreamCaps {
-                per_attempt: usize::try_from(self.sse_max_per_attempt).unwrap_or(usize::MAX),
-                total: usize::try_from(self.sse_max_total).unwrap_or(usize::MAX),
-            },
+            header_read_timeout_secs: DEFAULT_HEADER_READ_TIMEOUT_SECS,
+            request_timeout_secs: DEFAULT_REQUEST_TIMEOUT_SECS,
+            max_concurrent_requests: DEFAULT_MAX_CONCURRENT_REQUESTS,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            sse_max_per_attempt: DEFAULT_SSE_MAX_PER_ATTEMPT,
+            sse_max_total: DEFAULT_SSE_MAX_TOTAL,
         }
     }
 }
@@ -617,48 +559,6 @@ mod tests {
         for secret in ["db-password", "real-client-secret", "00112233", dev::OAUTH_CLIENT_SECRET] {
             assert!(!printed.contains(secret), "{secret} printed in {printed}");
         }
-    }
-
-    #[test]
-    fn chatbot_and_inbox_default_to_the_sandbox() {
-        let mut config = Cli::try_parse_from(["serve", "--database-url", "x", "--sandbox-url", "http://127.0.0.1:9/"])
-            .expect("parses")
-            .config;
-        let site = config.site_config();
-        assert_eq!(site.chatbot_url, "http://127.0.0.1:9/chatbot/?p=hero");
-        assert_eq!(site.sms_inbox_url.as_deref(), Some("http://127.0.0.1:9/sms"));
-        config.site.sandbox_mode = false;
-        config.site.chatbot_url = Some("https://bot.example/?p=hero".into());
-        let site = config.site_config();
-        assert_eq!(site.chatbot_url, "https://bot.example/?p=hero");
-        assert_eq!(site.sms_inbox_url, None);
-    }
-
-    #[test]
-    fn company_identity_has_placeholders_and_takes_the_operators_values() {
-        let site = Cli::try_parse_from(["serve", "--database-url", "x"]).expect("parses").config.site_config();
-        assert_eq!(site.company.address.len(), 3);
-        assert_eq!(site.company.support_phone, None);
-        let site = Cli::try_parse_from([
-            "serve",
-            "--database-url",
-            "x",
-            "--company-cnpj",
-            "11.222.333/0001-81",
-            "--company-address",
-            "Av. Paulista, 1000; São Paulo – SP",
-            "--support-phone",
-            "0800 000 1234",
-            "--support-whatsapp",
-            " ",
-        ])
-        .expect("parses")
-        .config
-        .site_config();
-        assert_eq!(site.company.cnpj, "11.222.333/0001-81");
-        assert_eq!(site.company.address, ["Av. Paulista, 1000", "São Paulo – SP"]);
-        assert_eq!(site.company.support_phone.as_deref(), Some("0800 000 1234"));
-        assert_eq!(site.company.support_whatsapp, None, "a blank value is unset");
     }
 
     #[test]

@@ -16,9 +16,9 @@ use tokio::task::JoinHandle;
 use crate::attempts::notifier::Notifier;
 use crate::config::ServeConfig;
 use crate::flows::{registry, FlowSettings, Registry};
+use crate::http::state::{AppState, SiteConfig};
 use crate::runner::{Runner, RunnerConfig, StepDeps};
 use crate::shutdown::stopped;
-use crate::state::{AppState, SiteConfig};
 use crate::upstream::Upstreams;
 
 /// The SQL migrations of `migrations/`, embedded at build time.
@@ -57,12 +57,12 @@ impl Parts {
         Ok(Self {
             keys: config.keys.keys(config.site.sandbox_mode)?,
             upstreams: Upstreams::from_config(&config.upstreams),
-            site: config.site_config(),
+            site: crate::http::state::SiteConfig::of(config),
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
             staff_cookie_secure: config.site.staff_cookie_secure,
             session_cookie_secure: config.site.session_cookie_secure,
             abuse: config.abuse.clone(),
-            server: config.server.limits(),
+            server: crate::http::server::ServerLimits::of(&config.server),
         })
     }
 }
@@ -98,7 +98,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         abuse,
         server,
         streams,
-        downloads: crate::attempts::streams::OpenStreams::new(crate::flows::download::installer::DOWNLOAD_CAPS),
+        downloads: crate::attempts::streams::OpenStreams::new(crate::http::api::installer::DOWNLOAD_CAPS),
         metrics: Arc::new(crate::metrics::Metrics::new()),
     };
     Ok(App { state, registry_steps: steps })

@@ -12,9 +12,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StreamId};
 use orchestrator::runner::worker::Tick;
-use orchestrator::runner::{
-    schedule_in_tx, CallLog, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow,
-};
+use orchestrator::runner::{CallLog, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow};
+use orchestrator::write_path::schedule_in_tx;
 use serde_json::json;
 use sqlx::PgPool;
 use tokio::sync::Notify;

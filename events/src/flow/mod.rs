@@ -18,11 +18,12 @@ use serde_json::Value;
 
 use crate::types::RecordedEvent;
 
+pub use crate::pii::{clear_marker, CLEAR_MARKER};
 pub use erased::{AttemptFlow, Decision, Erased, Refused, MALFORMED_COMMAND};
 pub(crate) use field_error::debug_masked;
 pub use field_error::FieldError;
 pub use guards::{national_digits, Guards, SmsTo};
-pub use pii_field::{clear_marker, PiiField, CLEAR_MARKER};
+pub use pii_field::PiiField;
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).

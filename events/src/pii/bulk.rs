@@ -9,10 +9,10 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::clear_marker;
 use super::crypto::{self, field_aad, lookup_hmac};
 use super::{KeyRef, Keys, PiiKind, Sealed};
 use crate::error::StoreError;
-use crate::flow::clear_marker;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubjectRow {

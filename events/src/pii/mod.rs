@@ -10,6 +10,7 @@
 pub mod bulk;
 mod crypto;
 mod keys;
+mod marker;
 mod sealed;
 mod secret_box;
 mod vault;
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 
 pub use keys::Keys;
+pub use marker::{clear_marker, CLEAR_MARKER};
 pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
 pub use secret_box::SecretBox;
 pub use vault::{StreamLink, Vault};

@@ -3,7 +3,6 @@
 //! (docs/abuse.md). Every refusal becomes an `abuse.limited` event, so support sees it and
 //! funnels count it.
 
-pub mod api;
 pub mod gate;
 pub mod proof;
 pub mod rules;
@@ -34,6 +33,17 @@ impl Refusal {
     fn rule(rule: Rule) -> Self {
         Self { rule, retry_after: None, proof: None }
     }
+
+    /// The answer the refused request gets in `flow` (the rule's message; 403 for the proof of
+    /// work, 429 otherwise).
+    pub fn answer(&self, flow: &str) -> crate::error::Limited {
+        crate::error::Limited {
+            rule: self.rule.name(),
+            message: self.rule.message(flow),
+            retry_after: self.retry_after,
+            forbidden: self.rule == Rule::ProofOfWork,
+        }
+    }
 }
 
 /// What the caller's request brought besides its command.
@@ -41,7 +51,7 @@ impl Refusal {
 pub struct Request<'a> {
     /// The `X-Altcha` header.
     pub proof: Option<&'a str>,
-    /// The client's address ([`crate::http::client_ip`]).
+    /// The client's address (the server's `client_ip` extractor).
     pub ip: Option<&'a str>,
 }
 

@@ -2,7 +2,6 @@
 //! path (decide, then the one write path of [`crate::write_path`]) and the live stream of
 //! changes. What runs steps lives in [`crate::runner`].
 
-pub mod api;
 pub mod client_info;
 pub mod notifier;
 pub mod return_url;

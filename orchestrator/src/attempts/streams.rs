@@ -15,7 +15,11 @@ pub struct StreamCaps {
 
 impl Default for StreamCaps {
     fn default() -> Self {
-        Self { per_attempt: 4, total: 1_000 }
+        let size = |value: u64| usize::try_from(value).unwrap_or(usize::MAX);
+        Self {
+            per_attempt: size(crate::config::DEFAULT_SSE_MAX_PER_ATTEMPT),
+            total: size(crate::config::DEFAULT_SSE_MAX_TOTAL),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use axum::routing::get;
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 pub fn router(state: AppState) -> Router {
     Router::new().route("/metrics", get(metrics)).with_state(state)

@@ -8,7 +8,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 /// The address `hops` trusted proxies vouch for, or the peer's when `hops` is 0.
 pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, hops: usize) -> Option<String> {

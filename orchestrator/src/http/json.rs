@@ -6,7 +6,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use crate::error::ApiError;
 
 /// Shown when the body is larger than the server accepts.
 pub const TOO_LARGE: &str = "Sua solicitação é grande demais. Revise os dados e tente novamente.";

@@ -1,13 +1,15 @@
 //! The HTTP surface: one router per area, merged here.
 
 pub mod admin;
+pub mod api;
 pub mod client_ip;
-pub mod error;
 pub mod health;
 pub mod json;
 pub mod public_config;
 pub mod security_headers;
 pub mod server;
+pub mod staff_auth;
+pub mod state;
 pub mod static_files;
 
 use std::path::Path;
@@ -17,7 +19,7 @@ use axum::Router;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -29,12 +31,12 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
     let security = axum::middleware::from_fn_with_state(std::sync::Arc::new(security), security_headers::add);
     let api = Router::new()
         .merge(health::router())
-        .merge(crate::attempts::api::router())
-        .merge(crate::staff::api::router())
-        .merge(crate::support::api::router())
-        .merge(crate::analytics::api::router())
-        .merge(crate::flows::download::installer::router())
-        .merge(crate::abuse::api::router())
+        .merge(api::attempts::router())
+        .merge(api::staff::router())
+        .merge(api::support::router())
+        .merge(api::analytics::router())
+        .merge(api::installer::router())
+        .merge(api::altcha::router())
         .merge(public_config::router());
     api.merge(static_files::router(web_dist))
         .layer(body_limit)

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
 
-use crate::state::{AppState, SiteConfig};
+use crate::http::state::{AppState, SiteConfig};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/public-config", get(public_config))

@@ -32,12 +32,23 @@ pub struct ServerLimits {
 
 impl Default for ServerLimits {
     fn default() -> Self {
+        Self::of(&crate::config::ServerConfig::default())
+    }
+}
+
+impl ServerLimits {
+    /// The limits a deployment configured.
+    pub fn of(config: &crate::config::ServerConfig) -> Self {
+        let size = |value: u64| usize::try_from(value).unwrap_or(usize::MAX);
         Self {
-            header_read: Duration::from_secs(10),
-            request: Duration::from_secs(30),
-            concurrent_requests: 512,
-            body_bytes: 64 * 1024,
-            streams: crate::attempts::streams::StreamCaps::default(),
+            header_read: Duration::from_secs(config.header_read_timeout_secs),
+            request: Duration::from_secs(config.request_timeout_secs),
+            concurrent_requests: size(config.max_concurrent_requests),
+            body_bytes: size(config.max_body_bytes),
+            streams: crate::attempts::streams::StreamCaps {
+                per_attempt: size(config.sse_max_per_attempt),
+                total: size(config.sse_max_total),
+            },
         }
     }
 }
@@ -117,7 +128,7 @@ pub async fn bounded(
     };
     match tokio::time::timeout(bounds.request, work).await {
         Ok(response) => response,
-        Err(_) => super::error::ApiError::TimedOut.into_response(),
+        Err(_) => crate::error::ApiError::TimedOut.into_response(),
     }
 }
 

@@ -12,7 +12,7 @@ use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 /// Vite writes content-hashed files under `static/`; their names change with their content.
 /// The build also writes a `.gz` beside each text file (web/scripts/precompress.mjs), sent to

@@ -1,7 +1,8 @@
 //! The step runner: executes the upstream calls that attempts have due, one at a time per
 //! attempt, across any number of orchestrator processes.
 //!
-//! - The schedule (`due_steps`) is written with the events that change it ([`schedule`]).
+//! - The schedule (`due_steps`) is written with the events that change it
+//!   ([`crate::write_path::schedule`]).
 //! - A runner claims a due row with `FOR UPDATE SKIP LOCKED` and takes a lease on it, so two
 //!   runners never execute one step at once ([`claim`]).
 //! - Before calling out it appends `step.started` with an idempotency key; `step.called` (the
@@ -16,13 +17,11 @@ pub mod claim;
 pub mod failure;
 pub mod flow;
 pub mod policy;
-pub mod schedule;
 pub mod steps;
 pub mod worker;
 
 pub use calls::CallLog;
 pub use flow::{PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
 pub use policy::RetryPolicy;
-pub use schedule::schedule_in_tx;
 pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 pub use worker::{Runner, RunnerConfig};

@@ -24,8 +24,8 @@ use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure, FailureKind};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED, STEP_STARTED};
 use super::policy::RetryPolicy;
-use super::schedule::{self, schedule_in_tx};
 use crate::metrics::{outcome_label, Metrics};
+use crate::write_path::schedule::{self, schedule_in_tx};
 use crate::write_path::{recorded_after, secrets};
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a

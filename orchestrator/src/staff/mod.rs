@@ -4,7 +4,6 @@
 //! action leaves in its member's `staff-<uuid>` stream.
 
 pub mod accounts;
-pub mod api;
 pub mod audit;
 pub mod auth;
 pub mod password;

@@ -2,7 +2,6 @@
 //! step by step with what the visitor saw, masked personal data and audited reveals, and the
 //! erasure of a person. Every route needs a staff session with the support or admin role.
 
-pub mod api;
 pub mod detail;
 pub mod erase;
 pub mod masking;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use chrono::NaiveDate;
 use serde_json::{json, Value};
 
-use crate::http::error::ApiError;
+use crate::error::ApiError;
 
 /// What the look-up searches by.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use events::flow::PlannedStep;
 use events::{EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError, StreamId};
 use sqlx::PgConnection;
 
-use crate::runner::schedule_in_tx;
+use super::schedule_in_tx;
 
 /// Appends `new_events` after `history` (the whole stream so far: empty for a new stream) and
 /// schedules what `next_step` names for the result, on `conn` (the caller's transaction). Returns the history with the new events.

@@ -10,8 +10,10 @@
 mod commit;
 pub mod pii;
 mod prepare;
+pub mod schedule;
 pub mod secrets;
 
 pub use commit::{append_and_plan, recorded_after};
 pub use prepare::{prepare, prepare_in, PrepareError};
+pub use schedule::schedule_in_tx;
 pub use secrets::Secrets;

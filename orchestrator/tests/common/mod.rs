@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use orchestrator::config::{DownloadConfig, KeyConfig, PartnerConfig, ServeConfig, SiteSettings, UpstreamConfig};
+use orchestrator::http::state::AppState;
 use orchestrator::runner::StepFlow;
-use orchestrator::state::AppState;
 use secrecy::SecretString;
 use sqlx::PgPool;
 

@@ -18,7 +18,7 @@ use super::idempotency::{earlier_answer, fingerprint, store_answer};
 use super::reply::{owner_reply, reply, AttemptReply};
 use crate::abuse::{self, AbuseGuard};
 use crate::attempts::{session, Flows};
-use crate::http::error::ApiError;
+use crate::error::ApiError;
 use crate::metrics::{outcome_label, Metrics};
 use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
 
@@ -44,20 +44,6 @@ pub struct AttemptService<'a> {
     pub flows: &'a Flows,
     pub abuse: &'a AbuseGuard,
     pub metrics: &'a Metrics,
-}
-
-impl<'a> AttemptService<'a> {
-    /// The service over the server's state.
-    pub fn of(state: &'a crate::state::AppState) -> Self {
-        Self {
-            db: &state.db,
-            store: &state.store,
-            vault: &state.vault,
-            flows: &state.flows,
-            abuse: &state.abuse,
-            metrics: &state.metrics,
-        }
-    }
 }
 
 fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {

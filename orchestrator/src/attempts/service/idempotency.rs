@@ -5,7 +5,7 @@ use events::StreamId;
 use serde_json::Value;
 
 use super::reply::AttemptReply;
-use crate::http::error::ApiError;
+use crate::error::ApiError;
 
 /// The longest `Idempotency-Key` accepted; a longer one is refused, never cut.
 pub const MAX_KEY_CHARS: usize = 100;

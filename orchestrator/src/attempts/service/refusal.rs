@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::command::{store_error, AttemptService, ClientInfo};
 use crate::abuse::{self, Refusal};
-use crate::http::error::ApiError;
+use crate::error::ApiError;
 use crate::write_path::append_and_plan;
 
 /// The type of the event that records a refusal by an abuse limit.
@@ -23,8 +23,7 @@ const MAX_RECORDED_REFUSALS: usize = 20;
 
 /// The answer a refused command gets.
 fn limited(flow: &dyn AttemptFlow, refusal: Refusal) -> ApiError {
-    let message = refusal.rule.message(flow.category());
-    ApiError::Limited(refusal, message)
+    ApiError::Limited(refusal.answer(flow.category()))
 }
 
 impl AttemptService<'_> {

@@ -3,7 +3,6 @@
 //! `events::flows::download`; decisions the spec left open are in `docs/download-flow.md`.
 
 pub mod client;
-pub mod installer;
 pub mod steps;
 
 pub use client::{CallError, DesktopClient};

@@ -16,12 +16,12 @@ use futures::Stream;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::service::{owner_reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
-use super::{client_info, session};
 use crate::abuse;
+use crate::attempts::service::{owner_reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
+use crate::attempts::{client_info, session};
+use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
-use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::http::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,7 +32,7 @@ pub fn router() -> Router<AppState> {
 }
 
 fn service(state: &AppState) -> AttemptService<'_> {
-    AttemptService::of(state)
+    state.attempts()
 }
 
 #[derive(Deserialize)]
@@ -152,7 +152,7 @@ async fn stream(
             let mut held = held;
             loop {
                 if held.is_some() {
-                    let wait = super::notifier::changed(&mut receiver, stream_id.as_str());
+                    let wait = crate::attempts::notifier::changed(&mut receiver, stream_id.as_str());
                     let _ = tokio::time::timeout(FALLBACK_POLL, wait).await;
                 }
                 let seen = held.as_ref().and_then(|h| h.last()).map_or(0, |e| e.version);

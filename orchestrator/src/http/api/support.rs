@@ -19,13 +19,13 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::query::{self, Key, PAGE_SIZE};
-use super::summary::{summarize, with_due_step};
-use super::{detail, erase, masking};
-use crate::http::error::ApiError;
+use crate::error::ApiError;
+use crate::http::state::AppState;
 use crate::staff::audit;
 use crate::staff::auth::{AdminStaff, SupportStaff};
-use crate::state::AppState;
+use crate::support::query::{self, Key, PAGE_SIZE};
+use crate::support::summary::{summarize, with_due_step};
+use crate::support::{detail, erase, masking};
 
 pub fn router() -> Router<AppState> {
     Router::new()

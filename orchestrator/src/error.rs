@@ -35,8 +35,8 @@ pub enum ApiError {
     BadField { field: &'static str, message: String },
     /// An abuse limit refused the request (docs/abuse.md): 429 with the rule's Portuguese
     /// message and `Retry-After` when known; 403 when the proof of work was missing or bad.
-    #[error("limited by {}", .0.rule.name())]
-    Limited(crate::abuse::Refusal, &'static str),
+    #[error("limited by {}", .0.rule)]
+    Limited(Limited),
     /// Too many event streams open for the attempt or the server.
     #[error("too many event streams")]
     TooManyStreams,
@@ -53,6 +53,19 @@ pub enum ApiError {
     Database(#[from] sqlx::Error),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+/// The answer to a request an abuse limit refused (`crate::abuse::Refusal::answer`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limited {
+    /// The rule's name, as `abuse.limited` events and metrics carry it.
+    pub rule: &'static str,
+    /// The rule's Portuguese message.
+    pub message: &'static str,
+    /// Sent as `Retry-After` when known.
+    pub retry_after: Option<std::time::Duration>,
+    /// 403 (the proof of work was missing or bad) rather than 429.
+    pub forbidden: bool,
 }
 
 /// Shown to the visitor when something on our side failed; details go to the log only.
@@ -90,15 +103,11 @@ impl IntoResponse for ApiError {
             ApiError::BadField { field, message } => {
                 (StatusCode::BAD_REQUEST, json!({ "message": message, "field": field }))
             }
-            ApiError::Limited(refusal, message) => {
-                let status = if refusal.rule == crate::abuse::rules::Rule::ProofOfWork {
-                    StatusCode::FORBIDDEN
-                } else {
-                    StatusCode::TOO_MANY_REQUESTS
-                };
-                let body = json!({ "message": message, "field": null, "rule": refusal.rule.name() });
+            ApiError::Limited(limited) => {
+                let status = if limited.forbidden { StatusCode::FORBIDDEN } else { StatusCode::TOO_MANY_REQUESTS };
+                let body = json!({ "message": limited.message, "field": null, "rule": limited.rule });
                 let mut response = (status, Json(body)).into_response();
-                if let Some(after) = refusal.retry_after {
+                if let Some(after) = limited.retry_after {
                     response.headers_mut().insert(axum::http::header::RETRY_AFTER, after.as_secs().max(1).into());
                 }
                 return response;

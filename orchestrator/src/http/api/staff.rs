@@ -9,12 +9,12 @@ use events::pii::PiiKind;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::accounts::{valid_email, Accounts};
-use super::auth::{same_origin, Staff};
-use super::{audit, password, sessions, throttle};
+use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
-use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::http::state::AppState;
+use crate::staff::accounts::{valid_email, Accounts};
+use crate::staff::auth::{same_origin, Staff};
+use crate::staff::{audit, password, sessions, throttle};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/staff/session", post(sign_in).get(current).delete(sign_out))

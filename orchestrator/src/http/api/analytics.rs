@@ -11,10 +11,10 @@ use events::funnel::projection::{self, LIVE};
 use events::funnel::{sao_paulo, FunnelAnswer, FunnelQuery};
 use serde_json::{json, Value};
 
-use super::question::{parse, Params};
-use crate::http::error::ApiError;
+use crate::analytics::question::{parse, Params};
+use crate::error::ApiError;
+use crate::http::state::AppState;
 use crate::staff::auth::AnalystStaff;
-use crate::state::AppState;
 
 /// Refusal messages listed per step.
 pub const TOP_REFUSALS: usize = 5;

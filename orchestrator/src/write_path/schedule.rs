@@ -2,7 +2,7 @@
 
 use sqlx::PgConnection;
 
-use super::flow::PlannedStep;
+use events::flow::PlannedStep;
 
 /// Channel that wakes idle runners: the event store's. A step is planned by the transaction
 /// that appends the events it follows from, and that append is announced after its commit

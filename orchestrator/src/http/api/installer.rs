@@ -15,11 +15,11 @@ use events::flow::{fold, Flow};
 use events::flows::download::{DownloadFlow, INSTALLER_FILE_NAME};
 use serde_json::json;
 
-use super::steps::INSTALLER_URL;
-use crate::attempts::service::AttemptService;
+use crate::flows::download::steps::INSTALLER_URL;
+
 use crate::attempts::session;
-use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::error::ApiError;
+use crate::http::state::AppState;
 use crate::write_path::Secrets;
 
 /// The granted link expired (one hour) or was never granted.
@@ -66,7 +66,7 @@ impl Served {
     /// `installer.served`, once per grant (a second download of one grant adds nothing).
     async fn record(self) {
         let state = &self.state;
-        let service = AttemptService::of(state);
+        let service = state.attempts();
         let Some(flow) = state.flows.get(DownloadFlow::CATEGORY) else { return };
         let event = ("installer.served".to_string(), json!({}));
         let wanted = |history: &[events::RecordedEvent]| {
@@ -88,7 +88,7 @@ async fn installer(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let service = AttemptService::of(&state);
+    let service = state.attempts();
     let (stream, _) = service.authorize(&id, session::from_headers(&headers)).await?;
     if stream.category() != DownloadFlow::CATEGORY {
         return Err(ApiError::NotFound);

@@ -7,8 +7,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
-use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::error::ApiError;
+use crate::http::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/altcha/challenge", get(challenge))
