@@ -68,12 +68,6 @@ pub struct Limited {
     pub forbidden: bool,
 }
 
-/// Shown to the visitor when something on our side failed; details go to the log only.
-pub const GENERIC_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
-
-/// Shown when sign-ins are refused for a while; never says whether the e-mail exists.
-pub const TOO_MANY_MESSAGE: &str = "Muitas tentativas de entrada. Por segurança, aguarde 15 minutos e tente de novo.";
-
 impl From<events::StoreError> for ApiError {
     fn from(error: events::StoreError) -> Self {
         ApiError::Internal(error.into())
@@ -86,18 +80,14 @@ impl IntoResponse for ApiError {
             ApiError::Rejected(rejection) => {
                 (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": rejection.message, "field": rejection.field }))
             }
-            ApiError::NotFound => (StatusCode::NOT_FOUND, json!({ "message": "Não encontramos o que você procurou." })),
-            ApiError::Forbidden => {
-                (StatusCode::FORBIDDEN, json!({ "message": "Você não tem acesso a esta tentativa." }))
+            ApiError::NotFound => (StatusCode::NOT_FOUND, json!({ "message": crate::texts::NOT_FOUND })),
+            ApiError::Forbidden => (StatusCode::FORBIDDEN, json!({ "message": crate::texts::NOT_YOUR_ATTEMPT })),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, json!({ "message": crate::texts::STAFF_SIGNED_OUT })),
+            ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, json!({ "message": crate::texts::BAD_CREDENTIALS })),
+            ApiError::StaffForbidden => (StatusCode::FORBIDDEN, json!({ "message": crate::texts::STAFF_FORBIDDEN })),
+            ApiError::TooManyRequests => {
+                (StatusCode::TOO_MANY_REQUESTS, json!({ "message": crate::texts::SIGN_INS_PAUSED }))
             }
-            ApiError::Unauthorized => {
-                (StatusCode::UNAUTHORIZED, json!({ "message": "Sua sessão terminou. Entre de novo." }))
-            }
-            ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, json!({ "message": "E-mail ou senha incorretos." })),
-            ApiError::StaffForbidden => {
-                (StatusCode::FORBIDDEN, json!({ "message": "Você não tem permissão para esta ação." }))
-            }
-            ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, json!({ "message": TOO_MANY_MESSAGE })),
             ApiError::Body(status, message) => (*status, json!({ "message": message, "field": null })),
             ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),
             ApiError::BadField { field, message } => {
@@ -112,22 +102,15 @@ impl IntoResponse for ApiError {
                 }
                 return response;
             }
-            ApiError::TooManyStreams => (
-                StatusCode::TOO_MANY_REQUESTS,
-                json!({ "message": "Muitas páginas estão acompanhando esta tentativa. Feche outras abas e tente de novo." }),
-            ),
-            ApiError::TimedOut => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({ "message": "O servidor demorou para responder. Tente novamente em instantes." }),
-            ),
-            ApiError::Conflict(_) => (
-                StatusCode::CONFLICT,
-                json!({ "message": "Sua solicitação mudou enquanto era processada. Tente novamente." }),
-            ),
+            ApiError::TooManyStreams => {
+                (StatusCode::TOO_MANY_REQUESTS, json!({ "message": crate::texts::TOO_MANY_STREAMS }))
+            }
+            ApiError::TimedOut => (StatusCode::SERVICE_UNAVAILABLE, json!({ "message": crate::texts::TIMED_OUT })),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, json!({ "message": crate::texts::CHANGED_MEANWHILE })),
             ApiError::Database(_) | ApiError::Internal(_) => {
                 // 500s are logged with their cause and hidden from the visitor.
                 tracing::error!(error = %self, "request failed");
-                (StatusCode::INTERNAL_SERVER_ERROR, json!({ "message": GENERIC_MESSAGE }))
+                (StatusCode::INTERNAL_SERVER_ERROR, json!({ "message": crate::texts::GENERIC }))
             }
         };
         (status, Json(body)).into_response()

@@ -17,5 +17,6 @@ pub mod staff;
 pub mod startup;
 pub mod support;
 pub mod telemetry;
+pub mod texts;
 pub mod upstream;
 pub mod write_path;

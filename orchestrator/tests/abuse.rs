@@ -114,10 +114,10 @@ async fn a_phone_gets_five_codes_in_ten_minutes_across_flows_attempts_and_voltar
     // 6: "Voltar" once more, and any flow, is refused before an upstream call.
     assert_eq!(h.command(&cloud, json!({ "type": "back" })).await.0, 200);
     let again = h.command(&cloud, json!({ "type": "submit_details", "phone": PHONE, "serial": "PSN-ABUSE-1" })).await;
-    refused_by(&again, 429, rules::Rule::SmsPerPhone10Min, rules::SMS_PER_PHONE);
+    refused_by(&again, 429, rules::Rule::SmsPerPhone10Min, orchestrator::texts::SMS_PER_PHONE);
     let another = h.download().await;
     let refused = h.command(&another, json!({ "type": "submit_phone", "phone": "11977771234" })).await;
-    refused_by(&refused, 429, rules::Rule::SmsPerPhone10Min, rules::SMS_PER_PHONE);
+    refused_by(&refused, 429, rules::Rule::SmsPerPhone10Min, orchestrator::texts::SMS_PER_PHONE);
 
     assert_eq!(h.codes_sent(MSISDN).await, 5, "five codes reached the phone");
     let recorded = h.refusals(&another).await;
@@ -147,7 +147,7 @@ async fn the_day_limit_holds_once_the_ten_minute_window_has_passed(db: PgPool) {
     }
     let visitor = h.download().await;
     let refused = h.command(&visitor, json!({ "type": "submit_phone", "phone": PHONE })).await;
-    refused_by(&refused, 429, rules::Rule::SmsPerPhoneDay, rules::SMS_PER_DAY);
+    refused_by(&refused, 429, rules::Rule::SmsPerPhoneDay, orchestrator::texts::SMS_PER_DAY);
     assert_eq!(h.codes_sent(MSISDN).await, 2);
 }
 
@@ -184,16 +184,16 @@ async fn a_code_send_without_a_valid_unused_proof_of_work_is_refused(db: PgPool)
     let visitor = h.download().await;
     let submit = json!({ "type": "submit_phone", "phone": PHONE });
     let missing = h.command_with_proof(&visitor, submit.clone(), None).await;
-    refused_by(&missing, 403, rules::Rule::ProofOfWork, rules::PROOF_MISSING);
+    refused_by(&missing, 403, rules::Rule::ProofOfWork, orchestrator::texts::PROOF_MISSING);
     let forged = h.command_with_proof(&visitor, submit.clone(), Some("eyJjaGFsbGVuZ2UiOnt9fQ==")).await;
-    refused_by(&forged, 403, rules::Rule::ProofOfWork, rules::PROOF_MISSING);
+    refused_by(&forged, 403, rules::Rule::ProofOfWork, orchestrator::texts::PROOF_MISSING);
     let proof = h.app.proof().await;
     assert_eq!(h.command_with_proof(&visitor, submit, Some(&proof)).await.0, 200);
     // The same solution again, on another attempt: spent.
     let other = h.download().await;
     let replayed =
         h.command_with_proof(&other, json!({ "type": "submit_phone", "phone": "(11) 97777-9999" }), Some(&proof)).await;
-    refused_by(&replayed, 403, rules::Rule::ProofOfWork, rules::PROOF_MISSING);
+    refused_by(&replayed, 403, rules::Rule::ProofOfWork, orchestrator::texts::PROOF_MISSING);
     assert_eq!(h.refusals(&visitor).await.len(), 2, "both refusals are in the attempt");
     assert_eq!(h.codes_sent(MSISDN).await, 1);
     assert_eq!(h.codes_sent("5511977779999").await, 0);
@@ -240,7 +240,7 @@ async fn the_sandbox_scenario_phones_are_exempt_in_sandbox_mode_only(db: PgPool)
     for _ in 0..5 {
         assert_eq!(send().await.0, 200);
     }
-    refused_by(&send().await, 429, rules::Rule::SmsPerPhone10Min, rules::SMS_PER_PHONE);
+    refused_by(&send().await, 429, rules::Rule::SmsPerPhone10Min, orchestrator::texts::SMS_PER_PHONE);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -264,7 +264,7 @@ async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db
     let refused = from("198.51.100.7").await.expect("start");
     assert!(refused.headers().contains_key("retry-after"));
     let answer = (refused.status().as_u16(), refused.json::<Value>().await.expect("json"));
-    refused_by(&answer, 429, rules::Rule::StartsPerIp, rules::STARTS_PER_IP);
+    refused_by(&answer, 429, rules::Rule::StartsPerIp, orchestrator::texts::STARTS_PER_IP);
     // Another client behind the same proxy (a forged left-hand entry changes nothing).
     assert_eq!(from("198.51.100.8").await.expect("start").status().as_u16(), 201);
     let recorded: i64 =
@@ -290,7 +290,7 @@ async fn partner_log_ins_are_limited_per_email(db: PgPool) {
     let refused = h
         .command(&visitor, json!({ "type": "submit_email", "phone": "(11) 97777-0003", "email": "alguem@exemplo.com" }))
         .await;
-    refused_by(&refused, 429, rules::Rule::PartnerLoginsPerEmail, rules::PARTNER_LOGINS);
+    refused_by(&refused, 429, rules::Rule::PartnerLoginsPerEmail, orchestrator::texts::PARTNER_LOGINS);
     h.idle().await;
     let logins = h.calls("hero.login").await.len();
     assert_eq!(logins, 2, "the partner was asked twice");
@@ -312,11 +312,11 @@ async fn the_portal_wide_ceiling_opens_the_breaker_for_every_phone(db: PgPool) {
     }
     let visitor = h.download().await;
     let tripped = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 97777-1003" })).await;
-    refused_by(&tripped, 429, rules::Rule::SmsPerMinute, rules::SMS_PAUSED);
+    refused_by(&tripped, 429, rules::Rule::SmsPerMinute, orchestrator::texts::SMS_PAUSED);
     // Open: even a scenario phone is refused, for the cool-down.
     let visitor = h.download().await;
     let open = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
-    refused_by(&open, 429, rules::Rule::SmsBreaker, rules::SMS_PAUSED);
+    refused_by(&open, 429, rules::Rule::SmsBreaker, orchestrator::texts::SMS_PAUSED);
     let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
     assert!(metrics.contains("exa_sms_breaker_trips_total 1"), "{metrics}");
     assert!(metrics.contains("exa_abuse_refusals_total{rule=\"sms_breaker\"} 1"), "{metrics}");
@@ -420,7 +420,7 @@ async fn a_resend_with_a_decoy_phone_is_refused_and_resends_count_against_the_at
     assert_eq!(h.attempt(&cloud).await["events"].as_array().map_or(0, Vec::len), events_before, "nothing was written");
 
     let plain = h.command(&cloud, json!({ "type": "resend" })).await;
-    refused_by(&plain, 429, rules::Rule::SmsPerPhone10Min, rules::SMS_PER_PHONE);
+    refused_by(&plain, 429, rules::Rule::SmsPerPhone10Min, orchestrator::texts::SMS_PER_PHONE);
 
     assert_eq!(h.codes_sent(MSISDN).await, 1, "the attempt's phone got its one code");
     assert_eq!(h.codes_sent("5521966660000").await, 0);

@@ -325,12 +325,12 @@ async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
     let (status, _) = keyed(&app, &id, &cookie, "k-1", json!({ "type": "confirm" })).await;
     assert_eq!(status, 200);
     let (status, reused) = keyed(&app, &id, &cookie, "k-1", json!({ "type": "start", "phone": "11910000002" })).await;
-    assert_eq!((status, reused["message"].as_str()), (422, Some(orchestrator::attempts::service::KEY_REUSED)));
+    assert_eq!((status, reused["message"].as_str()), (422, Some(orchestrator::texts::KEY_REUSED)));
 
     // Cut to 100 characters, these two keys were one.
     let long = "x".repeat(101);
     let (status, refused) = keyed(&app, &id, &cookie, &long, json!({ "type": "confirm" })).await;
-    assert_eq!((status, refused["message"].as_str()), (422, Some(orchestrator::attempts::service::KEY_TOO_LONG)));
+    assert_eq!((status, refused["message"].as_str()), (422, Some(orchestrator::texts::KEY_TOO_LONG)));
 
     // Keys older than a day are purged.
     sqlx::query("UPDATE attempt_commands SET created_at = now() - interval '25 hours'")
@@ -459,7 +459,8 @@ async fn the_stream_pushes_the_view_when_a_step_finishes(db: PgPool) {
 /// refused with a Portuguese message and appends nothing.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_full_attempt_refuses_every_command(db: PgPool) {
-    use orchestrator::attempts::service::{ATTEMPT_FULL, MAX_EVENTS_PER_ATTEMPT};
+    use orchestrator::attempts::service::MAX_EVENTS_PER_ATTEMPT;
+    use orchestrator::texts::ATTEMPT_FULL;
     let app = demo_app(db.clone()).await;
     let (_, cookie, body) = start(&app, "11910000001").await;
     let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());

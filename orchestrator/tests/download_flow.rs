@@ -364,6 +364,6 @@ async fn a_third_download_of_the_same_installer_at_once_is_refused(db: PgPool) {
     assert_eq!((first.status().as_u16(), second.status().as_u16()), (200, 200));
     assert_eq!(third.status().as_u16(), 429);
     let body: Value = third.json().await.expect("json");
-    assert_eq!(body["message"], orchestrator::http::api::installer::TOO_MANY_DOWNLOADS);
+    assert_eq!(body["message"], orchestrator::texts::INSTALLER_BUSY);
     assert!(first.bytes().await.expect("body").starts_with(b"MZ"));
 }

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use crate::config::AbuseConfig;
+use crate::texts::{PARTNER_LOGINS, PROOF_MISSING, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES};
 
 /// A limit, by the name its refusals carry (`abuse.limited`'s `rule`, metrics, docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,18 +83,6 @@ impl Rule {
         }
     }
 }
-
-pub const SMS_PER_PHONE: &str =
-    "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
-pub const SMS_PER_DAY: &str =
-    "Este número chegou ao limite de códigos por hoje. Tente de novo amanhã ou fale com nosso atendimento.";
-pub const SMS_PAUSED: &str = "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
-pub const STARTS_PER_IP: &str = "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
-pub const WRONG_CODES: &str =
-    "Máximo de tentativas excedido. Recarregue a página para recomeçar ou fale com nosso atendimento.";
-pub const PARTNER_LOGINS: &str = "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
-pub const PROOF_MISSING: &str =
-    "Não conseguimos confirmar o envio pelo seu navegador. Atualize a página e tente de novo.";
 
 /// The phones of `docs/sandbox.md`'s scenarios (national digits): in sandbox mode they are
 /// exempt from the per-phone limits, so scenarios can be walked again and again.

@@ -33,42 +33,45 @@ pub const MAX_WINDOW_DAYS: i64 = 365;
 
 /// Reads the question; `today` (São Paulo) is the default end, 30 days before it the start.
 pub fn parse(params: &Params, today: NaiveDate) -> Result<FunnelQuery, BadField> {
-    let flow = params.flow.as_deref().filter(|f| !f.is_empty()).ok_or_else(|| bad("flow", "Escolha o fluxo."))?;
+    let flow = params
+        .flow
+        .as_deref()
+        .filter(|f| !f.is_empty())
+        .ok_or_else(|| bad("flow", crate::texts::QUESTION_FLOW_MISSING))?;
     let variant = params.variant.as_deref().filter(|v| !v.is_empty());
     let funnel = funnel(flow, variant).map_err(|error| match error {
-        events::funnel::FunnelError::UnknownFlow(_) => {
-            bad("flow", "Fluxo desconhecido: escolha Ativação, Download ou Cloud.")
-        }
-        events::funnel::FunnelError::UnknownVariant { .. } => bad("variant", "Variante desconhecida para esse fluxo."),
+        events::funnel::FunnelError::UnknownFlow(_) => bad("flow", crate::texts::QUESTION_FLOW_UNKNOWN),
+        events::funnel::FunnelError::UnknownVariant { .. } => bad("variant", crate::texts::QUESTION_VARIANT_UNKNOWN),
     })?;
     let date = |field: &'static str, text: &Option<String>| -> Result<Option<NaiveDate>, BadField> {
         match text.as_deref().filter(|t| !t.is_empty()) {
             None => Ok(None),
             Some(t) => NaiveDate::parse_from_str(t, "%Y-%m-%d")
                 .map(Some)
-                .map_err(|_| bad(field, "Data inválida (use AAAA-MM-DD).")),
+                .map_err(|_| bad(field, crate::texts::QUESTION_DATE_INVALID)),
         }
     };
     let to = date("to", &params.to)?.unwrap_or(today);
     let from = date("from", &params.from)?.unwrap_or(to - Duration::days(30));
     if to < from {
-        return Err(bad("to", "A data final não pode ser antes da inicial."));
+        return Err(bad("to", crate::texts::QUESTION_DATES_REVERSED));
     }
     let window = match params.window.as_deref().filter(|w| !w.is_empty()) {
         None => 14,
-        Some(text) => text.parse::<i64>().map_err(|_| bad("window", "A janela é um número inteiro de dias."))?,
+        Some(text) => text.parse::<i64>().map_err(|_| bad("window", crate::texts::QUESTION_WINDOW_NOT_A_NUMBER))?,
     };
     if !(1..=MAX_WINDOW_DAYS).contains(&window) {
-        return Err(bad("window", "A janela precisa ser de 1 a 365 dias."));
+        return Err(bad("window", crate::texts::QUESTION_WINDOW_OUT_OF_RANGE));
     }
     let order = match params.order.as_deref().filter(|o| !o.is_empty()) {
         None => Order::Sequential,
-        Some(text) => Order::parse(text)
-            .ok_or_else(|| bad("order", "Ordem desconhecida: use sequencial, estrita ou qualquer ordem."))?,
+        Some(text) => Order::parse(text).ok_or_else(|| bad("order", crate::texts::QUESTION_ORDER_UNKNOWN))?,
     };
     let breakdown = match params.breakdown.as_deref().filter(|b| !b.is_empty()) {
         None => None,
-        Some(text) => Some(Breakdown::parse(text).ok_or_else(|| bad("breakdown", "Detalhamento desconhecido."))?),
+        Some(text) => {
+            Some(Breakdown::parse(text).ok_or_else(|| bad("breakdown", crate::texts::QUESTION_BREAKDOWN_UNKNOWN))?)
+        }
     };
     Ok(FunnelQuery { funnel, from, to, window: Duration::days(window), order, breakdown })
 }

@@ -7,11 +7,7 @@ use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
-
-/// Shown when the body is larger than the server accepts.
-pub const TOO_LARGE: &str = "Sua solicitação é grande demais. Revise os dados e tente novamente.";
-/// Shown when the body is not sent as JSON.
-pub const NOT_JSON: &str = "Envie a solicitação em JSON (Content-Type: application/json).";
+use crate::texts::{METHOD_NOT_ALLOWED, NOT_FOUND, NOT_JSON, TOO_LARGE};
 
 /// A JSON body, or an [`ApiError`]: 413 and 415 with their own messages, anything else that
 /// could not be read (bad syntax, wrong shape) the flows' "malformed command" 422.
@@ -76,11 +72,6 @@ pub async fn json_client_errors(request: Request, next: axum::middleware::Next) 
     }
     replaced
 }
-
-/// An `/api/` path no route answers.
-pub const NOT_FOUND: &str = "Não encontramos o que você procurou.";
-/// A route asked with a method it does not take.
-pub const METHOD_NOT_ALLOWED: &str = "Esta ação não está disponível por aqui.";
 
 /// A handler's own message for a body it could not read, keeping 413 and 415 as they are.
 pub fn or_invalid(error: ApiError, message: &str) -> ApiError {

@@ -20,9 +20,9 @@ fn argon2() -> Argon2<'static> {
 pub fn weakness(password: &str) -> Option<&'static str> {
     let len = password.chars().count();
     if len < MIN_LEN {
-        Some("A senha precisa ter pelo menos 12 caracteres.")
+        Some(crate::texts::PASSWORD_TOO_SHORT)
     } else if len > MAX_LEN {
-        Some("A senha é longa demais.")
+        Some(crate::texts::PASSWORD_TOO_LONG)
     } else {
         None
     }

@@ -58,14 +58,11 @@ pub fn normalize_phone(typed: &str) -> Option<String> {
 /// The search key and filters of `GET /api/support/attempts`.
 pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiError> {
     if params.values().any(|v| v.chars().count() > MAX_LEN) {
-        return Err(invalid("A busca é longa demais."));
+        return Err(invalid(crate::texts::SEARCH_TOO_LONG));
     }
     let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
     let key = if let Some(phone) = get("phone") {
-        Key::Phone(
-            normalize_phone(phone)
-                .ok_or_else(|| invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001."))?,
-        )
+        Key::Phone(normalize_phone(phone).ok_or_else(|| invalid(crate::texts::PHONE_INVALID))?)
     } else if let Some(document) = get("document") {
         let document: String =
             document.chars().filter(|c| !matches!(c, '.' | '-' | '/' | ' ')).map(|c| c.to_ascii_uppercase()).collect();
@@ -83,25 +80,22 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     } else if let Some(id) = get("id") {
         Key::Id(id.to_string())
     } else {
-        return Err(invalid("Informe um telefone, CPF/CNPJ, e-mail, serial ou ID de tentativa."));
+        return Err(invalid(crate::texts::SEARCH_EMPTY));
     };
     // The filters are the console's choices, taken as sent: empty is absent, and anything
     // else must be one of them exactly (as docs/openapi.yaml says).
     let choice = |name: &str| params.get(name).map(String::as_str).filter(|v| !v.is_empty());
     let flow = choice("flow").map(str::to_string);
     if flow.as_deref().is_some_and(|f| !FLOWS.contains(&f)) {
-        return Err(invalid("Fluxo desconhecido."));
+        return Err(invalid(crate::texts::FLOW_UNKNOWN));
     }
     let outcome = choice("outcome").map(str::to_string);
     if outcome.as_deref().is_some_and(|o| !OUTCOMES.contains(&o)) {
-        return Err(invalid("Resultado desconhecido."));
+        return Err(invalid(crate::texts::OUTCOME_UNKNOWN));
     }
     let date = |name: &str| -> Result<Option<NaiveDate>, ApiError> {
         choice(name)
-            .map(|d| {
-                NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                    .map_err(|_| invalid("Data inválida. Use o formato AAAA-MM-DD."))
-            })
+            .map(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| invalid(crate::texts::SEARCH_DATE_INVALID)))
             .transpose()
     };
     let (from, to) = (date("from")?, date("to")?);

@@ -20,6 +20,7 @@ use crate::abuse::{self, AbuseGuard};
 use crate::attempts::{session, Flows};
 use crate::error::ApiError;
 use crate::metrics::{outcome_label, Metrics};
+use crate::texts::ATTEMPT_FULL;
 use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
 
 /// How long a command waits for the attempt's other writers (a double tap, a retry under the
@@ -30,9 +31,6 @@ const QUEUE_WAIT: Duration = Duration::from_secs(10);
 /// so no visitor can make the reads and folds of an attempt as long as they like. A normal
 /// attempt has a few dozen.
 pub const MAX_EVENTS_PER_ATTEMPT: usize = 1_000;
-
-/// The refusal past [`MAX_EVENTS_PER_ATTEMPT`].
-pub const ATTEMPT_FULL: &str = "Esta tentativa chegou ao limite de ações. Recarregue a página para começar de novo.";
 
 /// Client facts recorded in event metadata (never personal data).
 pub type ClientInfo = Option<Value>;

@@ -6,19 +6,13 @@ use serde_json::Value;
 
 use super::reply::AttemptReply;
 use crate::error::ApiError;
+use crate::texts::KEY_REUSED;
 
 /// The longest `Idempotency-Key` accepted; a longer one is refused, never cut.
 pub const MAX_KEY_CHARS: usize = 100;
 
 /// How long a command's answer is kept under its key.
 pub const KEY_RETENTION_HOURS: i32 = 24;
-
-/// The same key sent with another command.
-pub const KEY_REUSED: &str =
-    "Esta chave de idempotência já foi usada com outro pedido. Gere uma nova chave para um novo pedido.";
-
-/// An empty key, or one longer than [`MAX_KEY_CHARS`].
-pub const KEY_TOO_LONG: &str = "A chave de idempotência deve ter de 1 a 100 caracteres.";
 
 /// SHA-256 of the command as sent (serde_json keeps the keys of an object sorted, so the same
 /// command always gives the same bytes).

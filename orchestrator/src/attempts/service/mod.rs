@@ -9,7 +9,7 @@ mod idempotency;
 mod refusal;
 mod reply;
 
-pub use command::{AttemptService, ClientInfo, ATTEMPT_FULL, MAX_EVENTS_PER_ATTEMPT};
-pub use idempotency::{purge_old_keys, KEY_RETENTION_HOURS, KEY_REUSED, KEY_TOO_LONG, MAX_KEY_CHARS};
+pub use command::{AttemptService, ClientInfo, MAX_EVENTS_PER_ATTEMPT};
+pub use idempotency::{purge_old_keys, KEY_RETENTION_HOURS, MAX_KEY_CHARS};
 pub use refusal::{LIMITED_EVENT, REFUSED_START_CATEGORY};
 pub use reply::{owner_reply, reply, AttemptReply, ClientEvent};

@@ -16,8 +16,8 @@ use crate::runner::calls::sanitize;
 use crate::runner::CallLog;
 use crate::upstream::transient::{transient_kind, transport_kind};
 
-/// Shown when a refusal carries no message of its own.
-pub const NO_MESSAGE: &str = "Ops, ocorreu um erro. Tente novamente em instantes.";
+/// Shown when a refusal carries no message of its own: the flow's generic error.
+use events::flows::cloud::GENERIC_ERROR as NO_MESSAGE;
 
 /// Why a call did not succeed.
 #[derive(Debug, thiserror::Error)]

@@ -22,9 +22,6 @@ pub const TRANSACTION_ID: &str = "cloud.transaction_id";
 const FS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 const CUSTOM_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 
-/// The token a later step needs is gone (expired or never stored): start again.
-pub const SESSION_LOST: &str = "Sua sessão expirou. Comece a ativação novamente.";
-
 pub struct CloudSteps;
 
 /// What a refusal or a retry becomes: the message for the visitor, or a runner retry.
@@ -125,7 +122,9 @@ impl FlowSteps for CloudSteps {
             }
             CloudStep::GetCustomToken => {
                 let Some(fs_token) = Self::secret(ctx, FS_CUSTOM_TOKEN).await? else {
-                    return Ok(vec![CloudEvent::CustomTokenFailed { message: SESSION_LOST.into() }]);
+                    return Ok(vec![CloudEvent::CustomTokenFailed {
+                        message: crate::texts::CLOUD_SESSION_LOST.into(),
+                    }]);
                 };
                 match client.get_custom_token(&fs_token, key).await {
                     Ok(token) => {
@@ -141,7 +140,7 @@ impl FlowSteps for CloudSteps {
             }
             CloudStep::SignIn => {
                 let Some(custom_token) = Self::secret(ctx, CUSTOM_TOKEN).await? else {
-                    return Ok(vec![CloudEvent::SignInFailed { message: SESSION_LOST.into() }]);
+                    return Ok(vec![CloudEvent::SignInFailed { message: crate::texts::CLOUD_SESSION_LOST.into() }]);
                 };
                 match client.sign_in_with_token(&custom_token, key).await {
                     // Activated: the id token is not kept at all, and the runner forgets the

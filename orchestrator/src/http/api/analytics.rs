@@ -29,7 +29,7 @@ async fn funnel(
     params: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(params) =
-        params.map_err(|_| ApiError::BadField { field: "flow", message: "Não entendemos a pergunta.".into() })?;
+        params.map_err(|_| ApiError::BadField { field: "flow", message: crate::texts::QUESTION_UNREADABLE.into() })?;
     let today = Utc::now().with_timezone(&sao_paulo()).date_naive();
     let query = parse(&params, today).map_err(|bad| ApiError::BadField { field: bad.field, message: bad.message })?;
     let standing = projection::standing(&state.db, LIVE).await?;

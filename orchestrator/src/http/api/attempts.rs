@@ -17,11 +17,12 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::abuse;
-use crate::attempts::service::{owner_reply, AttemptService, KEY_TOO_LONG, MAX_KEY_CHARS};
+use crate::attempts::service::{owner_reply, AttemptService, MAX_KEY_CHARS};
 use crate::attempts::{client_info, session};
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
 use crate::http::state::AppState;
+use crate::texts::KEY_TOO_LONG;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -22,12 +22,6 @@ use crate::error::ApiError;
 use crate::http::state::AppState;
 use crate::write_path::Secrets;
 
-/// The granted link expired (one hour) or was never granted.
-pub const LINK_EXPIRED: &str =
-    "O link de download expirou. Volte à página e clique em 'clique aqui' para baixar novamente.";
-/// The download manager did not deliver the file.
-pub const UNAVAILABLE: &str = "Não foi possível baixar o instalador agora. Tente novamente em instantes.";
-
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/attempts/{id}/installer", get(installer))
 }
@@ -38,10 +32,6 @@ pub const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(10 * 60);
 /// Downloads of one attempt's installer at once (a double click, a second tab), and in all.
 pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps =
     crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
-
-/// Shown past [`DOWNLOAD_CAPS`].
-pub const TOO_MANY_DOWNLOADS: &str =
-    "Este instalador já está sendo baixado. Aguarde o download terminar e tente de novo.";
 
 /// One client for every installer download: a bounded connect and read here, and the whole
 /// download bounded by [`DOWNLOAD_DEADLINE`].
@@ -95,16 +85,16 @@ async fn installer(
     }
     let history = state.store.read_stream(&stream).await.map_err(|e| ApiError::Internal(e.into()))?;
     if fold::<DownloadFlow>(&history).downloads == 0 {
-        return Ok(message(StatusCode::GONE, LINK_EXPIRED));
+        return Ok(message(StatusCode::GONE, crate::texts::INSTALLER_LINK_EXPIRED));
     }
     let Some(url) =
         Secrets::new(state.db.clone(), state.vault.secret_box(), stream.as_str()).get(INSTALLER_URL).await?
     else {
-        return Ok(message(StatusCode::GONE, LINK_EXPIRED));
+        return Ok(message(StatusCode::GONE, crate::texts::INSTALLER_LINK_EXPIRED));
     };
     // Held until the body is sent or dropped.
     let Ok(place) = state.downloads.enter(stream.as_str()) else {
-        return Ok(message(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_DOWNLOADS));
+        return Ok(message(StatusCode::TOO_MANY_REQUESTS, crate::texts::INSTALLER_BUSY));
     };
     let deadline = tokio::time::Instant::now() + DOWNLOAD_DEADLINE;
 
@@ -112,19 +102,19 @@ async fn installer(
         Ok(Ok(response)) => response,
         Ok(Err(error)) => {
             tracing::warn!(stream = %stream, timeout = error.is_timeout(), "installer download failed");
-            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+            return Ok(message(StatusCode::BAD_GATEWAY, crate::texts::INSTALLER_UNAVAILABLE));
         }
         Err(_) => {
             tracing::warn!(stream = %stream, "installer download timed out before its answer");
-            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+            return Ok(message(StatusCode::BAD_GATEWAY, crate::texts::INSTALLER_UNAVAILABLE));
         }
     };
     match upstream.status().as_u16() {
         200 => {}
-        404 | 410 => return Ok(message(StatusCode::GONE, LINK_EXPIRED)),
+        404 | 410 => return Ok(message(StatusCode::GONE, crate::texts::INSTALLER_LINK_EXPIRED)),
         status => {
             tracing::warn!(stream = %stream, status, "download manager refused the installer");
-            return Ok(message(StatusCode::BAD_GATEWAY, UNAVAILABLE));
+            return Ok(message(StatusCode::BAD_GATEWAY, crate::texts::INSTALLER_UNAVAILABLE));
         }
     }
     let length = upstream.content_length();

@@ -26,8 +26,6 @@ struct SignIn {
     password: String,
 }
 
-const MALFORMED: &str = "Informe o e-mail e a senha.";
-
 async fn sign_in(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -38,9 +36,10 @@ async fn sign_in(
     if headers.contains_key(axum::http::header::ORIGIN) && !same_origin(&headers) {
         return Err(ApiError::StaffForbidden);
     }
-    let crate::http::json::Json(body) = body.map_err(|e| crate::http::json::or_invalid(e, MALFORMED))?;
+    let crate::http::json::Json(body) =
+        body.map_err(|e| crate::http::json::or_invalid(e, crate::texts::SIGN_IN_MALFORMED))?;
     if body.email.len() > 254 || body.password.len() > password::MAX_LEN || body.password.is_empty() {
-        return Err(ApiError::Invalid(MALFORMED.into()));
+        return Err(ApiError::Invalid(crate::texts::SIGN_IN_MALFORMED.into()));
     }
     let email_hash = state.vault.lookup_hash(PiiKind::Email, &body.email);
     let hash_hex = hex::encode(&email_hash);

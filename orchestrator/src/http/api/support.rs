@@ -60,7 +60,7 @@ async fn search(
     SupportStaff(staff): SupportStaff,
     params: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(params) = params.map_err(|_| ApiError::Invalid("Não entendemos a busca.".into()))?;
+    let Query(params) = params.map_err(|_| ApiError::Invalid(crate::texts::SEARCH_UNREADABLE.into()))?;
     let (key, filters) = query::parse(&params)?;
     let (streams, looked_up) = match &key {
         Key::Phone(p) => (
@@ -182,19 +182,19 @@ async fn reveal(
     body: Result<crate::http::json::Json<RevealBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let crate::http::json::Json(body) =
-        body.map_err(|e| crate::http::json::or_invalid(e, "Informe o dado e o motivo."))?;
+        body.map_err(|e| crate::http::json::or_invalid(e, crate::texts::REVEAL_MALFORMED))?;
     let reason = body.reason.trim();
     if reason.chars().count() < 10 {
-        return Err(ApiError::Invalid("Escreva o motivo com pelo menos 10 caracteres.".into()));
+        return Err(ApiError::Invalid(crate::texts::REASON_TOO_SHORT.into()));
     }
     if reason.chars().count() > 500 || body.field.len() > 64 {
-        return Err(ApiError::Invalid("O motivo é longo demais (até 500 caracteres).".into()));
+        return Err(ApiError::Invalid(crate::texts::REASON_TOO_LONG.into()));
     }
     let (stream, history) = load(&state, &id).await?;
     let field = masking::fields(&history)
         .into_iter()
         .find(|f| f.name == body.field)
-        .ok_or_else(|| ApiError::Invalid("Esta tentativa não tem esse dado.".into()))?;
+        .ok_or_else(|| ApiError::Invalid(crate::texts::FIELD_ABSENT.into()))?;
     // Audited before it is opened: no reveal without its trace.
     audit::record(
         &state.store,
@@ -276,20 +276,19 @@ async fn erase_person(
     body: Result<crate::http::json::Json<EraseBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let crate::http::json::Json(body) =
-        body.map_err(|e| crate::http::json::or_invalid(e, "Informe quem apagar e confirme."))?;
+        body.map_err(|e| crate::http::json::or_invalid(e, crate::texts::ERASE_MALFORMED))?;
     if !body.confirm {
-        return Err(ApiError::Invalid("Confirme a exclusão dos dados da pessoa.".into()));
+        return Err(ApiError::Invalid(crate::texts::ERASE_UNCONFIRMED.into()));
     }
     let too_long = [&body.phone, &body.document, &body.email, &body.attempt]
         .iter()
         .any(|v| v.as_ref().is_some_and(|v| v.len() > 200));
     if too_long {
-        return Err(ApiError::Invalid("A busca é longa demais.".into()));
+        return Err(ApiError::Invalid(crate::texts::SEARCH_TOO_LONG.into()));
     }
     let (start, what) = if let Some(phone) = &body.phone {
-        let phone = query::normalize_phone(phone).ok_or_else(|| {
-            ApiError::Invalid("Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.".into())
-        })?;
+        let phone =
+            query::normalize_phone(phone).ok_or_else(|| ApiError::Invalid(crate::texts::PHONE_INVALID.into()))?;
         (
             erase::subject_of(&state.vault, PiiKind::Phone, &phone).await?,
             json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, &phone)) }),
@@ -311,7 +310,7 @@ async fn erase_person(
             json!({ "kind": "attempt", "attempt": stream.as_str() }),
         )
     } else {
-        return Err(ApiError::Invalid("Informe o telefone, CPF/CNPJ, e-mail ou a tentativa da pessoa.".into()));
+        return Err(ApiError::Invalid(crate::texts::ERASE_WHOM.into()));
     };
     let erased = erase::erase_person(&state.db, &state.vault, start).await?;
     let mut payload = what;
