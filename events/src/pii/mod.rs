@@ -11,6 +11,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod marker;
+mod reveal;
 mod sealed;
 mod secret_box;
 mod vault;

@@ -3,12 +3,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::crypto::{self, field_aad, lookup_hmac};
-use super::{KeyRef, Keys, Opened, PiiKind, Sealed};
+use super::{KeyRef, Keys, PiiKind, Sealed};
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
 
@@ -217,38 +216,6 @@ impl Vault {
         Ok(Sealed { key: key_ref, kind, nonce: nonce.to_vec(), ct })
     }
 
-    /// Opens one sealed field (`{"$pii": ...}`): its clear text, or `Erased` when the
-    /// subject was forgotten.
-    pub async fn open(&self, sealed: &Value) -> Result<Opened, StoreError> {
-        let sealed = Sealed::from_value(sealed)?;
-        let keys = self.data_keys(&[sealed.key]).await?;
-        open_with(&keys, &sealed)
-    }
-
-    /// Replaces, anywhere in `payload`, each sealed field by its clear text or by
-    /// `{"$erased": true}`. One key query for the whole payload.
-    pub async fn reveal_payload(&self, payload: &mut Value) -> Result<(), StoreError> {
-        self.reveal_payload_where(payload, |_| true).await
-    }
-
-    /// [`Vault::reveal_payload`] for the sealed fields whose kind `wanted` accepts; the
-    /// others stay sealed.
-    pub async fn reveal_payload_where(
-        &self,
-        payload: &mut Value,
-        wanted: impl Fn(PiiKind) -> bool + Copy,
-    ) -> Result<(), StoreError> {
-        let mut refs = Vec::new();
-        collect_refs(payload, &mut refs, wanted)?;
-        if refs.is_empty() {
-            return Ok(());
-        }
-        refs.sort();
-        refs.dedup();
-        let keys = self.data_keys(&refs).await?;
-        replace_sealed(payload, &keys, wanted)
-    }
-
     /// Records that `stream` mentions `subject`, for [`Vault::streams_for`]; the link's id
     /// is what the stream's sealed fields name (the same id each time for one stream).
     pub async fn link_stream(&self, subject: Uuid, stream: &StreamId) -> Result<StreamLink, StoreError> {
@@ -313,7 +280,7 @@ impl Vault {
     }
 
     /// Unwrapped data keys (with their subject) of the key references that still exist.
-    async fn data_keys(&self, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
+    pub(super) async fn data_keys(&self, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
         self.data_keys_on(&self.pool, refs).await
     }
 
@@ -378,50 +345,4 @@ pub struct StreamLink {
     pub link_id: Uuid,
 }
 
-type Keyring = HashMap<KeyRef, (Uuid, [u8; 32])>;
-
-fn open_with(keys: &Keyring, sealed: &Sealed) -> Result<Opened, StoreError> {
-    let Some((subject, key)) = keys.get(&sealed.key) else {
-        return Ok(Opened::Erased);
-    };
-    let clear = crypto::decrypt(key, &field_aad(*subject, sealed.kind), &sealed.nonce, &sealed.ct)?;
-    String::from_utf8(clear).map(Opened::Clear).map_err(|_| StoreError::Crypto("sealed value is not UTF-8".into()))
-}
-
-fn collect_refs(
-    value: &Value,
-    out: &mut Vec<KeyRef>,
-    wanted: impl Fn(PiiKind) -> bool + Copy,
-) -> Result<(), StoreError> {
-    if Sealed::is_sealed(value) {
-        let sealed = Sealed::from_value(value)?;
-        if wanted(sealed.kind) {
-            out.push(sealed.key);
-        }
-        return Ok(());
-    }
-    match value {
-        Value::Array(items) => items.iter().try_for_each(|v| collect_refs(v, out, wanted)),
-        Value::Object(map) => map.values().try_for_each(|v| collect_refs(v, out, wanted)),
-        _ => Ok(()),
-    }
-}
-
-fn replace_sealed(
-    value: &mut Value,
-    keys: &Keyring,
-    wanted: impl Fn(PiiKind) -> bool + Copy,
-) -> Result<(), StoreError> {
-    if Sealed::is_sealed(value) {
-        let sealed = Sealed::from_value(value)?;
-        if wanted(sealed.kind) {
-            *value = open_with(keys, &sealed)?.into_value();
-        }
-        return Ok(());
-    }
-    match value {
-        Value::Array(items) => items.iter_mut().try_for_each(|v| replace_sealed(v, keys, wanted)),
-        Value::Object(map) => map.values_mut().try_for_each(|v| replace_sealed(v, keys, wanted)),
-        _ => Ok(()),
-    }
-}
+pub(super) type Keyring = HashMap<KeyRef, (Uuid, [u8; 32])>;

@@ -17,6 +17,7 @@ pub mod claim;
 pub mod failure;
 pub mod flow;
 pub mod policy;
+mod record;
 pub mod steps;
 pub mod worker;
 

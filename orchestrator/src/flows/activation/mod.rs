@@ -2,6 +2,7 @@
 //! pure half is `events::flows::activation`; the flow is described in
 //! `docs/activation-flow.md`. Tokens go to the attempt's secrets, never into an event.
 
+mod call;
 pub mod client;
 pub mod partner_login;
 pub mod steps;

@@ -1,0 +1,123 @@
+//! The abuse limits and the HTTP server's bounds, each default one constant.
+
+use clap::Args;
+
+/// The server's defaults, one constant each (the flags' and `ServerConfig::default`'s).
+pub const DEFAULT_HEADER_READ_TIMEOUT_SECS: u64 = 10;
+pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 30;
+pub const DEFAULT_MAX_CONCURRENT_REQUESTS: u64 = 512;
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 65_536;
+pub const DEFAULT_SSE_MAX_PER_ATTEMPT: u64 = 4;
+pub const DEFAULT_SSE_MAX_TOTAL: u64 = 1_000;
+
+/// The abuse limits' defaults (production's), one constant each.
+pub const DEFAULT_SMS_PER_PHONE_10MIN: u32 = 5;
+pub const DEFAULT_SMS_PER_PHONE_DAY: u32 = 10;
+pub const DEFAULT_SMS_PER_MINUTE: u32 = 300;
+pub const DEFAULT_SMS_BREAKER_COOLDOWN_SECS: u32 = 300;
+pub const DEFAULT_WRONG_CODES_PER_ATTEMPT: u32 = 5;
+pub const DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR: u32 = 5;
+pub const DEFAULT_TRUSTED_PROXY_HOPS: usize = 0;
+pub const DEFAULT_ALTCHA_MAX_COUNTER: u32 = 30_000;
+pub const DEFAULT_ALTCHA_EXPIRES_SECS: u32 = 600;
+
+/// Limits against SMS pumping, code guessing and account probing (see docs/abuse.md). The
+/// defaults are production's; in sandbox mode the per-address limits are off unless set.
+#[derive(Debug, Clone, Args)]
+pub struct AbuseConfig {
+    /// Codes sent to one phone in 10 minutes, across flows and attempts.
+    #[arg(long, env = "LIMIT_SMS_PER_PHONE_10MIN", default_value_t = DEFAULT_SMS_PER_PHONE_10MIN)]
+    pub sms_per_phone_10min: u32,
+    /// Codes sent to one phone in 24 hours.
+    #[arg(long, env = "LIMIT_SMS_PER_PHONE_DAY", default_value_t = DEFAULT_SMS_PER_PHONE_DAY)]
+    pub sms_per_phone_day: u32,
+    /// Codes sent by the whole portal in one minute; past it every send is refused for
+    /// `SMS_BREAKER_COOLDOWN_SECS` and an alert is logged (the circuit breaker).
+    #[arg(long, env = "LIMIT_SMS_PER_MINUTE", default_value_t = DEFAULT_SMS_PER_MINUTE)]
+    pub sms_per_minute: u32,
+    /// How long the SMS circuit breaker stays open once tripped.
+    #[arg(long, env = "SMS_BREAKER_COOLDOWN_SECS", default_value_t = DEFAULT_SMS_BREAKER_COOLDOWN_SECS)]
+    pub sms_breaker_cooldown_secs: u32,
+    /// Attempts started from one client address in 10 minutes (production default 20;
+    /// off in sandbox mode unless set).
+    #[arg(long, env = "LIMIT_STARTS_PER_IP_10MIN")]
+    pub starts_per_ip_10min: Option<u32>,
+    /// Wrong codes per attempt before code checks are refused.
+    #[arg(long, env = "LIMIT_WRONG_CODES_PER_ATTEMPT", default_value_t = DEFAULT_WRONG_CODES_PER_ATTEMPT)]
+    pub wrong_codes_per_attempt: u32,
+    /// Partner log-ins (telecom partner e-mail) per e-mail in one hour.
+    #[arg(long, env = "LIMIT_PARTNER_LOGINS_PER_EMAIL_HOUR", default_value_t = DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR)]
+    pub partner_logins_per_email_hour: u32,
+    /// Partner log-ins from one client address in one hour (production default 20; off in
+    /// sandbox mode unless set).
+    #[arg(long, env = "LIMIT_PARTNER_LOGINS_PER_IP_HOUR")]
+    pub partner_logins_per_ip_hour: Option<u32>,
+    /// How many proxies in front of the portal append to `X-Forwarded-For`. 0: the client
+    /// address is the connection's peer and the header is ignored.
+    #[arg(long, env = "TRUSTED_PROXY_HOPS", default_value_t = DEFAULT_TRUSTED_PROXY_HOPS)]
+    pub trusted_proxy_hops: usize,
+    /// Proof-of-work difficulty: the largest counter a browser may have to reach (the
+    /// expected work is three quarters of it, one SHA-256 each).
+    /// The default keeps the worst solve under a second on a mid-range phone
+    /// (docs/benchmarks.md).
+    #[arg(long, env = "ALTCHA_MAX_COUNTER", default_value_t = DEFAULT_ALTCHA_MAX_COUNTER, value_parser = clap::value_parser!(u32).range(2..))]
+    pub altcha_max_counter: u32,
+    /// Seconds a proof-of-work challenge stays valid.
+    #[arg(long, env = "ALTCHA_EXPIRES_SECS", default_value_t = DEFAULT_ALTCHA_EXPIRES_SECS)]
+    pub altcha_expires_secs: u32,
+}
+
+impl Default for AbuseConfig {
+    fn default() -> Self {
+        Self {
+            sms_per_phone_10min: DEFAULT_SMS_PER_PHONE_10MIN,
+            sms_per_phone_day: DEFAULT_SMS_PER_PHONE_DAY,
+            sms_per_minute: DEFAULT_SMS_PER_MINUTE,
+            sms_breaker_cooldown_secs: DEFAULT_SMS_BREAKER_COOLDOWN_SECS,
+            starts_per_ip_10min: None,
+            wrong_codes_per_attempt: DEFAULT_WRONG_CODES_PER_ATTEMPT,
+            partner_logins_per_email_hour: DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR,
+            partner_logins_per_ip_hour: None,
+            trusted_proxy_hops: DEFAULT_TRUSTED_PROXY_HOPS,
+            altcha_max_counter: DEFAULT_ALTCHA_MAX_COUNTER,
+            altcha_expires_secs: DEFAULT_ALTCHA_EXPIRES_SECS,
+        }
+    }
+}
+
+/// The HTTP server's bounds (docs/throughput.md).
+#[derive(Debug, Clone, Args)]
+pub struct ServerConfig {
+    /// Seconds a client has to send a request's headers (also how long an idle keep-alive
+    /// connection stays open): a slowloris is cut off after it.
+    #[arg(long, env = "HTTP_HEADER_READ_TIMEOUT_SECS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_read_timeout_secs: u64,
+    /// Seconds from a request's headers to its answer's (an event stream's body is not bound).
+    #[arg(long, env = "HTTP_REQUEST_TIMEOUT_SECS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub request_timeout_secs: u64,
+    /// Requests handled at once by this process; more wait their turn within the time-out.
+    #[arg(long, env = "HTTP_MAX_CONCURRENT_REQUESTS", default_value_t = DEFAULT_MAX_CONCURRENT_REQUESTS, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_concurrent_requests: u64,
+    /// Largest request body in bytes.
+    #[arg(long, env = "HTTP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, value_parser = clap::value_parser!(u64).range(1_024..=16_777_216))]
+    pub max_body_bytes: u64,
+    /// Event streams (SSE) open at once for one attempt.
+    #[arg(long, env = "SSE_MAX_PER_ATTEMPT", default_value_t = DEFAULT_SSE_MAX_PER_ATTEMPT, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub sse_max_per_attempt: u64,
+    /// Event streams (SSE) open at once in this process.
+    #[arg(long, env = "SSE_MAX_TOTAL", default_value_t = DEFAULT_SSE_MAX_TOTAL, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub sse_max_total: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            header_read_timeout_secs: DEFAULT_HEADER_READ_TIMEOUT_SECS,
+            request_timeout_secs: DEFAULT_REQUEST_TIMEOUT_SECS,
+            max_concurrent_requests: DEFAULT_MAX_CONCURRENT_REQUESTS,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            sse_max_per_attempt: DEFAULT_SSE_MAX_PER_ATTEMPT,
+            sse_max_total: DEFAULT_SSE_MAX_TOTAL,
+        }
+    }
+}

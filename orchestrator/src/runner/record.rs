@@ -1,0 +1,210 @@
+//! What a claim leaves in the attempt: its outcome with the next plan, a re-plan, or a counted
+//! failure (a retry later or `step.gave_up`), each fenced by the stream version and the claim.
+
+use std::time::Duration;
+
+use events::flow::Outcome;
+use events::{ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
+use serde_json::{json, Value};
+
+use super::calls::{sanitize, CallLog};
+use super::claim::{self, Claimed};
+use super::failure::{current_start, Failure};
+use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
+use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
+use crate::metrics::outcome_label;
+use crate::write_path::schedule::schedule_in_tx;
+use crate::write_path::{recorded_after, secrets};
+
+impl Runner {
+    /// Appends a claim's outcome and the next plan, fenced: by the stream version (a command
+    /// that landed meanwhile wins, and the step is re-planned) and by the claim (a runner that
+    /// took the step over wins, and this outcome is dropped; the call it repeats carries the
+    /// same key).
+    pub(super) async fn commit_outcome(
+        &self,
+        flow: &dyn StepFlow,
+        claimed: &Claimed,
+        stream: &StreamId,
+        mut history: Vec<RecordedEvent>,
+        batch: Vec<NewEvent>,
+    ) -> Result<Tick, Failure> {
+        let version = last_version(&history);
+        let before = flow.outcome(&history);
+        let appending = std::time::Instant::now();
+        let mut tx = self.db.begin().await.map_err(Failure::internal)?;
+        // The stream's lock first (as every writer takes it), then the schedule row's.
+        match self
+            .store
+            .append_in_tx_announce_later(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone())
+            .await
+        {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => {
+                drop(tx);
+                claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
+            }
+            Err(error) => return Err(Failure::internal(error)),
+        }
+        if !claim::still_held(&mut tx, claimed).await.map_err(Failure::internal)? {
+            return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
+        }
+        let at = crate::clock::now(&mut *tx).await.map_err(Failure::internal)?;
+        history.extend(recorded_after(stream, version, batch, at));
+        let after = flow.outcome(&history);
+        if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
+            secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
+        }
+        let next = flow.next_step(&history).ok().flatten();
+        let step = claimed.step.clone();
+        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref(), last_version(&history))
+            .await
+            .map_err(Failure::internal)?;
+        claim::finish_in_tx(&mut tx, claimed).await.map_err(Failure::internal)?;
+        tx.commit().await.map_err(Failure::internal)?;
+        self.store.announce(&[stream]).await;
+        if let Some(metrics) = &self.metrics {
+            metrics.store_append(appending.elapsed());
+            if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&after)) {
+                metrics.attempt_ended(flow.category(), ended);
+            }
+        }
+        Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step })
+    }
+
+    /// Writes the plan the stream now calls for (fenced by `version`) and gives the claim back
+    /// uncounted.
+    pub(super) async fn replan(
+        &self,
+        flow: &dyn StepFlow,
+        claimed: &Claimed,
+        step: Option<&PlannedStep>,
+        version: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.db.begin().await?;
+        schedule_in_tx(&mut tx, &claimed.stream_id, flow.category(), step, version).await?;
+        tx.commit().await?;
+        claim::release(&self.db, claimed).await
+    }
+
+    /// A counted failure: `step.called` with the failure and a retry later, or, past the
+    /// budget, `step.gave_up` with the reason (support reads it; the visitor sees the flow's
+    /// generic error). Both are fenced by the version the failed try started from.
+    pub(super) async fn failed(
+        &self,
+        claimed: &Claimed,
+        failure: Failure,
+        calls: &CallLog,
+    ) -> Result<Tick, RunnerError> {
+        tracing::warn!(
+            runner = %self.config.id, stream = %claimed.stream_id, step = %claimed.step,
+            claim = claimed.claims, kind = failure.kind.as_str(), reason = %failure.reason, "step failed"
+        );
+        let stream = StreamId::parse(&claimed.stream_id)?;
+        let history = self.store.read_stream(&stream).await?;
+        let expected = failure.version.unwrap_or_else(|| last_version(&history));
+        let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
+            claim::release(&self.db, claimed).await?;
+            return Ok(Tick::Idle);
+        };
+        let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
+        let first_at = current_start(&upto, &claimed.step).map(|s| s.first_at);
+        let db_now = crate::clock::now(&self.db).await?;
+        let elapsed = first_at.map(|at| elapsed(at, db_now)).unwrap_or_default();
+        let policy = self.config.retry;
+        let retry = policy.may_retry(claimed.claims, elapsed);
+        let delay = retry.then(|| policy.delay(claimed.claims, elapsed, &mut rand::thread_rng()));
+
+        let event = match delay {
+            Some(delay) => self.event(STEP_CALLED, self.call_facts(claimed, calls, Some(&failure), Some(delay)), &upto),
+            None => {
+                let mut facts = self.call_facts(claimed, calls, Some(&failure), None);
+                facts["reason"] = Value::String(format!("{}: {}", failure.kind.as_str(), failure.reason));
+                facts["claims"] = json!(claimed.claims);
+                self.event(STEP_GAVE_UP, facts, &upto)
+            }
+        };
+        let mut tx = self.db.begin().await?;
+        match self
+            .store
+            .append_in_tx_announce_later(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()])
+            .await
+        {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => {
+                // The stream moved on (a command, or a runner that took over): its plan stands.
+                drop(tx);
+                claim::release(&self.db, claimed).await?;
+                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
+            }
+            Err(error) => return Err(error.into()),
+        }
+        if !claim::still_held(&mut tx, claimed).await? {
+            return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
+        }
+        let step = claimed.step.clone();
+        let stream_id = claimed.stream_id.clone();
+        match delay {
+            Some(delay) => {
+                claim::retry_later(&mut tx, claimed, delay).await?;
+                tx.commit().await?;
+                self.store.announce(&[&stream]).await;
+                Ok(Tick::Retrying { stream_id, step })
+            }
+            None => {
+                // Nothing more is planned, whatever the flow would fold: a flow that planned the
+                // same step again would turn the give-up into the endless loop it ends.
+                schedule_in_tx(&mut tx, stream.as_str(), flow.category(), None, expected + 1).await?;
+                claim::finish_in_tx(&mut tx, claimed).await?;
+                tx.commit().await?;
+                self.store.announce(&[&stream]).await;
+                Ok(Tick::GaveUp { stream_id, step })
+            }
+        }
+    }
+
+    /// What support's timeline shows of one try: the step, which try it was, the upstream
+    /// call's endpoint, status and latency, and what went wrong.
+    pub(super) fn call_facts(
+        &self,
+        claimed: &Claimed,
+        calls: &CallLog,
+        failure: Option<&Failure>,
+        retry_in: Option<Duration>,
+    ) -> Value {
+        let call = calls.last();
+        let mut facts = json!({
+            "step": claimed.step,
+            "claim": claimed.claims,
+            "retries": claimed.claims - 1,
+            "endpoint": call.as_ref().map(|c| c.endpoint.clone()),
+            "status": call.as_ref().and_then(|c| c.status),
+            "latency_ms": call.as_ref().map(|c| c.latency_ms),
+        });
+        if let Some(failure) = failure {
+            facts["kind"] = json!(failure.kind.as_str());
+            facts["error"] = json!(sanitize(&failure.reason));
+        } else if let Some(error) = call.and_then(|c| c.error) {
+            facts["error"] = json!(error);
+        }
+        if let Some(delay) = retry_in {
+            facts["retry_in_ms"] = json!(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+        }
+        facts
+    }
+
+    pub(super) fn event(&self, event_type: &str, payload: Value, history: &[RecordedEvent]) -> NewEvent {
+        NewEvent { event_type: event_type.to_string(), schema_version: 1, payload, metadata: self.metadata(history) }
+    }
+
+    /// The runner's events carry the attempt's correlation id.
+    pub(super) fn metadata(&self, history: &[RecordedEvent]) -> Metadata {
+        Metadata {
+            correlation_id: history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(uuid::Uuid::new_v4),
+            causation_id: None,
+            actor: self.config.id.clone(),
+            client: None,
+        }
+    }
+}
