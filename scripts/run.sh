@@ -27,5 +27,5 @@ SANDBOX_PID=$!
 wait_for "http://127.0.0.1:$SANDBOX_PORT/sms" 30 || die "the sandbox did not start"
 
 say "portal: http://127.0.0.1:$PORT  (health: http://127.0.0.1:$PORT/healthz, SMS inbox: http://127.0.0.1:$SANDBOX_PORT/sms, metrics: http://127.0.0.1:$ADMIN_PORT/metrics)"
-BIND_ADDR="127.0.0.1:$PORT" ADMIN_BIND_ADDR="127.0.0.1:$ADMIN_PORT" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
+SANDBOX_MODE=true BIND_ADDR="127.0.0.1:$PORT" ADMIN_BIND_ADDR="127.0.0.1:$ADMIN_PORT" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
   ./target/release/orchestrator serve

@@ -46,7 +46,7 @@ if [ -f tests/package.json ]; then
   PIDS+=($!)
   wait_for "http://127.0.0.1:$E2E_SANDBOX_PORT/sms" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \
     || die "the sandbox did not start (target/e2e-sandbox.log)"
-  DATABASE_URL="$E2E_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_PORT" \
+  SANDBOX_MODE=true DATABASE_URL="$E2E_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_PORT" \
     SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
     ./target/debug/orchestrator serve >"$ROOT/target/e2e-portal.log" 2>&1 &
   PIDS+=($!)

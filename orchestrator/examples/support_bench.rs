@@ -180,7 +180,7 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
         runner_lease_secs: 45,
         funnel_projection: false,
         keys: KeyConfig::default(),
-        site: SiteSettings::default(),
+        site: SiteSettings { sandbox_mode: true, ..SiteSettings::default() },
         upstreams: UpstreamConfig::sandbox("http://127.0.0.1:9"),
         partners: PartnerConfig::default(),
         download: DownloadConfig::default(),

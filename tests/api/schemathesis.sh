@@ -35,7 +35,7 @@ visitor="$(cookie_from "$headers")"
 # An admin, signed in as the console does.
 email="api-check-$(date +%s)-$$@exa.test"
 password="$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
-STAFF_PASSWORD="$password" DATABASE_URL="$DATABASE_URL" "$ORCHESTRATOR" staff add --email "$email" --role admin >/dev/null
+SANDBOX_MODE=true STAFF_PASSWORD="$password" DATABASE_URL="$DATABASE_URL" "$ORCHESTRATOR" staff add --email "$email" --role admin >/dev/null
 session="$(curl -sf -D "$headers" -H 'content-type: application/json' -H "origin: $BASE_URL" \
   -d "{\"email\": \"$email\", \"password\": \"$password\"}" "$BASE_URL/api/staff/session")"
 staff="$(cookie_from "$headers")"

@@ -103,8 +103,9 @@ pub struct AdminConfig {
     #[command(flatten)]
     pub keys: KeyConfig,
 
-    /// Whether this deployment runs against the sandbox (the development keys are allowed only then).
-    #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Whether this deployment runs against the sandbox (the development keys are allowed only
+    /// then). Off unless asked for.
+    #[arg(long, env = "SANDBOX_MODE", default_value_t = false, action = clap::ArgAction::Set)]
     pub sandbox_mode: bool,
 }
 
@@ -174,6 +175,16 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         config: ServeConfig,
+    }
+
+    /// Issue 26: `orchestrator serve` with no `SANDBOX_MODE` ran in sandbox mode (development
+    /// keys, scenario phones exempt, per-address limits off). Now it is production unless asked.
+    #[test]
+    fn sandbox_mode_is_off_unless_asked_for() {
+        let parsed = |args: &[&str]| Cli::try_parse_from(args).expect("parses").config.site.sandbox_mode;
+        assert!(!parsed(&["serve", "--database-url", "x"]), "forgotten: production");
+        assert!(parsed(&["serve", "--database-url", "x", "--sandbox-mode", "true"]));
+        assert!(!SiteSettings::default().sandbox_mode);
     }
 
     #[test]

@@ -2,11 +2,12 @@
 
 use clap::Args;
 
-/// What the site shows about the deployment.
-#[derive(Debug, Clone, Args)]
+/// What the site shows about the deployment. `Default` is production's: no sandbox.
+#[derive(Debug, Clone, Default, Args)]
 pub struct SiteSettings {
-    /// Whether the upstreams are the sandbox (the footer then links its SMS inbox).
-    #[arg(long, env = "SANDBOX_MODE", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Whether the upstreams are the sandbox (the footer then links its SMS inbox). Off unless
+    /// asked for: a deployment that forgets it runs with production's limits and keys.
+    #[arg(long, env = "SANDBOX_MODE", default_value_t = false, action = clap::ArgAction::Set)]
     pub sandbox_mode: bool,
 
     /// Public URL of the chatbot page the site embeds. Unset: the sandbox's.
@@ -32,20 +33,6 @@ pub struct SiteSettings {
     /// mode the bind address and the loopback forms, otherwise none.
     #[arg(long, env = "PUBLIC_ORIGIN")]
     pub public_origin: Option<String>,
-}
-
-impl Default for SiteSettings {
-    fn default() -> Self {
-        Self {
-            sandbox_mode: true,
-            chatbot_url: None,
-            chatbot_avatar_url: None,
-            company: CompanySettings::default(),
-            staff_cookie_secure: false,
-            session_cookie_secure: false,
-            public_origin: None,
-        }
-    }
 }
 
 /// Placeholders of the demonstration; an operator sets the company's real facts.

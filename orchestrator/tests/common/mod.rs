@@ -96,7 +96,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         runner_lease_secs: 45,
         funnel_projection: false,
         keys: KeyConfig::default(),
-        site: SiteSettings::default(),
+        site: SiteSettings { sandbox_mode: true, ..SiteSettings::default() },
         upstreams: UpstreamConfig::sandbox(sandbox_url),
         partners: PartnerConfig::default(),
         download: DownloadConfig::default(),

@@ -612,6 +612,7 @@ pub fn serve_command(binary: &Path, port: u16, dist: &Path, env: &[(String, Stri
         .arg("serve")
         .env("BIND_ADDR", format!("127.0.0.1:{port}"))
         .env("WEB_DIST", dist)
+        .env("SANDBOX_MODE", "true")
         // SERVE_RUST_LOG: the servers' log filter when SERVE_LOG keeps their output.
         .env("RUST_LOG", std::env::var("SERVE_RUST_LOG").unwrap_or_else(|_| "error".into()))
         // Hundreds of codes a minute are this load's point, not pumping: lift the portal-wide

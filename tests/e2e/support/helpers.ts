@@ -36,7 +36,7 @@ export function createStaff(role: Role): Staff {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const staff: Staff = { email: `${role}.${tag}@exa.com.br`, password: `senha-e2e-${tag}`, role };
   execFileSync(ORCHESTRATOR, ['staff', 'add', '--email', staff.email, '--role', role], {
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL, STAFF_PASSWORD: staff.password },
+    env: { ...process.env, SANDBOX_MODE: 'true', DATABASE_URL: process.env.E2E_DATABASE_URL, STAFF_PASSWORD: staff.password },
     stdio: 'pipe',
     timeout: 30_000,
   });
