@@ -1,6 +1,6 @@
 //! Prometheus metrics of one orchestrator process (issue 15), served on the admin port
 //! (`ADMIN_BIND_ADDR`, never the public one). The names and what they count are in
-//! `docs/metrics.md`; the abuse counters (`docs/abuse.md`) are appended to the same page.
+//! `docs/metrics.md`. One registry: the abuse counters (`docs/abuse.md`) are in it too.
 
 use std::time::Duration;
 
@@ -36,6 +36,12 @@ pub struct CommandLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RuleLabel {
+    /// The abuse rule's name (`abuse.limited`'s `rule`).
+    pub rule: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct PoolLabel {
     /// `in_use` or `idle`.
     pub state: String,
@@ -58,6 +64,8 @@ pub struct Metrics {
     sse_clients: Gauge,
     pool_connections: Family<PoolLabel, Gauge>,
     pool_max: Gauge,
+    abuse_refusals: Family<RuleLabel, Counter>,
+    sms_breaker_trips: Counter,
 }
 
 impl Default for Metrics {
@@ -114,6 +122,14 @@ impl Metrics {
             "The database pool's ceiling (DATABASE_MAX_CONNECTIONS)",
             pool_max.clone(),
         );
+        let abuse_refusals = Family::<RuleLabel, Counter>::default();
+        registry.register("abuse_refusals", "Requests refused by an abuse limit, by rule", abuse_refusals.clone());
+        let sms_breaker_trips = Counter::default();
+        registry.register(
+            "sms_breaker_trips",
+            "Times the portal-wide SMS ceiling opened the circuit breaker",
+            sms_breaker_trips.clone(),
+        );
         Self {
             registry,
             attempts_started,
@@ -126,7 +142,24 @@ impl Metrics {
             sse_clients,
             pool_connections,
             pool_max,
+            abuse_refusals,
+            sms_breaker_trips,
         }
+    }
+
+    /// Shows every rule, at 0 until it refuses something (the rules are a fixed set).
+    pub fn abuse_rules<'r>(&self, rules: impl IntoIterator<Item = &'r str>) {
+        for rule in rules {
+            drop(self.abuse_refusals.get_or_create(&RuleLabel { rule: rule.to_string() }));
+        }
+    }
+
+    pub fn abuse_refused(&self, rule: &str) {
+        self.abuse_refusals.get_or_create(&RuleLabel { rule: rule.to_string() }).inc();
+    }
+
+    pub fn sms_breaker_tripped(&self) {
+        self.sms_breaker_trips.inc();
     }
 
     pub fn attempt_started(&self, flow: &str) {

@@ -86,6 +86,8 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let notifier = Notifier::spawn(db.clone(), stop);
     let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault));
     let streams = crate::attempts::streams::OpenStreams::new(server.streams);
+    let metrics = Arc::new(crate::metrics::Metrics::new());
+    metrics.abuse_rules(crate::abuse::rules::Rule::ALL.map(crate::abuse::rules::Rule::name));
     let state = AppState {
         db,
         store,
@@ -99,7 +101,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         server,
         streams,
         downloads: crate::attempts::streams::OpenStreams::new(crate::http::api::installer::DOWNLOAD_CAPS),
-        metrics: Arc::new(crate::metrics::Metrics::new()),
+        metrics,
     };
     Ok(App { state, registry_steps: steps })
 }

@@ -7,7 +7,6 @@ pub mod gate;
 pub mod proof;
 pub mod rules;
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use events::flow::{Guards, SmsTo};
@@ -61,8 +60,6 @@ pub struct AbuseGuard {
     pub limits: Limits,
     pub pow: ProofOfWork,
     trusted_proxy_hops: usize,
-    refusals: [AtomicU64; Rule::ALL.len()],
-    breaker_trips: AtomicU64,
 }
 
 impl AbuseGuard {
@@ -73,13 +70,7 @@ impl AbuseGuard {
             config.altcha_max_counter,
             Duration::from_secs(config.altcha_expires_secs.into()),
         );
-        Self {
-            limits: Limits::from_config(config, sandbox_mode),
-            pow,
-            trusted_proxy_hops: config.trusted_proxy_hops,
-            refusals: Default::default(),
-            breaker_trips: AtomicU64::new(0),
-        }
+        Self { limits: Limits::from_config(config, sandbox_mode), pow, trusted_proxy_hops: config.trusted_proxy_hops }
     }
 
     pub fn trusted_proxy_hops(&self) -> usize {
@@ -184,13 +175,16 @@ impl AbuseGuard {
 
     /// Counts a refusal for the metrics, and opens the breaker when the portal-wide ceiling
     /// was hit (in `conn`, the refusal's own transaction, so it stays open for every replica).
-    pub async fn record(&self, conn: &mut PgConnection, refusal: &Refusal) -> Result<(), sqlx::Error> {
-        if let Some(index) = Rule::ALL.iter().position(|r| *r == refusal.rule) {
-            self.refusals[index].fetch_add(1, Ordering::Relaxed);
-        }
+    pub async fn record(
+        &self,
+        conn: &mut PgConnection,
+        refusal: &Refusal,
+        metrics: &crate::metrics::Metrics,
+    ) -> Result<(), sqlx::Error> {
+        metrics.abuse_refused(refusal.rule.name());
         if refusal.rule == Rule::SmsPerMinute {
             gate::trip_breaker(conn).await?;
-            self.breaker_trips.fetch_add(1, Ordering::Relaxed);
+            metrics.sms_breaker_tripped();
             tracing::error!(
                 alert = "sms_breaker_open",
                 limit = self.limits.sms_per_minute,
@@ -201,21 +195,6 @@ impl AbuseGuard {
             tracing::warn!(rule = refusal.rule.name(), proof = ?refusal.proof, "abuse limit refused a request");
         }
         Ok(())
-    }
-
-    /// The refusal counts in Prometheus' text format.
-    pub fn metrics(&self) -> String {
-        let mut text = String::from("# HELP exa_abuse_refusals_total Requests refused by an abuse limit, by rule.\n# TYPE exa_abuse_refusals_total counter\n");
-        for (rule, count) in Rule::ALL.iter().zip(&self.refusals) {
-            text.push_str(&format!(
-                "exa_abuse_refusals_total{{rule=\"{}\"}} {}\n",
-                rule.name(),
-                count.load(Ordering::Relaxed)
-            ));
-        }
-        text.push_str("# HELP exa_sms_breaker_trips_total Times the portal-wide SMS ceiling opened the circuit breaker.\n# TYPE exa_sms_breaker_trips_total counter\n");
-        text.push_str(&format!("exa_sms_breaker_trips_total {}\n", self.breaker_trips.load(Ordering::Relaxed)));
-        text
     }
 }
 

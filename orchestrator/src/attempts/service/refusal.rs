@@ -40,7 +40,7 @@ impl AttemptService<'_> {
         refusal: Refusal,
         client: ClientInfo,
     ) -> Result<ApiError, ApiError> {
-        self.abuse.record(&mut *conn, &refusal).await?;
+        self.abuse.record(&mut *conn, &refusal, self.metrics).await?;
         if history.iter().filter(|e| e.event_type == LIMITED_EVENT).count() < MAX_RECORDED_REFUSALS {
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client };
@@ -64,7 +64,7 @@ impl AttemptService<'_> {
         metadata: &Metadata,
     ) -> Result<(StreamId, ApiError), ApiError> {
         let stream = StreamId::new(REFUSED_START_CATEGORY).map_err(|e| ApiError::Internal(e.into()))?;
-        self.abuse.record(&mut *conn, &refusal).await?;
+        self.abuse.record(&mut *conn, &refusal, self.metrics).await?;
         let mut payload = abuse::limited_event(&refusal, flow.category(), command);
         payload["flow"] = serde_json::Value::String(flow.category().to_string());
         let new_events =
