@@ -18,5 +18,6 @@ pub mod startup;
 pub mod support;
 pub mod telemetry;
 pub mod texts;
+pub mod token;
 pub mod upstream;
 pub mod write_path;

@@ -2,7 +2,6 @@
 
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
-use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 pub const COOKIE_NAME: &str = "exa_session";
@@ -21,9 +20,7 @@ pub fn from_headers(headers: &HeaderMap) -> Option<String> {
 
 /// A fresh random token (256 bits, hex).
 pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
+    crate::token::hex()
 }
 
 pub fn hash(token: &str) -> Vec<u8> {

@@ -3,9 +3,6 @@
 
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
-use rand::RngCore;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use sqlx::{PgPool, Row};
@@ -28,21 +25,14 @@ pub struct Session {
     pub csrf_token: String,
 }
 
-/// 32 random bytes, base64url without padding (43 characters).
-pub fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    URL_SAFE_NO_PAD.encode(bytes)
-}
-
 fn hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
 /// Starts a session; returns (cookie token, CSRF token).
 pub async fn create(db: &PgPool, staff_id: Uuid) -> Result<(String, String), sqlx::Error> {
-    let token = random_token();
-    let csrf = random_token();
+    let token = crate::token::url_safe();
+    let csrf = crate::token::url_safe();
     // Old sessions of this member that expired are of no use to anyone.
     sqlx::query(&format!(
         "DELETE FROM staff_sessions WHERE staff_id = $1 AND (last_seen_at <= now() - interval '{IDLE_MINUTES} minutes' \
@@ -131,7 +121,7 @@ mod tests {
 
     #[test]
     fn tokens_are_32_bytes_base64url_and_read_back_from_the_cookie() {
-        let token = random_token();
+        let token = crate::token::url_safe();
         assert_eq!(token.len(), 43);
         let mut headers = HeaderMap::new();
         headers.insert(COOKIE, HeaderValue::from_str(&format!("a=1; {COOKIE_NAME}={token}")).expect("header"));

@@ -10,7 +10,6 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use events::pii::SecretBox;
-use rand::RngCore;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 
@@ -27,19 +26,13 @@ pub struct Authorization {
 
 impl Authorization {
     pub fn random() -> Self {
-        Self { state: random_token(), verifier: random_token() }
+        Self { state: crate::token::url_safe(), verifier: crate::token::url_safe() }
     }
 
     /// The S256 challenge sent in the authorization URL.
     pub fn challenge(&self) -> String {
         pkce_challenge(&self.verifier)
     }
-}
-
-fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// BASE64URL(SHA-256(verifier)), unpadded (RFC 7636, section 4.2).

@@ -11,7 +11,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chrono::{FixedOffset, NaiveTime, TimeZone, Utc};
+use chrono::{NaiveTime, TimeZone, Utc};
+use events::funnel::sao_paulo;
 use events::pii::{Opened, PiiKind};
 use events::{RecordedEvent, StreamId};
 use futures::Stream;
@@ -35,11 +36,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/support/attempts/{id}/stream", get(stream))
         .route("/api/support/attempts/{id}/reveal", post(reveal))
         .route("/api/support/erase", post(erase_person))
-}
-
-/// São Paulo has had no daylight saving time since 2019.
-fn sao_paulo() -> FixedOffset {
-    FixedOffset::west_opt(3 * 3600).expect("valid offset")
 }
 
 /// The attempt `id` with its flow and history; 404 for anything else.
