@@ -45,6 +45,7 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
     let reached = |n: usize| options.limit.is_some_and(|limit| n >= limit);
     if !options.follow {
         let mut held_since: Option<std::time::Instant> = None;
+        let mut read_after_check = false;
         loop {
             let batch = store.read_all_after(checkpoint, options.batch).await?;
             if batch.is_empty() {
@@ -68,8 +69,16 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                     continue;
                 }
+                // The read and the check are two snapshots: a transaction that ended between
+                // them released events the read could not see yet, and the check no longer
+                // counts as held back. A second read, after the check, sees every one of them.
+                if !read_after_check {
+                    read_after_check = true;
+                    continue;
+                }
                 return Ok(written);
             }
+            read_after_check = false;
             held_since = None;
             for event in &batch {
                 writeln!(out, "{}", json_line(event)?)?;
