@@ -101,6 +101,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         server,
         streams,
         downloads: crate::attempts::streams::OpenStreams::new(crate::http::api::installer::DOWNLOAD_CAPS),
+        support_streams: crate::attempts::streams::OpenStreams::new(crate::http::api::support::STREAM_CAPS),
         metrics,
     };
     Ok(App { state, registry_steps: steps })

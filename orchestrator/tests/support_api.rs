@@ -392,3 +392,52 @@ async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: 
     let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;
     assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
 }
+
+/// Issue 24: the console's live stream goes through the server's one event-stream helper:
+/// capped (8 per attempt, apart from the visitor's own places) like the visitor's.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_console_streams_of_one_attempt_are_capped(db: PgPool) {
+    add_staff(&db, "ivo@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-7777").await;
+    let signed = sign_in(&app, "ivo@exa.com.br").await;
+    let cap = orchestrator::http::api::support::STREAM_CAPS.per_attempt;
+    let mut open = Vec::new();
+    for _ in 0..cap {
+        let stream = app
+            .client
+            .get(app.url(&format!("/api/support/attempts/{id}/stream")))
+            .header("cookie", &signed.cookie)
+            .send()
+            .await
+            .expect("stream");
+        assert_eq!(stream.status(), StatusCode::OK);
+        open.push(stream);
+    }
+    let refused = app
+        .client
+        .get(app.url(&format!("/api/support/attempts/{id}/stream")))
+        .header("cookie", &signed.cookie)
+        .send()
+        .await
+        .expect("refused");
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    drop(open.pop());
+    // The place is given back when a stream ends (the server notices the closed connection
+    // at its next frame or keep-alive; a new stream may have to wait for it).
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let again = app
+            .client
+            .get(app.url(&format!("/api/support/attempts/{id}/stream")))
+            .header("cookie", &signed.cookie)
+            .send()
+            .await
+            .expect("again");
+        if again.status() == StatusCode::OK {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the closed stream's place never came back");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}

@@ -8,6 +8,7 @@ pub mod json;
 pub mod public_config;
 pub mod security_headers;
 pub mod server;
+pub mod sse;
 pub mod staff_auth;
 pub mod state;
 pub mod static_files;

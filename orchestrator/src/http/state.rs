@@ -30,6 +30,9 @@ pub struct AppState {
     pub streams: crate::attempts::streams::OpenStreams,
     /// The installer downloads under way, against theirs.
     pub downloads: crate::attempts::streams::OpenStreams,
+    /// The support console's event streams, against theirs (apart from the visitors', so an
+    /// agent's page never takes a visitor's place).
+    pub support_streams: crate::attempts::streams::OpenStreams,
     /// This process's Prometheus metrics (served on the admin port).
     pub metrics: std::sync::Arc<crate::metrics::Metrics>,
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -145,11 +145,10 @@ async fn stream(
     // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events) and reads
     // only the events after it, when a notification names the attempt or, should one be
     // lost, every FALLBACK_POLL (issue 15).
-    let initial = (state, stream_id, receiver, None::<Vec<RecordedEvent>>, place);
-    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, held, place)| async move {
-        // A stopping server ends the stream, so its graceful shutdown is not held open by it.
-        let notifier = state.notifier.clone();
-        let next = async move {
+    let notifier = state.notifier.clone();
+    let initial = (state, stream_id, receiver, None::<Vec<RecordedEvent>>);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, held)| async move {
+        {
             let mut held = held;
             loop {
                 if held.is_some() {
@@ -190,13 +189,9 @@ async fn stream(
                     }
                 };
                 let event = Event::default().json_data(&answer).unwrap_or_else(|_| Event::default().data("{}"));
-                return Some((Ok(event), (state, stream_id, receiver, Some(history), place)));
+                return Some((event, (state, stream_id, receiver, Some(history))));
             }
-        };
-        tokio::select! {
-            item = next => item,
-            () = notifier.stopping() => None,
         }
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    Ok(crate::http::sse::bounded(events, place, notifier))
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -206,6 +206,10 @@ async fn reveal(
     Ok(Json(json!({ "field": field.name, "value": value })))
 }
 
+/// The console's event streams open at once for one attempt and in this process.
+pub const STREAM_CAPS: crate::attempts::streams::StreamCaps =
+    crate::attempts::streams::StreamCaps { per_attempt: 8, total: 200 };
+
 /// Server-sent `changed` events with `{version}` whenever the attempt moves past the version
 /// it had when the page connected (or past `Last-Event-ID` on a reconnection): the page has
 /// just read the attempt, so nothing is sent for the state it already shows. Wakes on NOTIFY;
@@ -218,6 +222,8 @@ async fn stream(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let receiver = state.notifier.subscribe();
     let (stream_id, history) = load(&state, &id).await?;
+    let place = state.support_streams.enter(stream_id.as_str()).map_err(|_| ApiError::TooManyStreams)?;
+    let notifier = state.notifier.clone();
     let current = history.last().map(|e| e.version).unwrap_or(0);
     let last_seen = headers
         .get("last-event-id")
@@ -250,10 +256,10 @@ async fn stream(
                 .event("changed")
                 .id(version.to_string())
                 .data(json!({ "version": version }).to_string());
-            return Some((Ok(event), (state, stream_id, receiver, version)));
+            return Some((event, (state, stream_id, receiver, version)));
         }
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    Ok(crate::http::sse::bounded(events, place, notifier))
 }
 
 #[derive(Deserialize)]
