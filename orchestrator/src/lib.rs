@@ -11,6 +11,7 @@ pub mod flows;
 pub mod http;
 pub mod listen;
 pub mod metrics;
+pub mod operator;
 pub mod runner;
 pub mod shutdown;
 pub mod staff;

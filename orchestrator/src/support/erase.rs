@@ -5,9 +5,12 @@
 use std::collections::BTreeSet;
 
 use events::pii::{PiiKind, Vault};
+use events::{EventStore, StreamId};
 use serde::Serialize;
 use sqlx::PgPool;
 use uuid::Uuid;
+
+use crate::staff::audit;
 
 /// How many link hops are followed from the first subjects (phone → attempt → CPF → ...).
 const MAX_HOPS: usize = 8;
@@ -17,6 +20,45 @@ pub struct Erased {
     pub subjects: usize,
     pub attempts: usize,
     pub secrets: u64,
+}
+
+/// Whom an erasure request names: a person by a phone (national or international digits
+/// already normalized), CPF/CNPJ or e-mail, or the people of one attempt.
+#[derive(Debug, Clone)]
+pub enum Named {
+    Person(PiiKind, String),
+    Attempt(StreamId),
+}
+
+/// The one erasure the command line (`orchestrator person erase`) and the console's route
+/// call: the subjects `named` reaches erased, and a `staff.erased` audit event by `staff`
+/// (`None`: the command line) that names them by their look-up hash, never in clear.
+pub async fn erase_named(
+    db: &PgPool,
+    store: &EventStore,
+    vault: &Vault,
+    named: &Named,
+    staff: Option<Uuid>,
+) -> anyhow::Result<Erased> {
+    let (start, mut payload) = match named {
+        Named::Person(kind, value) => (
+            subject_of(vault, *kind, value).await?,
+            serde_json::json!({ "kind": kind.as_str(), "hash": hex::encode(vault.lookup_hash(*kind, value)) }),
+        ),
+        Named::Attempt(stream) => (
+            subjects_of_attempt(db, stream.as_str()).await?,
+            serde_json::json!({ "kind": "attempt", "attempt": stream.as_str() }),
+        ),
+    };
+    let erased = erase_person(db, vault, start).await?;
+    payload["subjects"] = serde_json::json!(erased.subjects);
+    payload["attempts"] = serde_json::json!(erased.attempts);
+    payload["secrets"] = serde_json::json!(erased.secrets);
+    if staff.is_none() {
+        payload["by"] = serde_json::json!("command line");
+    }
+    audit::record(store, staff, audit::ERASED, payload).await?;
+    Ok(erased)
 }
 
 /// The subject of a value, if anyone has it.

@@ -288,37 +288,19 @@ async fn erase_person(
     if too_long {
         return Err(ApiError::Invalid(crate::texts::SEARCH_TOO_LONG.into()));
     }
-    let (start, what) = if let Some(phone) = &body.phone {
+    let named = if let Some(phone) = &body.phone {
         let phone =
             query::normalize_phone(phone).ok_or_else(|| ApiError::Invalid(crate::texts::PHONE_INVALID.into()))?;
-        (
-            erase::subject_of(&state.vault, PiiKind::Phone, &phone).await?,
-            json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, &phone)) }),
-        )
+        erase::Named::Person(PiiKind::Phone, phone)
     } else if let Some(document) = &body.document {
-        (
-            erase::subject_of(&state.vault, PiiKind::CpfCnpj, document).await?,
-            json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, document)) }),
-        )
+        erase::Named::Person(PiiKind::CpfCnpj, document.clone())
     } else if let Some(email) = &body.email {
-        (
-            erase::subject_of(&state.vault, PiiKind::Email, email).await?,
-            json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, email)) }),
-        )
+        erase::Named::Person(PiiKind::Email, email.clone())
     } else if let Some(attempt) = &body.attempt {
-        let (stream, _) = load(&state, attempt).await?;
-        (
-            erase::subjects_of_attempt(&state.db, stream.as_str()).await?,
-            json!({ "kind": "attempt", "attempt": stream.as_str() }),
-        )
+        erase::Named::Attempt(load(&state, attempt).await?.0)
     } else {
         return Err(ApiError::Invalid(crate::texts::ERASE_WHOM.into()));
     };
-    let erased = erase::erase_person(&state.db, &state.vault, start).await?;
-    let mut payload = what;
-    payload["subjects"] = json!(erased.subjects);
-    payload["attempts"] = json!(erased.attempts);
-    payload["secrets"] = json!(erased.secrets);
-    audit::record(&state.store, Some(staff.id), audit::ERASED, payload).await?;
+    let erased = erase::erase_named(&state.db, &state.store, &state.vault, &named, Some(staff.id)).await?;
     Ok(Json(json!(erased)))
 }
