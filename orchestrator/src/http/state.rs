@@ -141,9 +141,8 @@ mod tests {
 
     #[test]
     fn chatbot_and_inbox_default_to_the_sandbox() {
-        let mut config = Cli::try_parse_from(["serve", "--database-url", "x", "--sandbox-url", "http://127.0.0.1:9/"])
-            .expect("parses")
-            .config;
+        let args = ["serve", "--database-url", "x", "--sandbox-mode", "true", "--sandbox-url", "http://127.0.0.1:9/"];
+        let mut config = Cli::try_parse_from(args).expect("parses").config;
         let site = SiteConfig::of(&config);
         assert_eq!(site.chatbot_url, "http://127.0.0.1:9/chatbot/?p=hero");
         assert_eq!(site.sms_inbox_url.as_deref(), Some("http://127.0.0.1:9/sms"));

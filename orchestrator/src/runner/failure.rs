@@ -3,8 +3,8 @@
 use chrono::{DateTime, Utc};
 use events::RecordedEvent;
 
-use super::calls::sanitize;
 use super::flow::{StepError, STEP_CALLED, STEP_STARTED};
+use crate::upstream::calls::sanitize;
 
 /// What kind of trouble ended a try; support reads it next to the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

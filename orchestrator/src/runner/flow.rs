@@ -4,7 +4,7 @@ use async_trait::async_trait;
 pub use events::flow::PlannedStep;
 use events::{NewEvent, RecordedEvent, StreamId};
 
-use super::calls::CallLog;
+use crate::upstream::calls::CallLog;
 
 /// The event type the runner appends before it calls out. Flows' projectors ignore it.
 pub const STEP_STARTED: &str = "step.started";
@@ -20,6 +20,18 @@ pub enum StepError {
     /// upstream's own refusals are not errors: the flow records them as outcome events.
     #[error("transient: {0}")]
     Transient(String),
+}
+
+impl crate::upstream::call::Classified for StepError {
+    fn transient(reason: String) -> Self {
+        StepError::Transient(reason)
+    }
+
+    fn transient_reason(&self) -> Option<&str> {
+        match self {
+            StepError::Transient(reason) => Some(reason),
+        }
+    }
 }
 
 /// One flow's part in running steps. Pure decisions stay in `events/`; this glues them to I/O.

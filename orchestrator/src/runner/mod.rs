@@ -12,7 +12,6 @@
 //!   upstream can deduplicate it ([`worker`]). Tries are counted and bounded ([`policy`]).
 //! - Waits (the cloud flow's 5 s) are due times in the row, never sleeps in a handler.
 
-pub mod calls;
 pub mod claim;
 pub mod failure;
 pub mod flow;
@@ -21,7 +20,7 @@ mod record;
 pub mod steps;
 pub mod worker;
 
-pub use calls::CallLog;
+pub use crate::upstream::calls::CallLog;
 pub use flow::{PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
 pub use policy::RetryPolicy;
 pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};

@@ -7,12 +7,12 @@ use events::flow::Outcome;
 use events::{ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde_json::{json, Value};
 
-use super::calls::{sanitize, CallLog};
 use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
 use crate::metrics::outcome_label;
+use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::schedule::schedule_in_tx;
 use crate::write_path::{recorded_after, secrets};
 

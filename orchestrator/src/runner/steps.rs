@@ -11,8 +11,8 @@ use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::calls::{strip_control, CallLog};
 use super::{StepError, StepFlow};
+use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
 use crate::write_path::{prepare, Secrets};
 

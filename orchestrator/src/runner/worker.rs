@@ -18,12 +18,12 @@ use sqlx::PgPool;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::calls::CallLog;
 use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure, FailureKind};
 use super::flow::{StepFlow, STEP_CALLED, STEP_STARTED};
 use super::policy::RetryPolicy;
 use crate::metrics::Metrics;
+use crate::upstream::calls::CallLog;
 use crate::write_path::recorded_after;
 use crate::write_path::schedule;
 

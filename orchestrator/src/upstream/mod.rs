@@ -1,6 +1,8 @@
 //! Where the upstream services are and how we identify ourselves to them, built from
 //! [`UpstreamConfig`]. Credentials never leave the server.
 
+pub mod call;
+pub mod calls;
 pub mod transient;
 
 use secrecy::SecretString;

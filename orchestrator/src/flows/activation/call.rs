@@ -7,7 +7,7 @@ use upstream_contract::headers::IDEMPOTENCY_KEY;
 
 use super::client::Reply;
 use crate::runner::{CallLog, StepError};
-use crate::upstream::transient::{transient_kind, transport_kind};
+use crate::upstream::transient::transient_kind;
 
 /// Which headers a call carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,7 @@ pub(super) struct Call<'a> {
     /// The endpoint's name in `upstream_contract::endpoints`, for the call log.
     pub(super) endpoint: &'static str,
     pub(super) calls: &'a CallLog,
+    pub(super) timeout: std::time::Duration,
 }
 
 impl Call<'_> {
@@ -82,36 +83,19 @@ impl Call<'_> {
         self
     }
 
-    /// Sends the call. No answer, or an answer that says "not now" (a gateway's 502/503/504,
-    /// throttling, a repeat of a call still running under the same key: see
-    /// [`crate::upstream::transient`]), is worth retrying; any other status is the upstream's
+    /// Sends the call (`crate::upstream::call::send`). An answer that says "not now" (a
+    /// gateway's 502/503/504, throttling, a repeat of a call still running under the same key:
+    /// see [`crate::upstream::transient`]) is worth retrying; any other status is the upstream's
     /// answer.
     pub(super) async fn send(self) -> Result<Answer, StepError> {
-        let timer = self.calls.start(self.endpoint);
-        let response = match self.request.send().await {
-            Ok(response) => response,
-            Err(error) => {
-                let kind = transport_kind(&error);
-                timer.record(None, Some(kind));
-                return Err(StepError::Transient(format!("{}: {kind}", self.endpoint)));
+        let endpoint = self.endpoint;
+        crate::upstream::call::send(self.calls, endpoint, self.request, self.timeout, |status, bytes| {
+            if let Some(kind) = transient_kind(status, bytes) {
+                return Err(StepError::Transient(format!("{endpoint}: {kind}")));
             }
-        };
-        let status = response.status().as_u16();
-        let bytes =
-            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-                Ok(bytes) => bytes,
-                Err(kind) => {
-                    timer.record(Some(status), Some(kind));
-                    return Err(StepError::Transient(format!("{}: reading the answer: {kind}", self.endpoint)));
-                }
-            };
-        if let Some(kind) = transient_kind(status, &bytes) {
-            timer.record(Some(status), Some(&kind));
-            return Err(StepError::Transient(format!("{}: {kind}", self.endpoint)));
-        }
-        timer.record(Some(status), None);
-        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok(Answer { status, body })
+            Ok(Answer { status, body: serde_json::from_slice(bytes).unwrap_or(Value::Null) })
+        })
+        .await
     }
 }
 

@@ -291,7 +291,7 @@ impl<'a> ActivationClient<'a> {
 
     fn call(&self, endpoint: &'static str, method: Method, url: Url, auth: Auth) -> Call<'a> {
         let upstreams = self.upstreams;
-        let mut request = self.http.request(method, url).timeout(upstreams.timeout);
+        let mut request = self.http.request(method, url);
         if matches!(auth, Auth::Partner | Auth::Caller) {
             request = request
                 .header(CORRELATION_ID, Uuid::new_v4().to_string())
@@ -306,7 +306,7 @@ impl<'a> ActivationClient<'a> {
         if auth == Auth::ApiKey {
             request = request.header(API_KEY, upstreams.hero_api_key.expose_secret());
         }
-        Call { request, endpoint, calls: self.calls }
+        Call { request, endpoint, calls: self.calls, timeout: upstreams.timeout }
     }
 }
 

@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use upstream_contract::headers;
 
-use crate::runner::calls::sanitize;
 use crate::runner::CallLog;
-use crate::upstream::transient::{transient_kind, transport_kind};
+use crate::upstream::calls::sanitize;
+use crate::upstream::transient::transient_kind;
 
 /// Shown when a refusal carries no message of its own: the flow's generic error.
 use events::flows::cloud::GENERIC_ERROR as NO_MESSAGE;
@@ -127,39 +127,25 @@ impl CloudClient {
     }
 
     async fn post<T: DeserializeOwned>(&self, function: &str, body: impl Serialize, key: &str) -> Result<T, CallError> {
-        let timer = self.calls.start(endpoint_name(function));
-        let sent = self
-            .http
-            .post(format!("{}/{function}", self.base))
-            .header(headers::IDEMPOTENCY_KEY, key)
-            .timeout(self.timeout)
-            .json(&body)
-            .send()
-            .await;
-        let response = match sent {
-            Ok(response) => response,
-            Err(error) => {
-                let kind = transport_kind(&error);
-                timer.record(None, Some(kind));
-                return Err(CallError::Transient(format!("{function}: {kind}")));
-            }
-        };
-        let status = response.status();
-        let bytes =
-            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-                Ok(bytes) => bytes,
-                Err(kind) => {
-                    timer.record(Some(status.as_u16()), Some(kind));
-                    return Err(CallError::Transient(format!("{function}: reading the answer: {kind}")));
-                }
-            };
-        let outcome = classify(function, status, &bytes);
-        let error = match &outcome {
-            Err(CallError::Transient(reason)) => Some(reason.as_str()),
-            _ => None,
-        };
-        timer.record(Some(status.as_u16()), error);
-        outcome
+        let request =
+            self.http.post(format!("{}/{function}", self.base)).header(headers::IDEMPOTENCY_KEY, key).json(&body);
+        crate::upstream::call::send(&self.calls, endpoint_name(function), request, self.timeout, |status, body| {
+            classify(function, StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY), body)
+        })
+        .await
+    }
+}
+
+impl crate::upstream::call::Classified for CallError {
+    fn transient(reason: String) -> Self {
+        CallError::Transient(reason)
+    }
+
+    fn transient_reason(&self) -> Option<&str> {
+        match self {
+            CallError::Transient(reason) => Some(reason),
+            CallError::Refused { .. } => None,
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use upstream_contract::headers;
 
 use crate::runner::CallLog;
-use crate::upstream::transient::{transient_kind, transport_kind};
+use crate::upstream::transient::transient_kind;
 
 /// Why a call did not succeed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -237,41 +237,32 @@ impl DesktopClient {
             .header(headers::USER_TOKEN, token.expose_secret())
     }
 
-    /// Sends the call and reads its answer: the body of a 2xx, or why not. Every call is
-    /// recorded in the call log with its status and latency.
+    /// Sends the call (`crate::upstream::call::send`) and reads its answer: the body of a
+    /// 2xx, or why not.
     async fn exchange(&self, endpoint: &str, request: RequestBuilder) -> Result<Bytes, CallError> {
-        let timer = self.calls.start(endpoint);
-        let response = match request.timeout(self.timeout).send().await {
-            Ok(response) => response,
-            Err(error) => {
-                let kind = transport_kind(&error);
-                timer.record(None, Some(kind));
-                return Err(CallError::Transient(format!("{endpoint}: {kind}")));
-            }
-        };
-        let status = response.status();
-        let body =
-            match crate::upstream::transient::read_body(response, crate::upstream::transient::MAX_ANSWER_BYTES).await {
-                Ok(body) => body,
-                Err(kind) => {
-                    timer.record(Some(status.as_u16()), Some(kind));
-                    return Err(CallError::Transient(format!("{endpoint}: reading the answer: {kind}")));
-                }
-            };
-        let outcome = classify_status(endpoint, status, &body);
-        timer.record(
-            Some(status.as_u16()),
-            outcome.as_ref().err().and_then(|e| match e {
-                CallError::Transient(reason) => Some(reason.as_str()),
-                CallError::Refused { .. } => None,
-            }),
-        );
-        outcome.map(|()| body)
+        crate::upstream::call::send(&self.calls, endpoint, request, self.timeout, |status, body| {
+            classify_status(endpoint, StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY), body)
+                .map(|()| Bytes::copy_from_slice(body))
+        })
+        .await
     }
 
     async fn call<T: DeserializeOwned>(&self, endpoint: &str, request: RequestBuilder) -> Result<T, CallError> {
         let body = self.exchange(endpoint, request).await?;
         serde_json::from_slice(&body).map_err(|e| CallError::Transient(format!("{endpoint}: unexpected answer: {e}")))
+    }
+}
+
+impl crate::upstream::call::Classified for CallError {
+    fn transient(reason: String) -> Self {
+        CallError::Transient(reason)
+    }
+
+    fn transient_reason(&self) -> Option<&str> {
+        match self {
+            CallError::Transient(reason) => Some(reason),
+            CallError::Refused { .. } => None,
+        }
     }
 }
 
