@@ -441,3 +441,30 @@ async fn the_console_streams_of_one_attempt_are_capped(db: PgPool) {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
 }
+
+/// Issue 26: 40 wrong passwords sent at the same moment for one e-mail were all evaluated (the
+/// lock-out was checked before any failure was counted). Each try now takes its place under a
+/// lock before its password is checked: five are evaluated, the rest refused as locked out.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_burst_of_wrong_passwords_is_counted_before_any_is_checked(db: PgPool) {
+    add_staff(&db, "rui@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let mut tries = Vec::new();
+    for _ in 0..40 {
+        let request = app
+            .client
+            .post(app.url("/api/staff/session"))
+            .header("origin", origin(&app))
+            .json(&json!({ "email": "rui@exa.com.br", "password": "senha-errada-demais" }));
+        tries.push(tokio::spawn(async move { request.send().await.expect("sign-in").status() }));
+    }
+    let mut statuses = Vec::new();
+    for attempt in tries {
+        statuses.push(attempt.await.expect("task"));
+    }
+    let evaluated = statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count();
+    let locked = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((evaluated, locked), (5, 35), "{statuses:?}");
+    // The right password is locked out too, for now.
+    assert_eq!(sign_in_with(&app, "rui@exa.com.br", PASSWORD).await.status(), StatusCode::TOO_MANY_REQUESTS);
+}

@@ -55,6 +55,17 @@ pub fn verify_nobody(password: &str) {
     let _ = verify(password, &NOBODY);
 }
 
+/// At most one password hash per core at once: each takes 19 MiB and a core for a while, and a
+/// burst of sign-ins must not take every core and memory from the portal (issue 26). The rest
+/// wait their turn.
+pub async fn hashing_slot() -> Option<tokio::sync::SemaphorePermit<'static>> {
+    static SLOTS: LazyLock<tokio::sync::Semaphore> = LazyLock::new(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+    });
+    // `None` only if the semaphore were closed, which it never is.
+    SLOTS.acquire().await.ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

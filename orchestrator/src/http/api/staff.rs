@@ -45,7 +45,7 @@ async fn sign_in(
     let hash_hex = hex::encode(&email_hash);
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
-    if throttle::locked(&state.db, &email_hash, &ip).await? {
+    if !throttle::reserve(&state.db, &email_hash, &ip).await? {
         audit::record(
             &state.store,
             found.as_ref().map(|f| f.id),
@@ -57,6 +57,7 @@ async fn sign_in(
     }
     let known = found.as_ref().map(|f| f.id);
     let typed = body.password.clone();
+    let _slot = password::hashing_slot().await;
     let matched = match &found {
         Some(account) => {
             let phc = account.password_hash.clone();
@@ -68,8 +69,8 @@ async fn sign_in(
             false
         }
     };
+    // The try was counted as a failure when it took its place; the right password forgets it.
     let Some(account) = found.filter(|_| matched) else {
-        throttle::record_failure(&state.db, &email_hash, &ip).await?;
         audit::record(
             &state.store,
             known,
