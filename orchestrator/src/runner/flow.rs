@@ -34,20 +34,24 @@ impl crate::upstream::call::Classified for StepError {
     }
 }
 
+/// What a folded stream says to the runner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The step due next, if any.
+    pub next: Option<PlannedStep>,
+    /// Where the attempt stands (the metrics count the attempts that end; the runner forgets a
+    /// completed attempt's secrets); a flow without outcomes says `Open`.
+    pub outcome: events::flow::Outcome,
+}
+
 /// One flow's part in running steps. Pure decisions stay in `events/`; this glues them to I/O.
 #[async_trait]
 pub trait StepFlow: Send + Sync + 'static {
     /// The stream category the flow owns (`activation`, `download`, `cloud`).
     fn category(&self) -> &'static str;
 
-    /// Folds the stream and names the step due next, if any.
-    fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError>;
-
-    /// Where the folded attempt stands (the metrics count the attempts that end); a flow
-    /// without outcomes is always open.
-    fn outcome(&self, _events: &[RecordedEvent]) -> events::flow::Outcome {
-        events::flow::Outcome::Open
-    }
+    /// Folds the stream once: the step due next, if any, and where the attempt stands.
+    fn plan(&self, events: &[RecordedEvent]) -> Result<Plan, StepError>;
 
     /// Whether the runner deletes the attempt's secrets with the outcome that completes it.
     fn forgets_secrets_when_completed(&self) -> bool {

@@ -21,7 +21,7 @@ pub mod steps;
 pub mod worker;
 
 pub use crate::upstream::calls::CallLog;
-pub use flow::{PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
+pub use flow::{Plan, PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
 pub use policy::RetryPolicy;
 pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 pub use worker::{Runner, RunnerConfig};

@@ -14,53 +14,51 @@ use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_
 use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::schedule::schedule_in_tx;
-use crate::write_path::{recorded_after, secrets};
+use crate::write_path::{append_after, plan_next, secrets};
 
 impl Runner {
-    /// Appends a claim's outcome and the next plan, fenced: by the stream version (a command
-    /// that landed meanwhile wins, and the step is re-planned) and by the claim (a runner that
-    /// took the step over wins, and this outcome is dropped; the call it repeats carries the
-    /// same key).
+    /// Appends a claim's outcome and the next plan through the one write path
+    /// ([`append_after`] and [`plan_next`], the halves of a command's `append_and_plan`), fenced: by the stream version (a
+    /// command that landed meanwhile wins, and the step is re-planned) and by the claim (a
+    /// runner that took the step over wins, and this outcome is dropped; the call it repeats
+    /// carries the same key). `before` is where the attempt stood before the step.
     pub(super) async fn commit_outcome(
         &self,
         flow: &dyn StepFlow,
         claimed: &Claimed,
         stream: &StreamId,
-        mut history: Vec<RecordedEvent>,
+        history: Vec<RecordedEvent>,
         batch: Vec<NewEvent>,
+        before: Outcome,
     ) -> Result<Tick, Failure> {
-        let version = last_version(&history);
-        let before = flow.outcome(&history);
         let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
-        // The stream's lock first (as every writer takes it), then the schedule row's.
-        match self
-            .store
-            .append_in_tx_announce_later(&mut tx, stream, ExpectedVersion::Exact(version), batch.clone())
-            .await
-        {
-            Ok(_) => {}
+        // Where the attempt stands after the outcome, from the same fold that plans its next step.
+        let mut after = Outcome::Open;
+        let history = match append_after(&mut tx, &self.store, stream, history, batch).await {
+            Ok(history) => history,
             Err(StoreError::Conflict { .. }) => {
                 drop(tx);
                 claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
                 return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
             Err(error) => return Err(Failure::internal(error)),
-        }
+        };
+        // The claim after the stream's lock (as every writer takes it) and before the schedule
+        // row is written (a plan of nothing deletes the row the claim is on).
         if !claim::still_held(&mut tx, claimed).await.map_err(Failure::internal)? {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
-        let at = crate::clock::now(&mut *tx).await.map_err(Failure::internal)?;
-        history.extend(recorded_after(stream, version, batch, at));
-        let after = flow.outcome(&history);
+        plan_next(&mut tx, stream, flow.category(), &history, |h| {
+            let plan = flow.plan(h).ok()?;
+            after = plan.outcome;
+            plan.next
+        })
+        .await
+        .map_err(Failure::internal)?;
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
         }
-        let next = flow.next_step(&history).ok().flatten();
-        let step = claimed.step.clone();
-        schedule_in_tx(&mut tx, stream.as_str(), flow.category(), next.as_ref(), last_version(&history))
-            .await
-            .map_err(Failure::internal)?;
         claim::finish_in_tx(&mut tx, claimed).await.map_err(Failure::internal)?;
         tx.commit().await.map_err(Failure::internal)?;
         self.store.announce(&[stream]).await;
@@ -70,7 +68,7 @@ impl Runner {
                 metrics.attempt_ended(flow.category(), ended);
             }
         }
-        Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step })
+        Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() })
     }
 
     /// Writes the plan the stream now calls for (fenced by `version`) and gives the claim back

@@ -11,7 +11,7 @@ use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::{StepError, StepFlow};
+use super::{Plan, StepError, StepFlow};
 use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
 use crate::write_path::{prepare, Secrets};
@@ -141,12 +141,9 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         S::F::CATEGORY
     }
 
-    fn next_step(&self, events: &[RecordedEvent]) -> Result<Option<PlannedStep>, StepError> {
-        Ok(S::F::next_step(&fold::<S::F>(events)))
-    }
-
-    fn outcome(&self, events: &[RecordedEvent]) -> events::flow::Outcome {
-        S::F::outcome(&fold::<S::F>(events))
+    fn plan(&self, events: &[RecordedEvent]) -> Result<Plan, StepError> {
+        let state = fold::<S::F>(events);
+        Ok(Plan { next: S::F::next_step(&state), outcome: S::F::outcome(&state) })
     }
 
     fn forgets_secrets_when_completed(&self) -> bool {

@@ -312,8 +312,11 @@ impl Runner {
         let stream = StreamId::parse(&claimed.stream_id).map_err(Failure::internal)?;
         let events = self.store.read_stream(&stream).await.map_err(Failure::internal)?;
         let version = last_version(&events);
-        let planned = flow.next_step(&events).map_err(|e| Failure::step(e).at(version))?;
-        let step = match planned {
+        // The stream folded once here, and once more after the outcome's append (issue 24:
+        // five folds a claim were two of each question and a spare).
+        let plan = flow.plan(&events).map_err(|e| Failure::step(e).at(version))?;
+        let before = plan.outcome;
+        let step = match plan.next {
             Some(step) if step.name == claimed.step && step.due_at <= claimed.db_now + FOLD_SKEW => step,
             other => {
                 // The stream moved on since the row was written: follow the stream.
@@ -356,7 +359,7 @@ impl Runner {
             flow.run(&stream, &history, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
         let mut batch = vec![self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &history)];
         batch.extend(new_events);
-        self.commit_outcome(flow, claimed, &stream, history, batch).await.map_err(|e| e.at(version))
+        self.commit_outcome(flow, claimed, &stream, history, batch, before).await.map_err(|e| e.at(version))
     }
 }
 

@@ -8,18 +8,35 @@ use sqlx::PgConnection;
 use super::schedule_in_tx;
 
 /// Appends `new_events` after `history` (the whole stream so far: empty for a new stream) and
-/// schedules what `next_step` names for the result, on `conn` (the caller's transaction). Returns the history with the new events.
-/// The caller announces the stream ([`EventStore::announce`]) once its transaction committed:
-/// a NOTIFY inside it would serialize concurrent commits (issue 15).
-/// A concurrent writer shows as [`StoreError::Conflict`]; the caller decides again or gives way.
+/// schedules what `next_step` names for the result, on `conn` (the caller's transaction):
+/// [`append_after`] then [`plan_next`]. Returns the history with the new events. The caller
+/// announces the stream ([`EventStore::announce`]) once its transaction committed: a NOTIFY
+/// inside it would serialize concurrent commits (issue 15). A concurrent writer shows as
+/// [`StoreError::Conflict`]; the caller decides again or gives way.
 pub async fn append_and_plan(
     conn: &mut PgConnection,
     store: &EventStore,
     stream: &StreamId,
     category: &str,
-    mut history: Vec<RecordedEvent>,
+    history: Vec<RecordedEvent>,
     new_events: Vec<NewEvent>,
     next_step: impl FnOnce(&[RecordedEvent]) -> Option<PlannedStep>,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let history = append_after(conn, store, stream, history, new_events).await?;
+    plan_next(conn, stream, category, &history, next_step).await?;
+    Ok(history)
+}
+
+/// The first half of [`append_and_plan`], for a writer that fences between the two (the
+/// runner checks its claim after the stream's lock and before the schedule row's): appends
+/// `new_events` at the version `history` ends with and returns the history with them, as
+/// folds read them (recorded at the transaction's time).
+pub async fn append_after(
+    conn: &mut PgConnection,
+    store: &EventStore,
+    stream: &StreamId,
+    mut history: Vec<RecordedEvent>,
+    new_events: Vec<NewEvent>,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
     let expected = match history.last() {
         None => ExpectedVersion::NoStream,
@@ -30,10 +47,20 @@ pub async fn append_and_plan(
     // The events are recorded at the transaction's `now()`: fold them with that time.
     let at = crate::clock::now(&mut *conn).await?;
     history.extend(recorded_after(stream, version, new_events, at));
-    let next = next_step(&history);
-    let version = history.last().map(|e| e.version).unwrap_or(0);
-    schedule_in_tx(conn, stream.as_str(), category, next.as_ref(), version).await?;
     Ok(history)
+}
+
+/// The second half of [`append_and_plan`]: schedules the step `next_step` names for `history`.
+pub async fn plan_next(
+    conn: &mut PgConnection,
+    stream: &StreamId,
+    category: &str,
+    history: &[RecordedEvent],
+    next_step: impl FnOnce(&[RecordedEvent]) -> Option<PlannedStep>,
+) -> Result<(), sqlx::Error> {
+    let next = next_step(history);
+    let version = history.last().map(|e| e.version).unwrap_or(0);
+    schedule_in_tx(conn, stream.as_str(), category, next.as_ref(), version).await
 }
 
 /// Appended events as a fold reads them back (folds use neither positions nor transaction ids),

@@ -13,7 +13,7 @@ mod prepare;
 pub mod schedule;
 pub mod secrets;
 
-pub use commit::{append_and_plan, recorded_after};
+pub use commit::{append_after, append_and_plan, plan_next, recorded_after};
 pub use prepare::{prepare, prepare_in, PrepareError};
 pub use schedule::schedule_in_tx;
 pub use secrets::Secrets;
