@@ -402,41 +402,20 @@ async fn the_console_streams_of_one_attempt_are_capped(db: PgPool) {
     let id = visitor_with_phone(&app, "(11) 95555-7777").await;
     let signed = sign_in(&app, "ivo@exa.com.br").await;
     let cap = orchestrator::http::api::support::STREAM_CAPS.per_attempt;
+    let url = app.url(&format!("/api/support/attempts/{id}/stream"));
+    let open_stream = || async { app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream") };
     let mut open = Vec::new();
     for _ in 0..cap {
-        let stream = app
-            .client
-            .get(app.url(&format!("/api/support/attempts/{id}/stream")))
-            .header("cookie", &signed.cookie)
-            .send()
-            .await
-            .expect("stream");
+        let stream = open_stream().await;
         assert_eq!(stream.status(), StatusCode::OK);
         open.push(stream);
     }
-    let refused = app
-        .client
-        .get(app.url(&format!("/api/support/attempts/{id}/stream")))
-        .header("cookie", &signed.cookie)
-        .send()
-        .await
-        .expect("refused");
-    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(open_stream().await.status(), StatusCode::TOO_MANY_REQUESTS);
     drop(open.pop());
     // The place is given back when a stream ends (the server notices the closed connection
     // at its next frame or keep-alive; a new stream may have to wait for it).
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let again = app
-            .client
-            .get(app.url(&format!("/api/support/attempts/{id}/stream")))
-            .header("cookie", &signed.cookie)
-            .send()
-            .await
-            .expect("again");
-        if again.status() == StatusCode::OK {
-            break;
-        }
+    while open_stream().await.status() != StatusCode::OK {
         assert!(tokio::time::Instant::now() < deadline, "the closed stream's place never came back");
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }
