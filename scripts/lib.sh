@@ -88,7 +88,7 @@ ensure_postgres() {
     PGPORT_OWN="$(free_port "${EXA_PG_PORT:-55432}")"
     say "starting PostgreSQL on 127.0.0.1:$PGPORT_OWN"
     pg_as_owner "$bin/pg_ctl" -D "$PGHOME/data" -l "$PGHOME/server.log" -w \
-      -o "-p $PGPORT_OWN -k $PGHOME -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null \
+      -o "-p $PGPORT_OWN -k $PGHOME -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_EXTRA_OPTS:-}" start >/dev/null \
       || die "PostgreSQL did not start; see $PGHOME/server.log"
     STARTED_PG=1
   fi

@@ -96,6 +96,9 @@ pub struct AppendOutcome {
     pub stream_version: i64,
     /// Global positions of the appended events, in append order.
     pub positions: Vec<i64>,
+    /// The time the events are recorded with (the transaction's `now()`), read by the append's
+    /// own statement so a caller folding them needs no second round trip for it.
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// Where a reader of all events stands: the (transaction id, position) of the last

@@ -35,6 +35,9 @@ use sqlx::PgPool;
 /// ends (closed), or at a fixed rate however long attempts take (open: what a public portal
 /// sees, and the only way to offer more attempts a second than concurrency ÷ duration; the
 /// cloud flow alone waits the spec's 5 s in every attempt).
+/// Statements listed per level, the most called first.
+const STATEMENTS_SHOWN: usize = 20;
+
 #[derive(Clone, Copy)]
 enum Arrivals {
     Closed { concurrency: usize },
@@ -102,11 +105,16 @@ async fn run_level(
 async fn main() -> anyhow::Result<()> {
     let levels = levels()?;
     let server_url = std::env::var("DATABASE_URL").context("DATABASE_URL")?;
-    let binary = std::env::current_exe()?
-        .parent()
-        .and_then(|examples| examples.parent())
-        .map(|dir| dir.join("orchestrator"))
-        .context("no binary directory")?;
+    // LOAD_SERVER_BINARY: another build of the server (an earlier commit's, for a before and
+    // after in one run); by default the release build beside this example.
+    let binary = match std::env::var_os("LOAD_SERVER_BINARY") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => std::env::current_exe()?
+            .parent()
+            .and_then(|examples| examples.parent())
+            .map(|dir| dir.join("orchestrator"))
+            .context("no binary directory")?,
+    };
     let admin = PgPool::connect(&server_url).await?;
     let (name, database) = journeys::own_database(&admin, &server_url, "load").await?;
 
@@ -127,8 +135,11 @@ async fn main() -> anyhow::Result<()> {
         .execute(&db)
         .await?;
 
+    let counts_statements = count_statements_afresh(&db).await.is_ok();
     println!(
-        "load: one release server, DATABASE_MAX_CONNECTIONS=32, ALTCHA_MAX_COUNTER=1000, defaults otherwise; machine load {}",
+        "load: {}, DATABASE_MAX_CONNECTIONS=32, ALTCHA_MAX_COUNTER=1000, defaults otherwise; statements counted: {}; machine load {}",
+        binary.display(),
+        if counts_statements { "yes (pg_stat_statements)" } else { "no (pg_stat_statements not loaded)" },
         load_average()
     );
     let driver = Driver::new(vec![server.base.clone()], &sandbox_url, Duration::from_secs(120))?;
@@ -136,6 +147,9 @@ async fn main() -> anyhow::Result<()> {
     for level in &levels {
         let raw = raw_inserts_per_second(&database, 16, Duration::from_secs(3)).await?;
         let xid_before = current_xid(&db).await?;
+        if counts_statements {
+            count_statements_afresh(&db).await?;
+        }
         let step_mark: i64 = sqlx::query_scalar("SELECT coalesce(max(position), 0) FROM events").fetch_one(&db).await?;
         driver.take_timings();
         let began = Instant::now();
@@ -143,6 +157,7 @@ async fn main() -> anyhow::Result<()> {
         let elapsed = began.elapsed();
         offset += level.attempts;
         let xids = current_xid(&db).await? - xid_before - 1;
+        let statements = if counts_statements { Some(statements_since_reset(&db).await?) } else { None };
         let normal = ends.iter().filter(|(_, e, _)| matches!(e, Ok(f) if f.normal())).count();
         let rate = match level.arrivals {
             Arrivals::Closed { .. } => normal as f64 / elapsed.as_secs_f64(),
@@ -173,6 +188,18 @@ async fn main() -> anyhow::Result<()> {
             elapsed.as_secs_f64(),
             rate / limit
         );
+        if let Some(statements) = statements {
+            let per_attempt = |calls: i64| calls as f64 / level.attempts as f64;
+            let total: i64 = statements.iter().map(|(calls, _)| calls).sum();
+            println!(
+                "  {:.1} statements an attempt (the server's, pg_stat_statements), the most called:",
+                per_attempt(total)
+            );
+            for (calls, query) in statements.iter().take(STATEMENTS_SHOWN) {
+                let query: String = query.chars().take(110).collect();
+                println!("    {:>6.2}  {query}", per_attempt(*calls));
+            }
+        }
         println!("  commands (client side, ms):");
         for (name, (p50, p99, n)) in percentiles(driver.take_timings()) {
             println!("    {name:<34} p50 {p50:>7.1}  p99 {p99:>7.1}  (n={n})");
@@ -196,6 +223,30 @@ async fn main() -> anyhow::Result<()> {
 /// Transaction ids consumed so far (one per writing transaction; reading ones take none).
 async fn current_xid(db: &PgPool) -> anyhow::Result<i64> {
     Ok(sqlx::query_scalar("SELECT pg_current_xact_id()::text::bigint").fetch_one(db).await?)
+}
+
+/// Starts counting statements afresh (`pg_stat_statements`, which must be loaded through
+/// `shared_preload_libraries`: `scripts/bench-load.sh` starts a PostgreSQL with it); an error
+/// when it is not loaded.
+async fn count_statements_afresh(db: &PgPool) -> anyhow::Result<()> {
+    sqlx::query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements").execute(db).await?;
+    sqlx::query("SELECT pg_stat_statements_reset()").execute(db).await?;
+    Ok(())
+}
+
+/// The statements this database ran since [`count_statements_afresh`], each with its calls,
+/// most called first: top-level ones, BEGIN and COMMIT included (each is a round trip), the
+/// benchmark's own left out (transaction ids, marks, these counts).
+async fn statements_since_reset(db: &PgPool) -> anyhow::Result<Vec<(i64, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND query NOT LIKE ALL (ARRAY['%pg_stat_statements%', '%pg_current_xact_id%',
+                                          '%coalesce(max(position), 0)%', '%load_raw%'])
+          ORDER BY calls DESC",
+    )
+    .fetch_all(db)
+    .await?)
 }
 
 /// Single-row INSERT transactions a second, `connections` writers for `during`.

@@ -102,21 +102,25 @@ impl EventStore {
     /// Takes `stream`'s append lock in the caller's transaction until it ends, waiting at most
     /// `wait` for another writer's ([`StoreError::Busy`] past it; the transaction is then
     /// aborted). A writer that reads, decides and appends under it meets no concurrent append,
-    /// so it decides once. The wait stays the transaction's lock time-out.
+    /// so it decides once. The wait stays the transaction's lock time-out. Returns the
+    /// transaction's time (`now()`, the time its appends are recorded with), read by the same
+    /// statement.
     pub async fn lock_stream(
         &self,
         conn: &mut PgConnection,
         stream: &StreamId,
         wait: std::time::Duration,
-    ) -> Result<(), StoreError> {
+    ) -> Result<chrono::DateTime<chrono::Utc>, StoreError> {
         // One statement: the time-out is set (for this transaction) before the lock is asked.
-        let locked = sqlx::query("SELECT set_config('lock_timeout', $1, true), lock_streams(ARRAY[$2])")
-            .bind(format!("{}ms", wait.as_millis().max(1)))
-            .bind(stream.as_str())
-            .execute(&mut *conn)
-            .await;
+        let locked = sqlx::query_scalar(
+            "SELECT now() FROM (SELECT set_config('lock_timeout', $1, true), lock_streams(ARRAY[$2])) AS locked",
+        )
+        .bind(format!("{}ms", wait.as_millis().max(1)))
+        .bind(stream.as_str())
+        .fetch_one(&mut *conn)
+        .await;
         match locked {
-            Ok(_) => Ok(()),
+            Ok(now) => Ok(now),
             // 55P03: lock_not_available, the lock time-out.
             Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("55P03") => {
                 Err(StoreError::Busy(stream.to_string()))
@@ -154,7 +158,7 @@ pub(super) async fn append_on(
         payloads.push(&e.payload);
         metadata.push(serde_json::to_value(&e.metadata)?);
     }
-    let row = sqlx::query("SELECT appended, stream_version, positions FROM append_events($1, $2, $3, $4, $5, $6, $7)")
+    let row = sqlx::query("SELECT appended, stream_version, positions, now() AS recorded_at FROM append_events($1, $2, $3, $4, $5, $6, $7)")
         .bind(stream.as_str())
         .bind(expected.as_sql())
         .bind(&types)
@@ -171,7 +175,8 @@ pub(super) async fn append_on(
         return Err(StoreError::Conflict { stream: stream.to_string(), expected, actual: stream_version });
     }
     let positions: Vec<i64> = row.try_get("positions")?;
-    Ok(AppendOutcome { stream_version, positions })
+    let recorded_at = row.try_get("recorded_at")?;
+    Ok(AppendOutcome { stream_version, positions, recorded_at })
 }
 
 /// Takes the append locks of `streams` in the one order every multi-stream writer uses.

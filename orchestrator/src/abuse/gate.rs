@@ -1,15 +1,13 @@
 //! Counting in PostgreSQL, so every replica sees the same counts: a limit is the number of
 //! `abuse_hits` rows of its rule and key in its window. Each check holds a transaction-scoped
-//! advisory lock on its rule and key, so two replicas cannot both take the last place.
+//! advisory lock on its rule and key (class 'ABUS', apart from streams and idempotency keys;
+//! taken by the `abuse_admit` function), so two replicas cannot both take the last place.
 
 use std::time::Duration;
 
 use sqlx::PgConnection;
 
 use super::rules::Rule;
-
-/// Advisory-lock class of abuse counters ('ABUS'), apart from streams and idempotency keys.
-const LOCK_CLASS: i32 = 0x4142_5553;
 
 /// One counter to check and, if there is room, to count in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,47 +26,33 @@ pub struct Limited {
 
 /// Checks every counter and counts the action in all of them, or none when one is full, in
 /// the caller's transaction (the service commits it before the command acts: a send that was
-/// let through counts even if an upstream then fails it).
+/// let through counts even if an upstream then fails it). One statement, the `abuse_admit`
+/// function (migrations/0014): each counter's lock and count, then the counting.
 pub async fn admit(conn: &mut PgConnection, checks: &[Check]) -> Result<Result<(), Limited>, sqlx::Error> {
     let mut ordered: Vec<&Check> = checks.iter().collect();
     // One lock order for every request, so two of them cannot wait on each other.
     ordered.sort_by(|a, b| (a.rule, &a.key).cmp(&(b.rule, &b.key)));
-    for check in &ordered {
-        lock(conn, check.rule, &check.key).await?;
-        let window = check.rule.window();
-        let (count, retry_after): (i64, Option<f64>) = sqlx::query_as(
-            "SELECT count(*), EXTRACT(EPOCH FROM (min(at) + make_interval(secs => $3) - now()))::float8
-               FROM abuse_hits WHERE rule = $1 AND key = $2 AND at > now() - make_interval(secs => $3)",
-        )
-        .bind(check.rule.name())
-        .bind(&check.key)
-        .bind(window.as_secs_f64())
-        .fetch_one(&mut *conn)
-        .await?;
-        if count >= i64::from(check.limit) {
-            let retry_after = Duration::from_secs_f64(retry_after.unwrap_or(window.as_secs_f64()).max(1.0).ceil());
-            return Ok(Err(Limited { rule: check.rule, retry_after }));
-        }
-    }
-    for check in &ordered {
-        count(conn, check.rule, &check.key).await?;
-    }
-    Ok(Ok(()))
+    let refused: Option<(String, Option<f64>)> =
+        sqlx::query_as("SELECT refused_rule, retry_after FROM abuse_admit($1, $2, $3, $4)")
+            .bind(ordered.iter().map(|c| c.rule.name()).collect::<Vec<_>>())
+            .bind(ordered.iter().map(|c| c.key.as_slice()).collect::<Vec<_>>())
+            .bind(ordered.iter().map(|c| i32::try_from(c.limit).unwrap_or(i32::MAX)).collect::<Vec<_>>())
+            .bind(ordered.iter().map(|c| c.rule.window().as_secs_f64()).collect::<Vec<_>>())
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some((name, retry_after)) = refused else { return Ok(Ok(())) };
+    let rule = ordered
+        .iter()
+        .map(|c| c.rule)
+        .find(|rule| rule.name() == name)
+        .ok_or_else(|| sqlx::Error::Protocol(format!("abuse_admit refused an unknown rule {name}")))?;
+    let window = rule.window().as_secs_f64();
+    Ok(Err(Limited { rule, retry_after: Duration::from_secs_f64(retry_after.unwrap_or(window).max(1.0).ceil()) }))
 }
 
 /// Counts one action without a limit of its own (the breaker's trips).
 async fn count(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO abuse_hits (rule, key) VALUES ($1, $2)")
-        .bind(rule.name())
-        .bind(key)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
-async fn lock(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2 || ':' || encode($3, 'hex')))")
-        .bind(LOCK_CLASS)
         .bind(rule.name())
         .bind(key)
         .execute(&mut *conn)

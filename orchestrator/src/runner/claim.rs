@@ -138,21 +138,26 @@ pub async fn renew(db: &PgPool, claim: &Claimed, lease: std::time::Duration) -> 
     Ok(renewed.rows_affected() == 1)
 }
 
-/// Locks the row inside `conn`'s transaction if the claim is still held, so the transaction's
-/// writes are fenced by it: `false` means another runner owns the step now (or nobody does).
-pub async fn still_held(conn: &mut PgConnection, claim: &Claimed) -> Result<bool, sqlx::Error> {
-    let held: Option<i32> = sqlx::query_scalar(
-        "SELECT 1 FROM due_steps WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now() FOR UPDATE",
+/// Clears this claim's lease in `conn`'s transaction if the claim is still held, which locks
+/// the row, so the transaction's writes are fenced by it: `false` means another runner owns
+/// the step now (or nobody does), and the caller drops its writes. One statement for the fence
+/// and the finish; the next plan is written after it (a plan keeps only a live lease, see
+/// [`crate::write_path::schedule_in_tx`]).
+pub async fn finish_if_held(conn: &mut PgConnection, claim: &Claimed) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE due_steps SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now()
+         WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now()",
     )
     .bind(&claim.stream_id)
     .bind(claim.lease_token)
-    .fetch_optional(&mut *conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(held.is_some())
+    Ok(done.rows_affected() == 1)
 }
 
-/// Gives the step back to be tried again `after` from now (a failed call). Only the same plan
-/// is pushed back: a plan a command wrote meanwhile keeps its own due time.
+/// Gives the step back to be tried again `after` from now (a failed call), if the claim is
+/// still held (`false`: another runner owns the step now, and the caller drops its writes).
+/// Only the same plan is pushed back: a plan a command wrote meanwhile keeps its own due time.
 pub async fn retry_later(
     conn: &mut PgConnection,
     claim: &Claimed,
@@ -162,7 +167,7 @@ pub async fn retry_later(
         "UPDATE due_steps
          SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now(),
              due_at = CASE WHEN step = $3 THEN now() + make_interval(secs => $4::double precision / 1000) ELSE due_at END
-         WHERE stream_id = $1 AND lease_token = $2",
+         WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now()",
     )
     .bind(&claim.stream_id)
     .bind(claim.lease_token)
@@ -186,20 +191,6 @@ pub async fn release(db: &PgPool, claim: &Claimed) -> Result<(), sqlx::Error> {
     .bind(claim.lease_token)
     .bind(&claim.step)
     .execute(db)
-    .await?;
-    Ok(())
-}
-
-/// Clears this claim's lease in `conn`'s transaction, after the claim's outcome was appended
-/// and the next plan written (which keeps a live lease, see [`super::schedule_in_tx`]).
-pub async fn finish_in_tx(conn: &mut PgConnection, claim: &Claimed) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE due_steps SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now()
-         WHERE stream_id = $1 AND lease_token = $2",
-    )
-    .bind(&claim.stream_id)
-    .bind(claim.lease_token)
-    .execute(&mut *conn)
     .await?;
     Ok(())
 }

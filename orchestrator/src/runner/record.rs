@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use events::flow::Outcome;
-use events::{ExpectedVersion, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
+use events::{Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde_json::{json, Value};
 
 use super::claim::{self, Claimed};
@@ -13,7 +13,6 @@ use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
 use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
-use crate::write_path::schedule::schedule_in_tx;
 use crate::write_path::{append_after, plan_next, secrets};
 
 impl Runner {
@@ -44,9 +43,9 @@ impl Runner {
             }
             Err(error) => return Err(Failure::internal(error)),
         };
-        // The claim after the stream's lock (as every writer takes it) and before the schedule
-        // row is written (a plan of nothing deletes the row the claim is on).
-        if !claim::still_held(&mut tx, claimed).await.map_err(Failure::internal)? {
+        // The claim's fence and finish after the stream's lock (as every writer takes it) and
+        // before the schedule row is written (a plan of nothing deletes the row the claim is on).
+        if !claim::finish_if_held(&mut tx, claimed).await.map_err(Failure::internal)? {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
         plan_next(&mut tx, stream, flow.category(), &history, |h| {
@@ -59,7 +58,6 @@ impl Runner {
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
         }
-        claim::finish_in_tx(&mut tx, claimed).await.map_err(Failure::internal)?;
         tx.commit().await.map_err(Failure::internal)?;
         self.store.announce(&[stream]).await;
         if let Some(metrics) = &self.metrics {
@@ -71,17 +69,18 @@ impl Runner {
         Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() })
     }
 
-    /// Writes the plan the stream now calls for (fenced by `version`) and gives the claim back
-    /// uncounted.
+    /// Writes the plan the stream now calls for (the write path's [`plan_next`], fenced by the
+    /// version `history` ends with) and gives the claim back uncounted.
     pub(super) async fn replan(
         &self,
         flow: &dyn StepFlow,
         claimed: &Claimed,
-        step: Option<&PlannedStep>,
-        version: i64,
+        stream: &StreamId,
+        history: &[RecordedEvent],
+        step: Option<PlannedStep>,
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.db.begin().await?;
-        schedule_in_tx(&mut tx, &claimed.stream_id, flow.category(), step, version).await?;
+        plan_next(&mut tx, stream, flow.category(), history, |_| step).await?;
         tx.commit().await?;
         claim::release(&self.db, claimed).await
     }
@@ -123,13 +122,10 @@ impl Runner {
                 self.event(STEP_GAVE_UP, facts, &upto)
             }
         };
+        // The write path's first half, at the version the failed try started from.
         let mut tx = self.db.begin().await?;
-        match self
-            .store
-            .append_in_tx_announce_later(&mut tx, &stream, ExpectedVersion::Exact(expected), vec![event.clone()])
-            .await
-        {
-            Ok(_) => {}
+        let history = match append_after(&mut tx, &self.store, &stream, upto, vec![event]).await {
+            Ok(history) => history,
             Err(StoreError::Conflict { .. }) => {
                 // The stream moved on (a command, or a runner that took over): its plan stands.
                 drop(tx);
@@ -137,29 +133,30 @@ impl Runner {
                 return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
             Err(error) => return Err(error.into()),
-        }
-        if !claim::still_held(&mut tx, claimed).await? {
+        };
+        // The claim's fence, with its finish: a retry later keeps the plan and pushes it back;
+        // a give-up plans nothing more, whatever the flow would fold (a flow that planned the
+        // same step again would turn the give-up into the endless loop it ends).
+        let held = match delay {
+            Some(delay) => claim::retry_later(&mut tx, claimed, delay).await?,
+            None => {
+                let held = claim::finish_if_held(&mut tx, claimed).await?;
+                if held {
+                    plan_next(&mut tx, &stream, flow.category(), &history, |_| None).await?;
+                }
+                held
+            }
+        };
+        if !held {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
-        let step = claimed.step.clone();
-        let stream_id = claimed.stream_id.clone();
-        match delay {
-            Some(delay) => {
-                claim::retry_later(&mut tx, claimed, delay).await?;
-                tx.commit().await?;
-                self.store.announce(&[&stream]).await;
-                Ok(Tick::Retrying { stream_id, step })
-            }
-            None => {
-                // Nothing more is planned, whatever the flow would fold: a flow that planned the
-                // same step again would turn the give-up into the endless loop it ends.
-                schedule_in_tx(&mut tx, stream.as_str(), flow.category(), None, expected + 1).await?;
-                claim::finish_in_tx(&mut tx, claimed).await?;
-                tx.commit().await?;
-                self.store.announce(&[&stream]).await;
-                Ok(Tick::GaveUp { stream_id, step })
-            }
-        }
+        tx.commit().await?;
+        self.store.announce(&[&stream]).await;
+        let (stream_id, step) = (claimed.stream_id.clone(), claimed.step.clone());
+        Ok(match delay {
+            Some(_) => Tick::Retrying { stream_id, step },
+            None => Tick::GaveUp { stream_id, step },
+        })
     }
 
     /// What support's timeline shows of one try: the step, which try it was, the upstream

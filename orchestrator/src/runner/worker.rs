@@ -320,7 +320,7 @@ impl Runner {
             Some(step) if step.name == claimed.step && step.due_at <= claimed.db_now + FOLD_SKEW => step,
             other => {
                 // The stream moved on since the row was written: follow the stream.
-                self.replan(flow, claimed, other.as_ref(), version).await.map_err(Failure::internal)?;
+                self.replan(flow, claimed, &stream, &events, other).await.map_err(Failure::internal)?;
                 return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
             }
         };

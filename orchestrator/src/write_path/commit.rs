@@ -43,10 +43,10 @@ pub async fn append_after(
         Some(last) => ExpectedVersion::Exact(last.version),
     };
     let version = history.last().map(|e| e.version).unwrap_or(0);
-    store.append_in_tx_announce_later(conn, stream, expected, new_events.clone()).await?;
-    // The events are recorded at the transaction's `now()`: fold them with that time.
-    let at = crate::clock::now(&mut *conn).await?;
-    history.extend(recorded_after(stream, version, new_events, at));
+    let appended = store.append_in_tx_announce_later(conn, stream, expected, new_events.clone()).await?;
+    // Folded with the time they are recorded with (the transaction's `now()`, which the
+    // append's statement read).
+    history.extend(recorded_after(stream, version, new_events, appended.recorded_at));
     Ok(history)
 }
 

@@ -92,34 +92,26 @@ impl AttemptService<'_> {
         let mut tx = self.db.begin().await?;
         let now = crate::clock::now(&mut *tx).await?;
         let decision = decided(flow.decide(&[], command, now), &mut "start")?;
-        // A refused start leaves nothing of the attempt (no row, vault subject, link or secret):
-        // it is written in a savepoint that a refusal rolls back.
-        let mut attempt = Acquire::begin(&mut *tx).await?;
-        sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
-            .bind(stream.as_str())
-            .bind(flow.category())
-            .bind(session::hash(&token))
-            .execute(&mut *attempt)
-            .await?;
-        let new_events = self.prepare(&mut attempt, &stream, decision.events, &metadata).await?;
-        let history =
-            append_and_plan(&mut attempt, self.store, &stream, flow.category(), Vec::new(), new_events, |h| {
-                flow.next_step(h)
-            })
-            .await
-            .map_err(store_error)?;
-        if self.abuse.watches_start(&decision.guards) {
-            if let Err(refusal) =
-                self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?
-            {
+        let history = if self.abuse.watches_start(&decision.guards) {
+            // A refused start leaves nothing of the attempt (no row, vault subject, link or
+            // secret): it is written in a savepoint that a refusal rolls back.
+            let mut attempt = Acquire::begin(&mut *tx).await?;
+            let history = self.open(&mut attempt, flow, &stream, &token, decision.events, &metadata).await?;
+            let admitted =
+                self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?;
+            if let Err(refusal) = admitted {
                 attempt.rollback().await?;
                 let (refused, error) = self.refuse_start(&mut tx, flow, decision.command, refusal, &metadata).await?;
                 tx.commit().await?;
                 self.store.announce(&[&refused]).await;
                 return Err(error);
             }
-        }
-        attempt.commit().await?;
+            attempt.commit().await?;
+            history
+        } else {
+            // Nothing a limit watches: no refusal can undo it, so no savepoint.
+            self.open(&mut tx, flow, &stream, &token, decision.events, &metadata).await?
+        };
         tx.commit().await?;
         self.store.announce(&[&stream]).await;
         self.metrics.attempt_started(flow.category());
@@ -165,7 +157,9 @@ impl AttemptService<'_> {
         let mut tx = self.db.begin().await?;
         // The attempt's lock: its commands queue on it (a retry under the same key then finds
         // the first one's answer), and no other writer appends while this one decides.
-        self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
+        // The transaction's time, read by the lock's statement: the one its events are
+        // recorded with.
+        let now = self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
         if let Some((fingerprint, key)) = &keyed {
             if let Some(earlier) = earlier_answer(&mut tx, stream, key, fingerprint).await? {
                 return Ok(earlier);
@@ -173,8 +167,6 @@ impl AttemptService<'_> {
         }
         let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
         not_full(&history)?;
-        // The transaction's time: the one its events are recorded with.
-        let now = crate::clock::now(&mut *tx).await?;
         let decision = decided(flow.decide(&history, command, now), name)?;
         let seen = history.len();
         let (after, ended) = if decision.events.is_empty() {
@@ -185,17 +177,13 @@ impl AttemptService<'_> {
             let metadata = correlated(&history, "visitor", client.clone());
             let wrong_codes = abuse::rules::wrong_codes(&history);
             let before = outcome_label(&flow.outcome(&history));
-            let mut acting = Acquire::begin(&mut *tx).await?;
-            let new_events = self.prepare(&mut acting, stream, decision.events, &metadata).await?;
-            let appending = std::time::Instant::now();
-            let after =
-                append_and_plan(&mut acting, self.store, stream, flow.category(), history.clone(), new_events, |h| {
-                    flow.next_step(h)
-                })
-                .await
-                .map_err(store_error)?;
-            self.metrics.store_append(appending.elapsed());
-            if !decision.guards.is_empty() {
+            let after = if decision.guards.is_empty() {
+                // Nothing a limit watches: no refusal can undo it, so no savepoint.
+                self.act(&mut tx, stream, flow, &history, decision.events, &metadata).await?
+            } else {
+                // A refusal by a limit rolls the command's writes back and is recorded instead.
+                let mut acting = Acquire::begin(&mut *tx).await?;
+                let after = self.act(&mut acting, stream, flow, &history, decision.events, &metadata).await?;
                 let admitted = self
                     .abuse
                     .admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request)
@@ -207,8 +195,9 @@ impl AttemptService<'_> {
                     self.store.announce(&[stream]).await;
                     return Err(error);
                 }
-            }
-            acting.commit().await?;
+                acting.commit().await?;
+                after
+            };
             let ended = match (before, outcome_label(&flow.outcome(&after))) {
                 (None, Some(ended)) => Some(ended),
                 _ => None,
@@ -227,6 +216,47 @@ impl AttemptService<'_> {
             self.metrics.attempt_ended(flow.category(), ended);
         }
         owner_reply(self.vault, flow, stream, &after, seen, now).await.map_err(store_error)
+    }
+
+    /// A new attempt on `conn`: its row (owned by the session `token`), then its first events.
+    async fn open(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        flow: &dyn AttemptFlow,
+        stream: &StreamId,
+        token: &str,
+        decided: Vec<(String, Value)>,
+        metadata: &Metadata,
+    ) -> Result<Vec<RecordedEvent>, ApiError> {
+        sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
+            .bind(stream.as_str())
+            .bind(flow.category())
+            .bind(session::hash(token))
+            .execute(&mut *conn)
+            .await?;
+        self.act(conn, stream, flow, &[], decided, metadata).await
+    }
+
+    /// A decided command's events sealed, appended after `history` and the next step planned,
+    /// on `conn` (the command's transaction or its savepoint): the attempt after them.
+    async fn act(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        flow: &dyn AttemptFlow,
+        history: &[RecordedEvent],
+        decided: Vec<(String, Value)>,
+        metadata: &Metadata,
+    ) -> Result<Vec<RecordedEvent>, ApiError> {
+        let new_events = self.prepare(conn, stream, decided, metadata).await?;
+        let appending = std::time::Instant::now();
+        let after = append_and_plan(conn, self.store, stream, flow.category(), history.to_vec(), new_events, |h| {
+            flow.next_step(h)
+        })
+        .await
+        .map_err(store_error)?;
+        self.metrics.store_append(appending.elapsed());
+        Ok(after)
     }
 
     /// Records a fact the portal observed itself (not a visitor's command) in the attempt, by
