@@ -58,9 +58,10 @@ pub trait StepFlow: Send + Sync + 'static {
         false
     }
 
-    /// Runs `step` (calls the upstream) and returns the events recording its outcome.
-    /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
-    /// recorded in `calls` (status, latency) for the runner's events.
+    /// Runs `step` (calls the upstream) and returns the events recording its outcome, as the
+    /// flow decided them (personal data and secrets still marked: [`StepFlow::prepare_in`]
+    /// makes them fit to store). `idempotency_key` is the same on every retry of this step;
+    /// the upstream calls made are recorded in `calls` (status, latency) for the runner's events.
     async fn run(
         &self,
         stream: &StreamId,
@@ -69,4 +70,17 @@ pub trait StepFlow: Send + Sync + 'static {
         idempotency_key: &str,
         calls: &CallLog,
     ) -> Result<Vec<NewEvent>, StepError>;
+
+    /// Makes the events [`StepFlow::run`] returned fit to store, on `conn`, the transaction
+    /// that appends them (the write path's [`crate::write_path::prepare_in`], as a command's
+    /// are): nothing it writes (vault subjects, secrets) outlives an outcome that does not
+    /// commit. A flow without personal data or secrets stores them as they are.
+    async fn prepare_in(
+        &self,
+        _conn: &mut sqlx::PgConnection,
+        _stream: &StreamId,
+        events: Vec<NewEvent>,
+    ) -> Result<Vec<NewEvent>, StepError> {
+        Ok(events)
+    }
 }

@@ -16,22 +16,27 @@ use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::{append_after, plan_next, secrets};
 
 impl Runner {
-    /// Appends a claim's outcome and the next plan through the one write path
-    /// ([`append_after`] and [`plan_next`], the halves of a command's `append_and_plan`), fenced: by the stream version (a
-    /// command that landed meanwhile wins, and the step is re-planned) and by the claim (a
-    /// runner that took the step over wins, and this outcome is dropped; the call it repeats
-    /// carries the same key). `before` is where the attempt stood before the step.
+    /// Appends a claim's outcome (`called`, then the flow's events, prepared in the same
+    /// transaction) and the next plan through the one write path ([`append_after`] and
+    /// [`plan_next`], the halves of a command's `append_and_plan`), fenced: by the stream
+    /// version (a command that landed meanwhile wins, and the step is re-planned) and by the
+    /// claim (a runner that took the step over wins, and this outcome is dropped; the call it
+    /// repeats carries the same key). `before` is where the attempt stood before the step.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit_outcome(
         &self,
         flow: &dyn StepFlow,
         claimed: &Claimed,
         stream: &StreamId,
         history: Vec<RecordedEvent>,
-        batch: Vec<NewEvent>,
+        called: NewEvent,
+        outcome: Vec<NewEvent>,
         before: Outcome,
     ) -> Result<Tick, Failure> {
         let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
+        let mut batch = vec![called];
+        batch.extend(flow.prepare_in(&mut tx, stream, outcome).await.map_err(Failure::step)?);
         // Where the attempt stands after the outcome, from the same fold that plans its next step.
         let mut after = Outcome::Open;
         let history = match append_after(&mut tx, &self.store, stream, history, batch).await {

@@ -1,5 +1,6 @@
 //! The I/O half of a flow: runs its due steps (upstream calls) and returns outcome events,
-//! prepared by the one write path ([`crate::write_path::prepare`]).
+//! which the one write path prepares in the outcome's transaction
+//! ([`crate::write_path::prepare_in`]).
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use uuid::Uuid;
 use super::{Plan, StepError, StepFlow};
 use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
-use crate::write_path::{prepare, Secrets};
+use crate::write_path::{prepare_in, Secrets};
 
 /// What a step may use: the attempt's identity, its secrets, the vault, HTTP and the upstreams.
 pub struct StepContext {
@@ -179,7 +180,27 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         decided.iter_mut().for_each(|(_, payload)| strip_control(payload));
         let metadata =
             Metadata { correlation_id, causation_id: None, actor: format!("step:{}", step.name), client: None };
-        prepare(&self.deps.vault, &ctx.secrets, stream, decided, &metadata)
+        Ok(decided
+            .into_iter()
+            .map(|(event_type, payload)| NewEvent {
+                event_type,
+                schema_version: 1,
+                payload,
+                metadata: metadata.clone(),
+            })
+            .collect())
+    }
+
+    async fn prepare_in(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        stream: &StreamId,
+        events: Vec<NewEvent>,
+    ) -> Result<Vec<NewEvent>, StepError> {
+        let Some(metadata) = events.first().map(|e| e.metadata.clone()) else { return Ok(events) };
+        let decided = events.into_iter().map(|e| (e.event_type, e.payload)).collect();
+        let secrets = Secrets::new(self.deps.db.clone(), self.deps.vault.secret_box(), stream.as_str());
+        prepare_in(conn, &self.deps.vault, &secrets, stream, decided, &metadata)
             .await
             .map_err(|e| StepError::Transient(e.to_string()))
     }

@@ -355,11 +355,10 @@ impl Runner {
         history.extend(recorded_after(&stream, version, vec![started], claimed.db_now));
         let version = version + 1;
 
-        let new_events =
+        let outcome =
             flow.run(&stream, &history, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
-        let mut batch = vec![self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &history)];
-        batch.extend(new_events);
-        self.commit_outcome(flow, claimed, &stream, history, batch, before).await.map_err(|e| e.at(version))
+        let called = self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &history);
+        self.commit_outcome(flow, claimed, &stream, history, called, outcome, before).await.map_err(|e| e.at(version))
     }
 }
 

@@ -14,34 +14,16 @@ pub enum PrepareError {
     Seal { event_type: String, source: StoreError },
     #[error("keeping a secret of {event_type}: {source}")]
     Secret { event_type: String, source: sqlx::Error },
-    /// The transaction of [`prepare`] could not begin or commit.
-    #[error("the transaction sealing the events: {0}")]
-    Transaction(sqlx::Error),
     /// A personal-data or secret marker survived: a bug, and never stored.
     #[error("unsealed personal data in {0}")]
     LeftInClear(String),
 }
 
 /// Encoded `(type, payload)` pairs of one stream, with their metadata, sealed and stripped of
-/// secrets in order, in a transaction of their own (the runner's path; the visitor's commands
-/// use [`prepare_in`] in the transaction that appends): the first failure stops the whole
-/// batch, and nothing of it is stored.
-pub async fn prepare(
-    vault: &Vault,
-    secrets: &Secrets,
-    stream: &StreamId,
-    decided: Vec<(String, Value)>,
-    metadata: &Metadata,
-) -> Result<Vec<NewEvent>, PrepareError> {
-    let mut tx = secrets.pool().begin().await.map_err(PrepareError::Transaction)?;
-    let prepared = prepare_in(&mut tx, vault, secrets, stream, decided, metadata).await?;
-    tx.commit().await.map_err(PrepareError::Transaction)?;
-    Ok(prepared)
-}
-
-/// [`prepare`] inside the caller's transaction, the one that appends the events: nothing it
-/// writes (vault subjects, look-ups, links, secrets) outlives a command that fails or is
-/// refused after it.
+/// secrets in order, in the caller's transaction, the one that appends the events (a
+/// visitor's command, a step's outcome): nothing it writes (vault subjects, look-ups, links,
+/// secrets) outlives a write that fails or is refused after it, and the first failure stops
+/// the whole batch.
 pub async fn prepare_in(
     conn: &mut sqlx::PgConnection,
     vault: &Vault,

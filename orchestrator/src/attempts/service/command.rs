@@ -322,7 +322,7 @@ impl AttemptService<'_> {
         let secrets = Secrets::new(self.db.clone(), self.vault.secret_box(), stream.as_str());
         prepare_in(conn, self.vault, &secrets, stream, decided, metadata).await.map_err(|error| match error {
             PrepareError::Seal { source, .. } => store_error(source),
-            PrepareError::Secret { source, .. } | PrepareError::Transaction(source) => ApiError::Database(source),
+            PrepareError::Secret { source, .. } => ApiError::Database(source),
             left @ PrepareError::LeftInClear(_) => ApiError::Internal(left.into()),
         })
     }
