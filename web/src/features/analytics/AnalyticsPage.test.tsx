@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, ANALYST, FakeApi, renderAt, SUPPORT } from '../support/testing';
+import { ADMIN, ANALYST, FakeApi, renderAt, SUPPORT } from '../../testing/staff';
 import type { FunnelReply } from './api';
 import { CARRIER_BY_OS, CARRIER_QUERY } from './fixtures';
 import { defaultQuery, paramsOf } from './query';

@@ -3,13 +3,13 @@
 // URL and the URL drives the request. Charts load lazily (Charts.tsx); the tables carry the same
 // numbers as text.
 
-import '../support/support.css';
 import './analytics.css';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
-import { SupportApiError } from '../support/api';
-import { HOME_PATH, RequireStaff, useApiFailure } from '../support/session';
+import { RequireStaff } from '../../components/staff/RequireStaff';
+import { StaffApiError } from '../../lib/staff/api';
+import { HOME_PATH, useApiFailure } from '../../lib/staff/session';
 import { getFunnel, type FunnelGroup, type FunnelReply, type FunnelStep } from './api';
 import { chartGroups, funnelBars, mergeDurations, perDaySeries, rebinDurations } from './bins';
 import { ChartFigure, FunnelChart, HistogramChart, PerDayChart } from './Charts';
@@ -608,9 +608,9 @@ function Funnels() {
       .catch((error: unknown) => {
         const message = failure(error);
         if (!message) return;
-        if (error instanceof SupportApiError && error.status === 403) setFetched({ kind: 'denied', message });
+        if (error instanceof StaffApiError && error.status === 403) setFetched({ kind: 'denied', message });
         else {
-          const field = error instanceof SupportApiError && error.status === 400 ? error.field : null;
+          const field = error instanceof StaffApiError && error.status === 400 ? error.field : null;
           const known = field && (FIELD_ORDER as string[]).includes(field) ? (field as QueryField) : null;
           setFetched({ kind: 'failed', message, field: known });
         }

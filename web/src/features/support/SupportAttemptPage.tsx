@@ -14,7 +14,10 @@ import { OutcomeBadge } from './components/OutcomeBadge';
 import { RevealDialog } from './components/RevealDialog';
 import { Timeline, type TimelineMode } from './components/Timeline';
 import { fieldsOf, formatDateTime, formatDuration, trailEntryOf, type MaskedField } from './format';
-import { RequireStaff, useApiFailure, useStaff } from './session';
+import { RequireStaff } from '../../components/staff/RequireStaff';
+import { useApiFailure, useStaff } from '../../lib/staff/session';
+import { SupportOnly } from './components/SupportOnly';
+import { SUPPORT_ROLES } from './roles';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed'; status: number; message: string } | { kind: 'ready'; detail: Detail };
 
@@ -363,7 +366,7 @@ export default function SupportAttemptPage() {
   usePageMeta({ title: 'Tentativa · Suporte', description: 'Console de suporte da EXA.', noindex: true });
   const { id = '' } = useParams();
   return (
-    <RequireStaff>
+    <RequireStaff roles={SUPPORT_ROLES} denied={<SupportOnly />}>
       <Attempt key={id} id={id} />
     </RequireStaff>
   );

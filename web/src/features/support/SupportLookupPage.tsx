@@ -10,7 +10,10 @@ import { FILTER_KEYS, SEARCH_KEYS, searchAttempts, type SearchKey, type SearchRe
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { FLOW_LABELS, formatDateTime, formatDuration, OUTCOME_OPTIONS, parseQuery, SEARCH_KINDS } from './format';
-import { RequireStaff, useApiFailure } from './session';
+import { RequireStaff } from '../../components/staff/RequireStaff';
+import { useApiFailure } from '../../lib/staff/session';
+import { SupportOnly } from './components/SupportOnly';
+import { SUPPORT_ROLES } from './roles';
 
 interface Query {
   kind: SearchKey;
@@ -379,7 +382,7 @@ function Lookup() {
 export default function SupportLookupPage() {
   usePageMeta({ title: 'Buscar tentativas · Suporte', description: 'Console de suporte da EXA.', noindex: true });
   return (
-    <RequireStaff>
+    <RequireStaff roles={SUPPORT_ROLES} denied={<SupportOnly />}>
       <Lookup />
     </RequireStaff>
   );

@@ -1,7 +1,7 @@
 // What the console shows for the API's values: São Paulo times in pt-BR, durations, labels of
 // flows, variants, actors, outcomes and fields, and the look-up box's parsing.
 
-import type { Outcome, OutcomeKind, SearchKey, StaffRole } from './api';
+import type { Outcome, OutcomeKind, SearchKey } from './api';
 import { stepLabel } from './labels';
 
 const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
@@ -45,14 +45,6 @@ export function formatDuration(ms: number | null | undefined): string {
   if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
   return `${Math.floor(hours / 24)} dias`;
 }
-
-export const ROLE_LABELS: Record<StaffRole, string> = {
-  support: 'Suporte',
-  analyst: 'Analista',
-  admin: 'Administração',
-};
-
-export const roleLabel = (role: string) => ROLE_LABELS[role as StaffRole] ?? role;
 
 export const FLOW_LABELS: Record<string, string> = {
   activation: 'Ativação EXA Segurança',
