@@ -2,9 +2,11 @@
 // over to the sign-in page, which brings the agent back here; a role the page is not for sees
 // `denied`. The console's shell frames every state, so the header stays put while it loads.
 
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { getStaffSession, StaffApiError, type StaffRole, type StaffSession } from '../../lib/staff/api';
+import { staffQueryClient } from '../../lib/staff/query';
 import { signInPathFor, StaffContext } from '../../lib/staff/session';
 import { StaffShell } from './StaffShell';
 
@@ -71,8 +73,10 @@ export function RequireStaff({ children, roles, denied }: RequireStaffProps) {
   }
   // One shell in one place whatever the state, so the header stays put while the session loads.
   return (
-    <StaffContext.Provider value={session ? { session, expired } : null}>
-      <StaffShell session={session}>{content}</StaffShell>
-    </StaffContext.Provider>
+    <QueryClientProvider client={staffQueryClient}>
+      <StaffContext.Provider value={session ? { session, expired } : null}>
+        <StaffShell session={session}>{content}</StaffShell>
+      </StaffContext.Provider>
+    </QueryClientProvider>
   );
 }

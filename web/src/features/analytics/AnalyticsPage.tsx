@@ -9,7 +9,8 @@ import { Link, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { RequireStaff } from '../../components/staff/RequireStaff';
 import { StaffApiError } from '../../lib/staff/api';
-import { HOME_PATH, useApiFailure } from '../../lib/staff/session';
+import { useStaffQuery } from '../../lib/staff/query';
+import { HOME_PATH } from '../../lib/staff/session';
 import { getFunnel, type FunnelGroup, type FunnelReply, type FunnelStep } from './api';
 import { chartGroups, funnelBars, mergeDurations, perDaySeries, rebinDurations } from './bins';
 import { ChartFigure, FunnelChart, HistogramChart, PerDayChart } from './Charts';
@@ -554,13 +555,6 @@ function Results({ reply }: { reply: FunnelReply }) {
   );
 }
 
-type Fetched =
-  | { kind: 'idle' }
-  | { kind: 'loading' }
-  | { kind: 'failed'; message: string; field: QueryField | null }
-  | { kind: 'denied'; message: string }
-  | { kind: 'done'; reply: FunnelReply };
-
 function NoPermission({ message }: { message: string }) {
   return (
     <section className="sp-card" aria-labelledby="an-denied-title">
@@ -580,14 +574,11 @@ function NoPermission({ message }: { message: string }) {
 
 function Funnels() {
   const [params, setParams] = useSearchParams();
-  const failure = useApiFailure();
   const current = params.toString();
   const query = useMemo(() => queryFromParams(new URLSearchParams(current)), [current]);
   const apiQuery = paramsOf(query).toString();
   const urlErrors = useMemo(() => validate(query), [query]);
   const valid = Object.keys(urlErrors).length === 0;
-  const [fetched, setFetched] = useState<Fetched>({ kind: 'idle' });
-  const [reload, setReload] = useState(0);
 
   // A URL with parts left out (the first visit: no query at all) is written out in full, so the
   // address bar always shows what is on screen and can be shared as it is.
@@ -595,35 +586,25 @@ function Funnels() {
     if (current !== apiQuery) setParams(new URLSearchParams(apiQuery), { replace: true });
   }, [current, apiQuery, setParams]);
 
-  useEffect(() => {
-    if (current !== apiQuery) return;
-    if (!valid) {
-      setFetched({ kind: 'idle' });
-      return;
-    }
-    const controller = new AbortController();
-    setFetched({ kind: 'loading' });
-    getFunnel(new URLSearchParams(apiQuery), controller.signal)
-      .then((reply) => setFetched({ kind: 'done', reply }))
-      .catch((error: unknown) => {
-        const message = failure(error);
-        if (!message) return;
-        if (error instanceof StaffApiError && error.status === 403) setFetched({ kind: 'denied', message });
-        else {
-          const field = error instanceof StaffApiError && error.status === 400 ? error.field : null;
-          const known = field && (FIELD_ORDER as string[]).includes(field) ? (field as QueryField) : null;
-          setFetched({ kind: 'failed', message, field: known });
-        }
-      });
-    return () => controller.abort();
-  }, [current, apiQuery, valid, failure, reload]);
+  // Asked once the URL is written out in full and the question is valid.
+  const asked = current === apiQuery && valid;
+  const funnel = useStaffQuery<FunnelReply>({
+    queryKey: ['analytics', 'funnel', apiQuery],
+    queryFn: ({ signal }) => getFunnel(new URLSearchParams(apiQuery), signal),
+    enabled: asked,
+  });
+  const loading = asked && funnel.isFetching;
+  const message = asked && !loading ? funnel.message : null;
+  const reply = asked && !loading ? funnel.data : undefined;
 
-  if (fetched.kind === 'denied') return <NoPermission message={fetched.message} />;
+  if (message && funnel.failedStatus === 403) return <NoPermission message={message} />;
 
-  const serverErrors: FieldErrors = fetched.kind === 'failed' && fetched.field ? { [fetched.field]: fetched.message } : {};
+  const badField = funnel.failedStatus === 400 && funnel.error instanceof StaffApiError ? funnel.error.field : null;
+  const field = badField && (FIELD_ORDER as string[]).includes(badField) ? (badField as QueryField) : null;
+  const serverErrors: FieldErrors = message && field ? { [field]: message } : {};
   const submit = (next: FunnelQuery) => {
     const nextQuery = paramsOf(next).toString();
-    if (nextQuery === current) setReload((n) => n + 1);
+    if (nextQuery === current) void funnel.refetch();
     else setParams(new URLSearchParams(nextQuery));
   };
 
@@ -634,26 +615,26 @@ function Funnels() {
         Onde as tentativas param, etapa por etapa, contadas a partir do registro de eventos. Datas no horário de Brasília.
       </p>
       <FunnelForm
-        key={`${current}#${fetched.kind === 'failed' ? fetched.message : ''}`}
+        key={`${current}#${message ?? ''}`}
         initial={query}
         initialErrors={{ ...urlErrors, ...serverErrors }}
-        busy={fetched.kind === 'loading'}
+        busy={loading}
         onSubmit={submit}
       />
       <div aria-live="polite" className="sp-visually-hidden">
-        {fetched.kind === 'loading' ? 'Carregando o funil…' : fetched.kind === 'done' ? 'Funil carregado.' : ''}
+        {loading ? 'Carregando o funil…' : reply ? 'Funil carregado.' : ''}
       </div>
-      {fetched.kind === 'loading' && (
+      {loading && (
         <p className="sp-loading an-loading" aria-hidden="true">
           Carregando o funil…
         </p>
       )}
-      {fetched.kind === 'failed' && !fetched.field && (
+      {message && !field && (
         <div className="sp-alert sp-alert--error" role="alert">
-          <p>{fetched.message}</p>
+          <p>{message}</p>
         </div>
       )}
-      {fetched.kind === 'done' && <Results reply={fetched.reply} />}
+      {reply && <Results reply={reply} />}
     </div>
   );
 }
