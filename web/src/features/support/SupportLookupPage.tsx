@@ -9,7 +9,8 @@ import { usePageMeta } from '../../components/Seo';
 import { FILTER_KEYS, SEARCH_KEYS, searchAttempts, type SearchKey, type SearchReply } from './api';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
-import { FLOW_LABELS, formatDateTime, formatDuration, OUTCOME_OPTIONS, parseQuery, SEARCH_KINDS } from './format';
+import { FLOWS } from '../../lib/flows';
+import { formatDateTime, formatDuration, OUTCOME_OPTIONS, parseQuery, SEARCH_KINDS } from './format';
 import { RequireStaff } from '../../components/staff/RequireStaff';
 import { useStaffQuery } from '../../lib/staff/query';
 import { SupportOnly } from './components/SupportOnly';
@@ -154,7 +155,7 @@ function SearchForm({ initial, onSearch }: { initial: Query | null; onSearch: (q
           </label>
           <select id="sp-flow" className="sp-input" value={flow} onChange={(e) => setFlow(e.target.value)}>
             <option value="">Todos os fluxos</option>
-            {Object.entries(FLOW_LABELS).map(([key, label]) => (
+            {FLOWS.map(({ key, label }) => (
               <option key={key} value={key}>
                 {label}
               </option>

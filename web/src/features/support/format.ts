@@ -46,29 +46,6 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(hours / 24)} dias`;
 }
 
-export const FLOW_LABELS: Record<string, string> = {
-  activation: 'Ativação EXA Segurança',
-  download: 'Download do antivírus',
-  cloud: 'Ativação EXA Cloud',
-};
-
-export const flowLabel = (flow: string) => FLOW_LABELS[flow] ?? flow;
-
-const VARIANT_LABELS: Record<string, string> = {
-  standard: 'Padrão',
-  insurance: 'Bradesco Seguros',
-  partner_portal: 'Sumicity',
-  broadband: 'Brisanet',
-  telecom: 'Agility',
-  carrier: 'TIM',
-  win_pc: 'Windows',
-  mac: 'macOS',
-  positivo: 'Positivo',
-};
-
-export const variantLabel = (variant: string | null | undefined) =>
-  variant ? (VARIANT_LABELS[variant] ?? variant) : null;
-
 const ACTOR_LABELS: Record<string, string> = {
   visitor: 'visitante',
   runner: 'executor',
