@@ -85,6 +85,9 @@ export function formatAsOf(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : AS_OF.format(date);
 }
 
+/** 1 → "1 tentativa", 1234 → "1.234 tentativas". */
+export const attemptsCount = (n: number) => (n === 1 ? '1 tentativa' : `${formatCount(n)} tentativas`);
+
 /** The flows, with the labels the support console shows too (lib/flows.ts). */
 export const FLOW_OPTIONS: { value: Flow; label: string }[] = FLOWS.map((f) => ({ value: f.key, label: f.label }));
 
