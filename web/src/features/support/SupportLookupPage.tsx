@@ -10,7 +10,9 @@ import { FILTER_KEYS, SEARCH_KEYS, searchAttempts, type SearchKey, type SearchRe
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { FLOWS } from '../../lib/flows';
-import { formatDateTime, formatDuration, OUTCOME_OPTIONS, parseQuery, SEARCH_KINDS } from './format';
+import { formatDateTime, formatDuration } from './dates';
+import { OUTCOME_OPTIONS } from './labels';
+import { parseQuery, SEARCH_KINDS } from './search';
 import { RequireStaff } from '../../components/staff/RequireStaff';
 import { useStaffQuery } from '../../lib/staff/query';
 import { SupportOnly } from './components/SupportOnly';

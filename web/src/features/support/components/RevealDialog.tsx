@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { StaffApiError } from '../../../lib/staff/api';
 import { revealField } from '../api';
-import type { MaskedField } from '../format';
+import type { MaskedField } from '../masking';
 import { Dialog } from './Dialog';
 
 export const MIN_REASON = 10;
