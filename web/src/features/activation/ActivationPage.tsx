@@ -10,7 +10,7 @@ import { ErrorBanner } from '../../components/flow/ErrorBanner';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import type { Variant } from './chain';
 import { ActivationActor } from './context';
-import type { Platform, StartInput } from './machine';
+import type { Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
 import { isBusy, panelOf } from './view';
 import { VARIANT_CONFIGS, variantForPath } from './variants';

@@ -4,7 +4,8 @@ import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { AttemptError } from '../../lib/attempts/api';
 import type { AttemptEvent } from '../../lib/attempts/api';
 import { activationMachine } from './machine';
-import type { CommandInput, CommandOutput, StartInput } from './machine';
+import type { CommandOutput } from './machine';
+import type { CommandInput, StartInput } from './types';
 import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './messages';
 import { viewOf } from './view';
 

@@ -2,7 +2,8 @@
 // so the shared vectors compare both sides field by field.
 
 import { resendIn } from './machine';
-import type { ActivationSnapshot, Product } from './machine';
+import type { ActivationSnapshot } from './machine';
+import type { Product } from './types';
 import type { Variant } from './chain';
 
 export type Panel =

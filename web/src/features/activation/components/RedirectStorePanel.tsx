@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ActivationActor } from '../context';
-import type { Platform } from '../machine';
+import type { Platform } from '../types';
 import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../messages';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
