@@ -4,7 +4,7 @@ import { CodeField } from '../../../components/flow/CodeField';
 import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
-import { busyLabelOf, isBusy } from '../machine';
+import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
 import { TEXTS } from '../texts';
 import { checkCode, INVALID_CODE } from '../validation';
