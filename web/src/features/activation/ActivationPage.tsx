@@ -12,7 +12,7 @@ import type { Variant } from './chain';
 import { ActivationActor } from './context';
 import type { Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
-import { isBusy, panelOf } from './view';
+import { isBusy, panelOf } from './selectors';
 import { VARIANT_CONFIGS, variantForPath } from './variants';
 import { CodeValidationPanel } from './components/CodeValidationPanel';
 import { EmailPanel } from './components/EmailPanel';

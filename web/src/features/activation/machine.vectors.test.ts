@@ -8,7 +8,7 @@ import { activationMachine } from './machine';
 import type { CommandOutput } from './machine';
 import type { CommandInput } from './types';
 import type { Variant } from './chain';
-import { viewOf } from './view';
+import { viewOf } from './selectors';
 
 interface Step {
   at: string;
