@@ -20,7 +20,7 @@ trap cleanup EXIT INT TERM
 
 say "web: type check, unit tests, production build"
 npm_install "$ROOT/web"
-(cd web && npm run --silent typecheck && npx vitest run && npx vite build --logLevel warn)
+(cd web && npm run --silent typecheck && npm run --silent lint && npx vitest run && npx vite build --logLevel warn)
 
 say "rust: cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --all --check

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { EXTERNAL, TERMS_PATHS } from './content/company';
+import { ACTIVATION_VARIANTS, CLOUD_VARIANTS, DOWNLOAD_ROUTE } from './lib/flows';
 
 // One lazily loaded chunk per route: the home page loads only what it shows.
 const Home = lazy(() => import('./pages/Home'));
@@ -45,15 +46,15 @@ export function App() {
         <Route path="/termos" element={<ExternalRedirect to={EXTERNAL.termsPage} />} />
         <Route path="/atendimento" element={<Navigate to="/?show-bot" replace />} />
 
-        <Route path="/av-desktop/download/:os" element={<DownloadPage />} />
-        <Route path="/cloud/positivo" element={<CloudActivation />} />
+        {/* The three flows' pages (lib/flows.ts) */}
+        <Route path={DOWNLOAD_ROUTE} element={<DownloadPage />} />
+        {CLOUD_VARIANTS.map(({ key, path }) => (
+          <Route key={key} path={path} element={<CloudActivation />} />
+        ))}
         <Route path="/cliente/hero" element={<ClienteHero />} />
-        <Route path="/seguranca/ativar" element={<Activation variant="standard" />} />
-        <Route path="/seguranca/ativarbradescoseguros" element={<Activation variant="insurance" />} />
-        <Route path="/seguranca/ativarsumicity" element={<Activation variant="partner_portal" />} />
-        <Route path="/seguranca/ativarbrisanet" element={<Activation variant="broadband" />} />
-        <Route path="/seguranca/ativaragility" element={<Activation variant="telecom" />} />
-        <Route path="/seguranca/tim" element={<Activation variant="carrier" />} />
+        {ACTIVATION_VARIANTS.map(({ key, path }) => (
+          <Route key={key} path={path} element={<Activation variant={key} />} />
+        ))}
 
         <Route path="/suporte/entrar" element={<SupportSignInPage />} />
         <Route path="/suporte" element={<SupportLookupPage />} />

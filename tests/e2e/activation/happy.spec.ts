@@ -83,8 +83,7 @@ test('/seguranca/ativaragility: e-mail panel, partner plan kept, subscribed by h
   await page.getByRole('button', { name: 'Validar' }).click();
   await expectCodePanel(page, phone.masked);
   // Spec section 3: the partner's plan id is stored locally as hash_agility_plan.
-  const plan = await page.evaluate(() => window.localStorage.getItem('hash_agility_plan'));
-  expect(plan).toMatch(/^plan-[0-9a-f]{32}$/);
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('hash_agility_plan'))).toMatch(/^plan-[0-9a-f]{32}$/);
   await activate(page, await codeFor(request, phone.msisdn));
   await expectStoreRedirect(page);
 });

@@ -16,7 +16,7 @@ test('each partner page shows the partner logo file', async ({ page }) => {
     await page.goto(path);
     const image = page.getByRole('img', { name: `Parceiro ${partner}` });
     await expect(image, path).toHaveAttribute('src', logo);
-    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), path).toBe(true);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { message: path }).toBe(true);
   }
 });
 

@@ -32,12 +32,18 @@ test('an analyst lands on the funnels, asks the download funnel and reads the nu
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
 
   await page.getByLabel('Fluxo').selectOption('download');
-  // The projector runs every second: ask again until the new attempt is in.
+  // The projector runs every second: ask again until the new attempt is in. The answer read is
+  // the one to the request this click sent (the landing's own question, for the activation
+  // funnel, may still be in flight and answer meanwhile).
   let steps: Step[] = [];
   await expect(async () => {
-    const answered = page.waitForResponse((r) => r.url().includes('/api/analytics/funnel') && r.ok());
+    const asked = page.waitForRequest(
+      (r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/analytics/funnel' && new URL(r.url()).searchParams.get('flow') === 'download',
+    );
     await page.getByRole('button', { name: 'Ver funil' }).click();
-    const body = await (await answered).json();
+    const answered = await (await asked).response();
+    if (!answered?.ok()) throw new Error(`the funnel request was answered ${answered?.status() ?? 'with nothing'}`);
+    const body = await answered.json();
     steps = body.groups.length ? body.groups[0].steps : [];
     expect(steps[0]?.entered ?? 0).toBeGreaterThan(0);
   }).toPass({ timeout: 15_000 });

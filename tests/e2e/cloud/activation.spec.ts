@@ -113,7 +113,7 @@ test("after a successful resend 'Reenviar código' hides while 'Reenviando em N 
   await expect(page.getByText('Reenviando em 1 segundos...')).toBeVisible({ timeout: 6_000 });
   await expect(link).toBeVisible({ timeout: 2_000 });
   await expect(page.getByText(/Reenviando em/)).toHaveCount(0);
-  expect(await inbox(request, phone.msisdn)).toHaveLength(2);
+  await expect.poll(async () => (await inbox(request, phone.msisdn)).length).toBe(2);
 
   // The newest code activates.
   const code = await smsCode(request, phone.msisdn, 2);

@@ -83,7 +83,7 @@ test('the page is noindex and titled', async ({ page }) => {
   await page.goto(PAGE);
   await expect(page).toHaveTitle(/Ativar número de série/);
   const robots = page.locator('meta[name="robots"]');
-  expect(await robots.count()).toBeGreaterThan(0);
+  await expect(robots).not.toHaveCount(0);
   for (const content of await robots.evaluateAll((tags) => tags.map((t) => t.getAttribute('content')))) {
     expect(content).toContain('noindex');
   }

@@ -10,7 +10,7 @@ test('the announcement shows in the home header, closes, stores poupup and stays
 
   await banner.getByRole('button', { name: 'Fechar aviso' }).click();
   await expect(page.getByText(TEXT)).toHaveCount(0);
-  expect(await page.evaluate(() => window.localStorage.getItem('poupup'))).not.toBeNull();
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('poupup'))).not.toBeNull();
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -63,9 +63,8 @@ test.describe('under 768px', () => {
     await page.goto('/?show-bot');
     const panel = page.getByRole('dialog', { name: 'Chat de atendimento EXA' });
     await expect(panel).toBeVisible();
-    const box = await panel.boundingBox();
-    expect(box?.x).toBe(0);
-    expect(box?.width).toBe(375);
+    await expect.poll(async () => (await panel.boundingBox())?.x).toBe(0);
+    await expect.poll(async () => (await panel.boundingBox())?.width).toBe(375);
   });
 });
 

@@ -81,5 +81,5 @@ test('the footer stacks into one centred column under 768px and spreads out from
   expect(await columns()).toBe(1);
   await expect(grid).toHaveCSS('text-align', 'center');
   await page.setViewportSize({ width: 768, height: 900 });
-  expect(await columns()).toBe(4);
+  await expect.poll(columns).toBe(4);
 });

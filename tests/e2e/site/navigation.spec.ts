@@ -81,8 +81,7 @@ test.describe('hamburger menu at 375px', () => {
 
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await expect(menu).toBeVisible();
-    const box = await menu.boundingBox();
-    expect(box).toEqual({ x: 0, y: 0, width: 375, height: 740 });
+    await expect.poll(() => menu.boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 740 });
 
     await expect(menu.getByRole('link', { name: 'Início' })).toHaveAttribute('href', '/');
     await expect(menu.getByRole('link', { name: 'Perguntas Frequentes' })).toHaveAttribute('href', '/faq');

@@ -46,7 +46,7 @@ test.describe('home', () => {
       await expect(logo).toHaveAttribute('src', /^\/img\/press\/[a-z-]+\.svg$/);
       await expect(logo).toHaveAttribute('alt', /\S/);
       await logo.scrollIntoViewIfNeeded();
-      expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     }
   });
 
@@ -60,7 +60,7 @@ test.describe('home', () => {
   test('every picture has an alt attribute', async ({ page }) => {
     await page.goto('/');
     const images = page.locator('img');
-    expect(await images.count()).toBeGreaterThan(10);
+    await expect.poll(() => images.count()).toBeGreaterThan(10);
     await expect(page.locator('img:not([alt])')).toHaveCount(0);
   });
 });

@@ -15,6 +15,8 @@ test('the timeline grows while the visitor confirms the code, without a reload',
   await expect(a.live).toBeVisible();
   await expect(page.getByText('Em andamento', { exact: true }).first()).toBeVisible();
   await expect(a.timeline.getByText('code.submitted', { exact: true })).toHaveCount(0);
+  // Counted once the events so far are on screen (the code panel's code.sent is the last of them).
+  await expect(a.timeline.getByText('code.sent', { exact: true }).first()).toBeVisible();
   const before = await a.events.count();
 
   // The page must not reload: a marker on window survives only an in-place update.
@@ -23,7 +25,7 @@ test('the timeline grows while the visitor confirms the code, without a reload',
 
   await expect(a.timeline.getByText('code.submitted', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(a.timeline.getByText('code.confirmed', { exact: true })).toBeVisible({ timeout: 20_000 });
-  expect(await a.events.count()).toBeGreaterThan(before);
+  await expect.poll(() => a.events.count()).toBeGreaterThan(before);
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   await visitor.context.close();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures';
-import { createStaff, lookUpPhone, lookup, needsStaffDatabase, phoneForms, signIn, visitorAtCodePanel } from './helpers';
+import { attemptPage, createStaff, lookUpPhone, lookup, needsStaffDatabase, phoneForms, signIn, visitorAtCodePanel } from './helpers';
 
 // The look-up (`/suporte`): a visitor's phone, typed in any common form, finds their attempt.
 
@@ -64,9 +64,11 @@ test('the look-up works on a 375 px phone, as cards', async ({ page, browser, re
   const card = page.locator('.sp-result-card');
   await expect(card).toHaveCount(1);
   await expect(card).toContainText('Em andamento');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await card.getByRole('link', { name: /^Ver tentativa/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: /^Tentativa de / })).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // Measured once the attempt's timeline is on screen, not while it loads.
+  await expect(attemptPage(page).events.first()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await visitor.context.close();
 });

@@ -46,7 +46,7 @@ test('a support agent reveals the phone after typing a reason, and the trail sho
   // The clear value: more digits than the masked display had.
   const value = a.fields.getByRole('listitem').filter({ hasText: 'Telefone' });
   await expect(value).toContainText('revelado');
-  expect(((await value.textContent()) ?? '').replace(/\D/g, '')).toContain(visitor.phone.typed.slice(-8));
+  await expect.poll(async () => ((await value.textContent()) ?? '').replace(/\D/g, '')).toContain(visitor.phone.typed.slice(-8));
   await expect(a.trail).toContainText(why);
   await expect(a.trail).toContainText(staff.email);
 

@@ -14,6 +14,8 @@ test('a wrong password and an unknown e-mail get the same Portuguese message', a
   await form.password.fill('senha-errada-de-proposito');
   await form.submit.click();
   await expect(form.alert).toBeVisible();
+  // Read once the message is in: more than 10 characters, trimmed.
+  await expect(form.alert).toHaveText(/^\s*\S[\s\S]{9,}\S\s*$/);
   const wrongPassword = (await form.alert.textContent())?.trim() ?? '';
   expect(wrongPassword.length).toBeGreaterThan(10);
   await expect(page).toHaveURL(/\/suporte\/entrar$/);

@@ -27,7 +27,7 @@ test("a finished download attempt: timeline, what the visitor saw, full view, hi
     await expect(a.timeline.getByText(type, { exact: true }).first()).toBeVisible();
   }
   const events = a.events;
-  expect(await events.count()).toBeGreaterThanOrEqual(5);
+  await expect.poll(() => events.count()).toBeGreaterThanOrEqual(5);
   await expect(events.first()).toContainText('O que o visitante viu');
   await expect(events.first()).toContainText('visitante');
   await expect(a.timeline.getByText('executor', { exact: true }).first()).toBeVisible();
@@ -42,7 +42,7 @@ test("a finished download attempt: timeline, what the visitor saw, full view, hi
   await a.full.click();
   await expect(a.full).toHaveAttribute('aria-pressed', 'true');
   await expect(page).toHaveURL(/vista=completa/);
-  expect(await a.timeline.locator('pre').count()).toBeGreaterThan(0);
+  await expect(a.timeline.locator('pre').first()).toBeVisible();
 
   // Personal data stays masked everywhere on the page and in the history file.
   await expect(a.fields).toContainText(visitor.phone.masked);

@@ -26,9 +26,13 @@ export function Chatbot() {
   // The launcher never sits on a control: it rises above one, or tucks away while a field has focus.
   const { lift, tucked } = useStepAside(launcher);
 
-  useEffect(() => {
+  // A later ?show-bot (a link inside the site) opens the panel too: state adjusted while rendering
+  // the new address, not in an effect after it.
+  const [seenSearch, setSeenSearch] = useState(search);
+  if (search !== seenSearch) {
+    setSeenSearch(search);
     if (new URLSearchParams(search).has(SHOW_BOT_PARAM)) setOpen(true);
-  }, [search]);
+  }
 
   useEffect(() => {
     const onOpen = () => {

@@ -2,6 +2,7 @@
 // runner's later events. What is checked is what a visitor sees and what the server is server.sent.
 
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useEffect } from 'react';
 import { MemoryRouter, Route, Routes, useNavigate } from 'react-router';
 import type { NavigateFunction } from 'react-router';
 import { ev, FakeEventSource, fakeAttemptServer } from '../../lib/attempts/fakeAttemptServer';
@@ -35,7 +36,10 @@ afterEach(() => {
 let navigate: NavigateFunction = () => {};
 
 function Navigator() {
-  navigate = useNavigate();
+  const routerNavigate = useNavigate();
+  useEffect(() => {
+    navigate = routerNavigate;
+  }, [routerNavigate]);
   return null;
 }
 

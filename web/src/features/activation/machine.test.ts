@@ -4,9 +4,10 @@ import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { AttemptError } from '../../lib/attempts/api';
 import type { AttemptEvent } from '../../lib/attempts/api';
 import { activationMachine } from './machine';
-import type { CommandInput, CommandOutput, StartInput } from './machine';
+import type { CommandOutput } from './machine';
+import type { CommandInput, StartInput } from './types';
 import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './messages';
-import { viewOf } from './view';
+import { viewOf } from './selectors';
 
 const T0 = Date.parse('2026-03-02T12:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

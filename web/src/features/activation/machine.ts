@@ -15,13 +15,8 @@ import {
   liveStates,
   requestStates,
 } from '../../lib/attempts/regions';
-import type {
-  AttemptContext,
-  AttemptRegionEvent,
-  Command,
-  CommandInput as AttemptCommandInput,
-} from '../../lib/attempts/regions';
-import { afterCode, beforeCode, isStep, isVariant, needsDocument, needsLicence, stepAfter } from './chain';
+import type { Command } from '../../lib/attempts/regions';
+import { afterCode, beforeCode, isStep, isVariant, stepAfter } from './chain';
 import type { Step, Variant } from './chain';
 import {
   CODE_EXPIRED,
@@ -32,112 +27,20 @@ import {
   NOT_AUTHORIZED,
   PARTNER_LOGIN_REFUSED,
   SERIAL_NOT_FOUND,
-  TERMS_REQUIRED,
 } from './messages';
-import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode } from './validation';
-import type { Field, Parsed } from './validation';
+import { codeCommand, emailCommand, phoneCommand, type Built } from './commands';
+import type { Field } from './validation';
+import {
+  isDomainEventType,
+  RESEND_SECONDS,
+  ACTIVATION_FLOW,
+  type ActivationContext,
+  type ActivationEvent,
+  type Product,
+  type StartInput,
+  type TypedEvent,
+} from './types';
 
-export const ACTIVATION_FLOW = 'activation';
-/** Spec section 9: the activation's resend countdown. */
-export const RESEND_SECONDS = 60;
-
-export type Platform = 'ios' | 'android' | 'desktop';
-export type Product = 'seguranca' | 'cloud' | 'gestao';
-
-
-/** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
-export const DOMAIN_EVENT_TYPES = [
-  'attempt.started',
-  'partner.login_prepared',
-  'customer.found',
-  'customer.not_found',
-  'phone.submitted',
-  'email.submitted',
-  'partner.logged_in',
-  'partner.login_refused',
-  'partner.plan_found',
-  'carrier.token_obtained',
-  'document.authorized',
-  'document.refused',
-  'code.sent',
-  'code.send_failed',
-  'code.resend_requested',
-  'code.submitted',
-  'code.validated',
-  'code.rejected',
-  'authorization.granted',
-  'authorization.refused',
-  'identity.verified',
-  'packs.fetched',
-  'subscription.created',
-  'serial.not_found',
-  'step.failed',
-  'step.gave_up',
-  'store.redirected',
-  'product.chosen',
-] as const;
-
-export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
-export type DomainEvent = { type: DomainEventType; data: Record<string, unknown>; at: string };
-
-export function isDomainEventType(type: string): type is DomainEventType {
-  return (DOMAIN_EVENT_TYPES as readonly string[]).includes(type);
-}
-
-export interface StartInput {
-  variant: Variant;
-  licenca?: string | null;
-  code?: string | null;
-  /** The OAuth `state` the partner sent back with `code`; the server checks it. */
-  state?: string | null;
-  returnUrl?: string | null;
-  /** False in tests that feed events by hand. */
-  autostart?: boolean;
-}
-
-export interface ActivationContext extends AttemptContext<Command, Field> {
-  /** The page's variant; the server's `attempt.started` confirms it. */
-  variant: Variant;
-  start: StartInput;
-  // Mirrored from the server's events.
-  startedVariant: Variant | null;
-  pending: Step | null;
-  resending: boolean;
-  licence: string | null;
-  licenceLocked: boolean;
-  phoneDisplay: string | null;
-  resendUntil: number | null;
-  products: Product[];
-  planId: string | null;
-  partnerLoginUrl: string | null;
-  returnUrl: string | null;
-  // The visitor's side.
-  now: number;
-  phone: string;
-  licenceInput: string;
-  cpfCnpj: string;
-  email: string;
-  pincode: string;
-  terms: boolean;
-}
-
-export type ActivationEvent =
-  | DomainEvent
-  | AttemptRegionEvent
-  | { type: 'clock.tick'; now: number }
-  | { type: 'PHONE_CHANGED'; value: string }
-  | { type: 'LICENCE_CHANGED'; value: string }
-  | { type: 'CPF_CNPJ_CHANGED'; value: string }
-  | { type: 'EMAIL_CHANGED'; value: string }
-  | { type: 'PINCODE_CHANGED'; value: string }
-  | { type: 'TERMS_CHANGED'; value: boolean }
-  | { type: 'SUBMIT' }
-  | { type: 'RESEND' }
-  | { type: 'DISMISS' }
-  | { type: 'STORE_REDIRECTED'; platform: Platform }
-  | { type: 'PRODUCT_CHOSEN'; product: Product; platform: Platform };
-
-export type CommandInput = AttemptCommandInput<Command>;
 export type { Command, CommandOutput } from '../../lib/attempts/regions';
 
 /** Moves the machine's clock four times a second (the countdown text changes each second). */
@@ -172,10 +75,46 @@ function grantedProducts(data: Record<string, unknown>): Product[] {
   return GRANTED_ORDER.filter((name) => products[name] === true);
 }
 
-function firstError<T>(results: Parsed<T>[]): { error: string; field: Field } | null {
-  for (const result of results) if ('error' in result) return result;
-  return null;
+/** The context field each typing event writes. */
+const TYPED: Record<TypedEvent['type'], 'phone' | 'licenceInput' | 'cpfCnpj' | 'email' | 'pincode'> = {
+  PHONE_CHANGED: 'phone',
+  LICENCE_CHANGED: 'licenceInput',
+  CPF_CNPJ_CHANGED: 'cpfCnpj',
+  EMAIL_CHANGED: 'email',
+  PINCODE_CHANGED: 'pincode',
+};
+
+const isTyped = (event: ActivationEvent): event is TypedEvent => event.type in TYPED;
+
+/** Sends the built command, or shows why it cannot be sent beside its field. */
+function sendOrShow(
+  enqueue: { assign: (values: Partial<ActivationContext>) => void; raise: (event: ActivationEvent) => void },
+  built: Built,
+) {
+  if ('error' in built) {
+    enqueue.assign({ error: built.error, field: built.field });
+    return;
+  }
+  enqueue.assign({ outgoing: built.command, error: null, field: null });
+  enqueue.raise({ type: 'request.send' });
 }
+
+/** Where a step that failed (or gave up) leaves the visitor: the panel that asked for it. */
+const STEP_FAILED = [
+  { guard: 'failedLookUp', target: '.partner_login', actions: ['failGeneric', 'offerPartnerLogin'] },
+  { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
+  { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
+  { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
+  { guard: 'failedKnownStep', target: '.send_code', actions: 'failGeneric' },
+  { actions: 'failGeneric' },
+] as const;
+
+/** A refusal before the code: back to the form the variant asked for (e-mail or phone). */
+const backToForm = <A extends string>(action: A) =>
+  [
+    { guard: 'telecomForm', target: '.email', actions: action },
+    { target: '.send_code', actions: action },
+  ] as const;
 
 export const activationMachine = setup({
   types: {
@@ -274,6 +213,7 @@ export const activationMachine = setup({
     failNotAuthorized: assign({ pending: null, error: NOT_AUTHORIZED, field: null }),
     failSerial: assign({ pending: null, error: SERIAL_NOT_FOUND, field: null }),
     failGeneric: assign({ pending: null, error: GENERIC, field: null, resending: false }),
+    typed: assign(({ event }) => (isTyped(event) ? { [TYPED[event.type]]: event.value, error: null, field: null } : {})),
     prepareStart: assign(({ context }) => ({
       outgoing: {
         type: 'start',
@@ -284,49 +224,10 @@ export const activationMachine = setup({
         return_url: context.start.returnUrl ?? null,
       },
     })),
-    /** The send-code panel: parsed on this side first, the server parses again. */
-    submitPhone: enqueueActions(({ context, enqueue }) => {
-      const variant = chainVariant(context);
-      const checks: Parsed<unknown>[] = [parsePhone(context.phone)];
-      if (needsDocument(variant)) checks.push(parseCpfCnpj(context.cpfCnpj));
-      if (needsLicence(variant)) checks.push(parseLicence(context.licenceLocked ? (context.licence ?? '') : context.licenceInput));
-      const wrong = firstError(checks);
-      if (wrong) {
-        enqueue.assign({ error: wrong.error, field: wrong.field });
-        return;
-      }
-      const command: Command = { type: 'submit_phone', phone: context.phone };
-      if (needsDocument(variant)) command.cpf_cnpj = context.cpfCnpj;
-      if (needsLicence(variant)) command.licence = context.licenceLocked ? context.licence : context.licenceInput;
-      enqueue.assign({ outgoing: command, error: null, field: null });
-      enqueue.raise({ type: 'request.send' });
-    }),
-    submitEmail: enqueueActions(({ context, enqueue }) => {
-      const wrong = firstError<unknown>([parsePhone(context.phone), parseEmail(context.email)]);
-      if (wrong) {
-        enqueue.assign({ error: wrong.error, field: wrong.field });
-        return;
-      }
-      enqueue.assign({ outgoing: { type: 'submit_email', phone: context.phone, email: context.email }, error: null, field: null });
-      enqueue.raise({ type: 'request.send' });
-    }),
-    submitCode: enqueueActions(({ context, enqueue }) => {
-      const pincode = parsePincode(context.pincode);
-      if ('error' in pincode) {
-        enqueue.assign({ error: pincode.error, field: pincode.field });
-        return;
-      }
-      if (!context.terms) {
-        enqueue.assign({ error: TERMS_REQUIRED, field: 'terms' });
-        return;
-      }
-      enqueue.assign({
-        outgoing: { type: 'submit_code', pincode: pincode.ok, terms_accepted: true },
-        error: null,
-        field: null,
-      });
-      enqueue.raise({ type: 'request.send' });
-    }),
+    /** The form panels: parsed on this side first (commands.ts), the server parses again. */
+    submitPhone: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, phoneCommand(context, chainVariant(context)))),
+    submitEmail: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, emailCommand(context))),
+    submitCode: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, codeCommand(context))),
     resend: enqueueActions(({ enqueue }) => {
       enqueue.assign({ outgoing: { type: 'resend_code' }, pincode: '' });
       enqueue.raise({ type: 'request.send' });
@@ -345,6 +246,7 @@ export const activationMachine = setup({
   guards: {
     ...attemptGuards,
     autostart: ({ context }) => context.start.autostart !== false,
+    changedValue: ({ context, event }) => isTyped(event) && event.value !== context[TYPED[event.type]],
     ready: and([({ context }) => context.pending === null, stateIn({ request: 'idle' })]),
     countingDown: ({ context }) => resendIn(context) > 0,
     telecomForm: ({ context }) => chainVariant(context) === 'telecom',
@@ -404,26 +306,11 @@ export const activationMachine = setup({
     DISMISS: { actions: 'dismiss' },
     // Spec section 5: typing clears the error. A mask library re-announcing the same value
     // (on mount, on blur) is not typing.
-    PHONE_CHANGED: {
-      guard: ({ context, event }) => event.value !== context.phone,
-      actions: assign(({ event }) => ({ phone: event.value, error: null, field: null })),
-    },
-    LICENCE_CHANGED: {
-      guard: ({ context, event }) => event.value !== context.licenceInput,
-      actions: assign(({ event }) => ({ licenceInput: event.value, error: null, field: null })),
-    },
-    CPF_CNPJ_CHANGED: {
-      guard: ({ context, event }) => event.value !== context.cpfCnpj,
-      actions: assign(({ event }) => ({ cpfCnpj: event.value, error: null, field: null })),
-    },
-    EMAIL_CHANGED: {
-      guard: ({ context, event }) => event.value !== context.email,
-      actions: assign(({ event }) => ({ email: event.value, error: null, field: null })),
-    },
-    PINCODE_CHANGED: {
-      guard: ({ context, event }) => event.value !== context.pincode,
-      actions: assign(({ event }) => ({ pincode: event.value, error: null, field: null })),
-    },
+    PHONE_CHANGED: { guard: 'changedValue', actions: 'typed' },
+    LICENCE_CHANGED: { guard: 'changedValue', actions: 'typed' },
+    CPF_CNPJ_CHANGED: { guard: 'changedValue', actions: 'typed' },
+    EMAIL_CHANGED: { guard: 'changedValue', actions: 'typed' },
+    PINCODE_CHANGED: { guard: 'changedValue', actions: 'typed' },
     TERMS_CHANGED: { actions: assign(({ event }) => ({ terms: event.value })) },
   },
   states: {
@@ -442,26 +329,16 @@ export const activationMachine = setup({
         'phone.submitted': { actions: 'submitted' },
         'email.submitted': { actions: 'submitted' },
         'partner.logged_in': { actions: 'nextAfter' },
-        'partner.login_refused': [
-          { guard: 'telecomForm', target: '.email', actions: 'failPartnerLogin' },
-          { target: '.send_code', actions: 'failPartnerLogin' },
-        ],
+        'partner.login_refused': backToForm('failPartnerLogin'),
         'partner.plan_found': { actions: ['planFound', 'nextAfter'] },
         'carrier.token_obtained': { actions: 'nextAfter' },
         'document.authorized': { actions: 'nextAfter' },
-        'document.refused': [
-          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
-          { target: '.send_code', actions: 'failNotAuthorized' },
-        ],
-        'authorization.refused': [
-          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
-          { target: '.send_code', actions: 'failNotAuthorized' },
-        ],
+        'document.refused': backToForm('failNotAuthorized'),
+        'authorization.refused': backToForm('failNotAuthorized'),
         'code.sent': { target: '.code_validation', actions: 'codeSent' },
         'code.send_failed': [
           { guard: 'resending', target: '.code_validation', actions: 'failGeneric' },
-          { guard: 'telecomForm', target: '.email', actions: 'failGeneric' },
-          { target: '.send_code', actions: 'failGeneric' },
+          ...backToForm('failGeneric'),
         ],
         'code.resend_requested': { actions: 'resendRequested' },
         'code.submitted': { actions: 'codeSubmitted' },
@@ -471,30 +348,13 @@ export const activationMachine = setup({
         'identity.verified': { actions: 'nextAfter' },
         'packs.fetched': [
           { guard: 'grantsSomething', target: '.product_list', actions: 'productsListed' },
-          { guard: 'telecomForm', target: '.email', actions: 'failNotAuthorized' },
-          { target: '.send_code', actions: 'failNotAuthorized' },
+          ...backToForm('failNotAuthorized'),
         ],
         'subscription.created': { target: '.redirect_store', actions: 'idle' },
-        'serial.not_found': [
-          { guard: 'telecomForm', target: '.email', actions: 'failSerial' },
-          { target: '.send_code', actions: 'failSerial' },
-        ],
-        'step.failed': [
-          { guard: 'failedLookUp', target: '.partner_login', actions: ['failGeneric', 'offerPartnerLogin'] },
-          { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
-          { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
-          { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
-          { guard: 'failedKnownStep', target: '.send_code', actions: 'failGeneric' },
-          { actions: 'failGeneric' },
-        ],
-        'step.gave_up': [
-          { guard: 'failedLookUp', target: '.partner_login', actions: ['failGeneric', 'offerPartnerLogin'] },
-          { guard: 'failedBeforeForm', target: '.partner_login', actions: 'failGeneric' },
-          { guard: 'failedOnCode', target: '.code_validation', actions: 'failGeneric' },
-          { guard: and(['failedKnownStep', 'telecomForm']), target: '.email', actions: 'failGeneric' },
-          { guard: 'failedKnownStep', target: '.send_code', actions: 'failGeneric' },
-          { actions: 'failGeneric' },
-        ],
+        'serial.not_found': backToForm('failSerial'),
+        // A step that failed for good and one that gave up after its retries land alike.
+        'step.failed': STEP_FAILED,
+        'step.gave_up': STEP_FAILED,
       },
       states: {
         starting: {},

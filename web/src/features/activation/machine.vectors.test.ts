@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import vectors from '../../../../tests/vectors/activation/flows.json';
 import { activationMachine } from './machine';
-import type { CommandInput, CommandOutput } from './machine';
+import type { CommandOutput } from './machine';
+import type { CommandInput } from './types';
 import type { Variant } from './chain';
-import { viewOf } from './view';
+import { viewOf } from './selectors';
 
 interface Step {
   at: string;

@@ -2,7 +2,7 @@
 // Store on iOS, Google Play on Android, our own pages otherwise.
 
 import { STORES } from '../../content/company';
-import type { Platform, Product } from './machine';
+import type { Platform, Product } from './types';
 
 /** iPadOS reports a Mac user agent; its touch points give it away. */
 export function detectPlatform(userAgent: string, maxTouchPoints = 0): Platform {

@@ -1,6 +1,7 @@
 // The six activation pages as configuration of the one template (spec section 2, "Security
 // activation screens" and the route table; section 3, "Config" and "Panel flags").
 
+import { activationPath } from '../../lib/flows';
 import type { Variant } from './chain';
 import { CARRIER_BUTTON, DEFAULT_BUTTON, DEFAULT_HEADING } from './messages';
 
@@ -41,11 +42,11 @@ const base = {
 };
 
 export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
-  standard: { ...base, variant: 'standard', path: '/seguranca/ativar', pageTitle: 'Ativar EXA Segurança' },
+  standard: { ...base, variant: 'standard', path: activationPath('standard'), pageTitle: 'Ativar EXA Segurança' },
   insurance: {
     ...base,
     variant: 'insurance',
-    path: '/seguranca/ativarbradescoseguros',
+    path: activationPath('insurance'),
     partner: 'Bradesco Seguros',
     partnerLogo: '/img/partners/bradesco-seguros.svg',
     pageTitle: 'Ativar EXA Segurança – Bradesco Seguros',
@@ -53,7 +54,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
   partner_portal: {
     ...base,
     variant: 'partner_portal',
-    path: '/seguranca/ativarsumicity',
+    path: activationPath('partner_portal'),
     partner: 'Sumicity',
     partnerLogo: '/img/partners/sumicity.svg',
     disabledInputSerial: true,
@@ -62,7 +63,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
   broadband: {
     ...base,
     variant: 'broadband',
-    path: '/seguranca/ativarbrisanet',
+    path: activationPath('broadband'),
     partner: 'Brisanet',
     partnerLogo: '/img/partners/brisanet.svg',
     licenceIsVisible: false,
@@ -71,7 +72,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
   telecom: {
     ...base,
     variant: 'telecom',
-    path: '/seguranca/ativaragility',
+    path: activationPath('telecom'),
     partner: 'Agility',
     partnerLogo: '/img/partners/agility.svg',
     licenceIsVisible: false,
@@ -81,7 +82,7 @@ export const VARIANT_CONFIGS: Record<Variant, VariantConfig> = {
   carrier: {
     ...base,
     variant: 'carrier',
-    path: '/seguranca/tim',
+    path: activationPath('carrier'),
     partner: 'TIM',
     partnerLogo: '/img/partners/tim.svg',
     buttonTitle: CARRIER_BUTTON,

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, ANALYST, FakeApi, renderAt, SUPPORT } from '../support/testing';
+import { ADMIN, ANALYST, FakeApi, renderAt, SUPPORT } from '../../testing/staff';
 import type { FunnelReply } from './api';
 import { CARRIER_BY_OS, CARRIER_QUERY } from './fixtures';
 import { defaultQuery, paramsOf } from './query';
@@ -39,7 +39,7 @@ describe('/analise funnels', () => {
     expect(screen.queryByLabelText('Variante')).toBeNull();
     fireEvent.change(screen.getByLabelText('Fluxo'), { target: { value: 'activation' } });
     const variant = screen.getByLabelText('Variante') as HTMLSelectElement;
-    expect([...variant.options].map((o) => o.textContent)).toContain('Operadora (/seguranca/tim)');
+    expect([...variant.options].map((o) => o.textContent)).toContain('TIM (/seguranca/tim)');
     fireEvent.change(variant, { target: { value: 'carrier' } });
     fireEvent.change(screen.getByLabelText('De'), { target: { value: '2026-11-01' } });
     fireEvent.change(screen.getByLabelText('Até'), { target: { value: '2026-11-23' } });
@@ -133,7 +133,7 @@ describe('/analise funnels', () => {
     expect(screen.getByText('Dados atualizados em 23/11/2026, 09:00 (horário de Brasília).')).toBeTruthy();
     expect(
       screen.getByText(
-        'Ativação · Operadora (/seguranca/tim) · 01/11/2026 a 23/11/2026 · janela de 14 dias · ordem sequencial · por sistema operacional',
+        'Ativação EXA Segurança · TIM (/seguranca/tim) · 01/11/2026 a 23/11/2026 · janela de 14 dias · ordem sequencial · por sistema operacional',
       ),
     ).toBeTruthy();
   });

@@ -1,7 +1,7 @@
 // GET /api/analytics/funnel (docs/funnels.md): the funnel the replay computes, for analysts and
-// admins. Same session, CSRF and errors as the support API (features/support/api.ts).
+// admins. Same session, CSRF and errors as the support API (lib/staff/api.ts).
 
-import { staffGet } from '../support/api';
+import { staffGet } from '../../lib/staff/api';
 
 export const FLOWS = ['activation', 'download', 'cloud'] as const;
 export type Flow = (typeof FLOWS)[number];

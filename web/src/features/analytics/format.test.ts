@@ -31,9 +31,9 @@ describe('funnel numbers in pt-BR', () => {
   it('writes days, the update time in São Paulo and group names', () => {
     expect(formatDay('2026-11-01')).toBe('01/11/2026');
     expect(formatAsOf('2026-11-23T12:00:00Z')).toBe('23/11/2026, 09:00');
-    expect(variantOptionLabel('carrier')).toBe('Operadora (/seguranca/tim)');
+    expect(variantOptionLabel('carrier')).toBe('TIM (/seguranca/tim)');
     expect(groupLabel('todas', '')).toBe('Todas as tentativas');
-    expect(groupLabel('broadband', 'variant')).toBe('Banda larga (/seguranca/ativarbrisanet)');
+    expect(groupLabel('broadband', 'variant')).toBe('Brisanet (/seguranca/ativarbrisanet)');
     expect(groupLabel('2026-11-02', 'day')).toBe('02/11/2026');
     expect(groupLabel('android', 'os')).toBe('android');
   });

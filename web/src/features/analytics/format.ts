@@ -1,6 +1,7 @@
 // How the funnel page writes the API's numbers: pt-BR counts and percentages, times to convert
 // ("5,2 s", "3 min 10 s"), the labels of the form's choices and of the breakdown's groups.
 
+import { ACTIVATION_VARIANTS, FLOWS } from '../../lib/flows';
 import { ALL_GROUPS_KEY, type Breakdown, type Flow, type Order, type Variant } from './api';
 
 const COUNT = new Intl.NumberFormat('pt-BR');
@@ -84,21 +85,18 @@ export function formatAsOf(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : AS_OF.format(date);
 }
 
-export const FLOW_OPTIONS: { value: Flow; label: string }[] = [
-  { value: 'activation', label: 'Ativação' },
-  { value: 'download', label: 'Download do antivírus' },
-  { value: 'cloud', label: 'Ativação Cloud' },
-];
+/** 1 → "1 tentativa", 1234 → "1.234 tentativas". */
+export const attemptsCount = (n: number) => (n === 1 ? '1 tentativa' : `${formatCount(n)} tentativas`);
 
-/** Each activation variant with the page it runs on (App.tsx). */
-export const VARIANT_OPTIONS: { value: Variant; label: string; path: string }[] = [
-  { value: 'standard', label: 'Padrão', path: '/seguranca/ativar' },
-  { value: 'insurance', label: 'Seguradora', path: '/seguranca/ativarbradescoseguros' },
-  { value: 'partner_portal', label: 'Portal do parceiro', path: '/seguranca/ativarsumicity' },
-  { value: 'broadband', label: 'Banda larga', path: '/seguranca/ativarbrisanet' },
-  { value: 'telecom', label: 'Telecom', path: '/seguranca/ativaragility' },
-  { value: 'carrier', label: 'Operadora', path: '/seguranca/tim' },
-];
+/** The flows, with the labels the support console shows too (lib/flows.ts). */
+export const FLOW_OPTIONS: { value: Flow; label: string }[] = FLOWS.map((f) => ({ value: f.key, label: f.label }));
+
+/** Each activation variant with the page it runs on (lib/flows.ts, the router's table). */
+export const VARIANT_OPTIONS: { value: Variant; label: string; path: string }[] = ACTIVATION_VARIANTS.map((v) => ({
+  value: v.key,
+  label: v.label,
+  path: v.path,
+}));
 
 export const ORDER_OPTIONS: { value: Order; label: string; hint: string }[] = [
   { value: 'sequential', label: 'Sequencial', hint: 'Etapas na ordem do funil; outros eventos podem vir entre elas.' },

@@ -14,7 +14,7 @@ import { ProblemPanel } from './components/ProblemPanel';
 import { Snackbar } from './components/Snackbar';
 import { StepIndicator } from './components/StepIndicator';
 import { DownloadActor } from './context';
-import { isBusy, panelOf, stepOf } from './machine';
+import { isBusy, panelOf, stepOf } from './selectors';
 import { TEXTS } from './texts';
 import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './validation';

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import type { AttemptReply } from '../../lib/attempts/api';
 import { AttemptError } from '../../lib/attempts/api';
-import { downloadMachine, isBusy, panelOf, type UiEvent } from './machine';
+import { downloadMachine } from './machine';
+import { isBusy, panelOf } from './selectors';
+import type { UiEvent } from './types';
 import type { Command } from './types';
 import { GENERIC_FAILURE } from './validation';
 

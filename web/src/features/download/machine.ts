@@ -14,61 +14,16 @@ import {
 import { installerUrl, saveFile } from './installer';
 import {
   isDomainEventType,
-  STEP_OF,
   type Command,
-  type Device,
   type DomainEvent,
-  type Panel,
-  type Partner,
+  type DownloadContext,
+  type DownloadEvent,
+  type UiEvent,
   type Pending,
 } from './types';
 import { GENERIC_FAILURE, REMOVAL_FAILURE, RESEND_SECONDS, SNACKBAR_MS } from './validation';
 
 export const DOWNLOAD_FLOW = 'download';
-
-export interface Snackbar {
-  id: number;
-  message: string;
-}
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export interface DownloadContext {
-  attemptId: string | null;
-  /** Last stream version applied: replies and the stream overlap, so events are applied once. */
-  version: number;
-  maskedPhone: string | null;
-  pending: Pending | null;
-  codeError: boolean;
-  partners: Partner[];
-  devices: Device[];
-  snackbar: Snackbar | null;
-  snackbarSeq: number;
-  downloads: number;
-  /** Client clock (ms) when 'Reenviar código' comes back; counted from when the news arrived. */
-  resendAt: number | null;
-  /** The device whose disconnection awaits 'Sim' or 'Não'. */
-  confirmDevice: string | null;
-  fieldError: FieldError | null;
-  /** The command being sent. */
-  outgoing: Command | null;
-}
-
-export type UiEvent =
-  | { type: 'START'; os: string; browser: string }
-  | { type: 'COMMAND'; command: Command }
-  | { type: 'REPLY'; reply: AttemptReply }
-  | { type: 'DISCONNECT'; deviceId: string }
-  | { type: 'CONFIRM_YES' }
-  | { type: 'CONFIRM_NO' }
-  | { type: 'SNACKBAR_CLOSE' }
-  | { type: 'SNACKBAR_TIMEOUT'; id: number }
-  | { type: 'FIELD_EDITED'; field: string };
-
-export type DownloadEvent = DomainEvent | UiEvent;
 
 const GENERIC_STEPS: readonly Pending[] = ['find_user', 'list_partners', 'request_download', 'list_devices'];
 
@@ -381,44 +336,3 @@ export const downloadMachine = setup({
 });
 
 export type DownloadSnapshot = SnapshotFrom<typeof downloadMachine>;
-
-export function panelOf(snapshot: DownloadSnapshot): Panel {
-  return (snapshot.value as { panel: Panel }).panel;
-}
-
-export function stepOf(snapshot: DownloadSnapshot): 1 | 2 | 3 {
-  return STEP_OF[panelOf(snapshot)];
-}
-
-/** A call is running: the server's step, the start, or the browser's command. */
-export function isBusy(snapshot: DownloadSnapshot): boolean {
-  return (
-    snapshot.context.pending !== null ||
-    snapshot.matches({ io: 'starting' }) ||
-    snapshot.matches({ io: { live: 'sending' } })
-  );
-}
-
-/** What the busy button says, from the call running (the visitor's command or the server's step). */
-export function busyLabelOf(snapshot: DownloadSnapshot): string {
-  const command = snapshot.context.outgoing?.type;
-  switch (snapshot.context.pending) {
-    case 'send_code':
-      return 'Enviando código…';
-    case 'resend_code':
-      return 'Reenviando código…';
-    case 'confirm_code':
-    case 'find_user':
-      return 'Verificando código…';
-    case 'list_partners':
-    case 'request_download':
-    case 'list_devices':
-      return 'Preparando o download…';
-    case 'remove_device':
-      return 'Desconectando…';
-  }
-  if (command === 'submit_phone') return 'Enviando código…';
-  if (command === 'submit_code') return 'Verificando código…';
-  if (command === 'choose_partner') return 'Preparando o download…';
-  return 'Carregando…';
-}

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import vectors from '../../../../tests/vectors/download/panels.json';
-import { downloadMachine, isBusy, panelOf, stepOf } from './machine';
+import { downloadMachine } from './machine';
+import { isBusy, panelOf, stepOf } from './selectors';
 import { INVALID_CODE } from './validation';
 
 interface VectorEvent {

@@ -1,5 +1,8 @@
-// The desktop download's domain events as the browser receives them (personal data redacted),
-// mirroring events/src/flows/download/events.rs.
+// The desktop download's vocabulary: its domain events as the browser receives them (personal
+// data redacted, mirroring events/src/flows/download/events.rs), its commands, and the
+// machine's context and events.
+
+import type { AttemptReply } from '../../lib/attempts/api';
 
 export type Panel =
   | 'phone_entry'
@@ -110,3 +113,47 @@ export type Command =
   | { type: 'remove_device'; device_id: string }
   | { type: 'retry_download' }
   | { type: 'restart' };
+
+export interface Snackbar {
+  id: number;
+  message: string;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface DownloadContext {
+  attemptId: string | null;
+  /** Last stream version applied: replies and the stream overlap, so events are applied once. */
+  version: number;
+  maskedPhone: string | null;
+  pending: Pending | null;
+  codeError: boolean;
+  partners: Partner[];
+  devices: Device[];
+  snackbar: Snackbar | null;
+  snackbarSeq: number;
+  downloads: number;
+  /** Client clock (ms) when 'Reenviar código' comes back; counted from when the news arrived. */
+  resendAt: number | null;
+  /** The device whose disconnection awaits 'Sim' or 'Não'. */
+  confirmDevice: string | null;
+  fieldError: FieldError | null;
+  /** The command being sent. */
+  outgoing: Command | null;
+}
+
+export type UiEvent =
+  | { type: 'START'; os: string; browser: string }
+  | { type: 'COMMAND'; command: Command }
+  | { type: 'REPLY'; reply: AttemptReply }
+  | { type: 'DISCONNECT'; deviceId: string }
+  | { type: 'CONFIRM_YES' }
+  | { type: 'CONFIRM_NO' }
+  | { type: 'SNACKBAR_CLOSE' }
+  | { type: 'SNACKBAR_TIMEOUT'; id: number }
+  | { type: 'FIELD_EDITED'; field: string };
+
+export type DownloadEvent = DomainEvent | UiEvent;

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, detailOf, FakeApi, FakeEventSource, IN_FLIGHT, REFUSED, renderAt, SUPPORT } from './testing';
+import { ADMIN, FakeApi, FakeEventSource, renderAt, SUPPORT } from '../../testing/staff';
+import { detailOf, IN_FLIGHT, REFUSED } from './fixtures';
 
 let api: FakeApi;
 const PATH = `/api/support/attempts/${REFUSED.id}`;

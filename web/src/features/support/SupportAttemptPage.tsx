@@ -4,7 +4,7 @@
 // follows the server's `changed` events and reads itself again.
 
 import { PanelName, StepName } from './components/Names';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
@@ -13,56 +13,46 @@ import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { RevealDialog } from './components/RevealDialog';
 import { Timeline, type TimelineMode } from './components/Timeline';
-import { fieldsOf, formatDateTime, formatDuration, trailEntryOf, type MaskedField } from './format';
-import { RequireStaff, useApiFailure, useStaff } from './session';
+import { formatDateTime, formatDuration } from './dates';
+import { fieldsOf, type MaskedField } from './masking';
+import { trailEntryOf } from './trail';
+import { RequireStaff } from '../../components/staff/RequireStaff';
+import { useStaffQuery } from '../../lib/staff/query';
+import { useStaff } from '../../lib/staff/session';
+import { SupportOnly } from './components/SupportOnly';
+import { SUPPORT_ROLES } from './roles';
 
-type Loaded = { kind: 'loading' } | { kind: 'failed'; status: number; message: string } | { kind: 'ready'; detail: Detail };
-
-/** The detail, read again on demand; a late answer never overwrites a newer one. */
+/**
+ * The detail, read again on demand (a newer read cancels one still running). A failed refresh
+ * keeps what is on screen; only a failed first read, or a 404, replaces it.
+ */
 function useDetail(id: string) {
-  const failure = useApiFailure();
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
-  const sequence = useRef(0);
-
-  const load = useCallback(
-    (signal?: AbortSignal) => {
-      const mine = ++sequence.current;
-      getAttemptDetail(id, signal)
-        .then((detail) => {
-          if (mine === sequence.current) setLoaded({ kind: 'ready', detail });
-        })
-        .catch((error: unknown) => {
-          if (mine !== sequence.current) return;
-          const message = failure(error);
-          if (!message) return;
-          const status = (error as { status?: number }).status ?? 0;
-          // A failed refresh keeps what is on screen; only a failed first read replaces it.
-          setLoaded((current) => (current.kind === 'ready' && status !== 404 ? current : { kind: 'failed', status, message }));
-        });
-    },
-    [id, failure],
-  );
-
-  useEffect(() => {
-    setLoaded({ kind: 'loading' });
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
-  return { loaded, reload: load };
+  const read = useStaffQuery<Detail>({
+    queryKey: ['support', 'attempt', id],
+    queryFn: ({ signal }) => getAttemptDetail(id, signal),
+  });
+  const { refetch } = read;
+  const reload = useCallback(() => {
+    void refetch();
+  }, [refetch]);
+  const failed = read.message !== null && (read.data === undefined || read.failedStatus === 404);
+  return {
+    detail: failed ? undefined : read.data,
+    failed: failed ? { status: read.failedStatus, message: read.message ?? '' } : null,
+    loading: read.data === undefined && !failed,
+    reload,
+  };
 }
 
 /** While the attempt is in flight, each `changed` event reads the detail again. */
 function useLiveUpdates(id: string, live: boolean, reload: () => void) {
-  const reloadRef = useRef(reload);
-  reloadRef.current = reload;
+  const onChanged = useEffectEvent(() => reload());
   useEffect(() => {
     if (!live || typeof EventSource === 'undefined') return;
     const source = new EventSource(streamUrl(id));
-    source.addEventListener('changed', () => reloadRef.current());
+    source.addEventListener('changed', () => onChanged());
     // A server that sends the change as an unnamed message is followed all the same.
-    source.onmessage = () => reloadRef.current();
+    source.onmessage = () => onChanged();
     return () => source.close();
   }, [id, live]);
 }
@@ -203,8 +193,7 @@ function Attempt({ id }: { id: string }) {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const mode: TimelineMode = params.get('vista') === 'completa' ? 'full' : 'compact';
-  const { loaded, reload } = useDetail(id);
-  const detail = loaded.kind === 'ready' ? loaded.detail : null;
+  const { detail, failed, loading, reload } = useDetail(id);
   const live = detail?.outcome.kind === 'in_flight';
   useLiveUpdates(id, live, reload);
   const [revealing, setRevealing] = useState<MaskedField | null>(null);
@@ -233,7 +222,7 @@ function Attempt({ id }: { id: string }) {
     </p>
   );
 
-  if (loaded.kind === 'loading') {
+  if (loading) {
     return (
       <div className="sp-page">
         {back}
@@ -244,13 +233,13 @@ function Attempt({ id }: { id: string }) {
       </div>
     );
   }
-  if (loaded.kind === 'failed' || !detail) {
+  if (failed || !detail) {
     return (
       <div className="sp-page">
         {back}
-        <h1 className="sp-title">{loaded.kind === 'failed' && loaded.status === 404 ? 'Tentativa não encontrada' : 'Tentativa'}</h1>
+        <h1 className="sp-title">{failed?.status === 404 ? 'Tentativa não encontrada' : 'Tentativa'}</h1>
         <div className="sp-alert sp-alert--error" role="alert">
-          <p>{loaded.kind === 'failed' ? loaded.message : ''}</p>
+          <p>{failed?.message ?? ''}</p>
         </div>
       </div>
     );
@@ -363,7 +352,7 @@ export default function SupportAttemptPage() {
   usePageMeta({ title: 'Tentativa · Suporte', description: 'Console de suporte da EXA.', noindex: true });
   const { id = '' } = useParams();
   return (
-    <RequireStaff>
+    <RequireStaff roles={SUPPORT_ROLES} denied={<SupportOnly />}>
       <Attempt key={id} id={id} />
     </RequireStaff>
   );

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ABANDONED, FakeApi, IN_FLIGHT, REFUSED, renderAt, SUPPORT } from './testing';
+import { FakeApi, renderAt, SUPPORT } from '../../testing/staff';
+import { ABANDONED, IN_FLIGHT, REFUSED } from './fixtures';
 
 let api: FakeApi;
 const page = (attempts: unknown[], extra: Record<string, unknown> = {}) => ({

@@ -3,14 +3,20 @@
 // so back, refresh and a pasted link show the same look-up.
 
 import { StepName } from './components/Names';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { FILTER_KEYS, SEARCH_KEYS, searchAttempts, type SearchKey, type SearchReply } from './api';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
-import { FLOW_LABELS, formatDateTime, formatDuration, OUTCOME_OPTIONS, parseQuery, SEARCH_KINDS } from './format';
-import { RequireStaff, useApiFailure } from './session';
+import { FLOWS } from '../../lib/flows';
+import { formatDateTime, formatDuration } from './dates';
+import { OUTCOME_OPTIONS } from './labels';
+import { parseQuery, SEARCH_KINDS } from './search';
+import { RequireStaff } from '../../components/staff/RequireStaff';
+import { useStaffQuery } from '../../lib/staff/query';
+import { SupportOnly } from './components/SupportOnly';
+import { SUPPORT_ROLES } from './roles';
 
 interface Query {
   kind: SearchKey;
@@ -151,7 +157,7 @@ function SearchForm({ initial, onSearch }: { initial: Query | null; onSearch: (q
           </label>
           <select id="sp-flow" className="sp-input" value={flow} onChange={(e) => setFlow(e.target.value)}>
             <option value="">Todos os fluxos</option>
-            {Object.entries(FLOW_LABELS).map(([key, label]) => (
+            {FLOWS.map(({ key, label }) => (
               <option key={key} value={key}>
                 {label}
               </option>
@@ -325,31 +331,19 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
   );
 }
 
-type Found = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'done'; reply: SearchReply };
-
 function Lookup() {
   const [params, setParams] = useSearchParams();
-  const failure = useApiFailure();
   const query = queryOf(params);
   const apiQuery = apiParamsOf(params).toString();
-  const [found, setFound] = useState<Found>({ kind: 'idle' });
-
-  useEffect(() => {
-    if (!query) {
-      setFound({ kind: 'idle' });
-      return;
-    }
-    const controller = new AbortController();
-    setFound({ kind: 'loading' });
-    searchAttempts(new URLSearchParams(apiQuery), controller.signal)
-      .then((reply) => setFound({ kind: 'done', reply }))
-      .catch((error: unknown) => {
-        const message = failure(error);
-        if (message) setFound({ kind: 'failed', message });
-      });
-    return () => controller.abort();
-    // `query` is derived from apiQuery: the search runs again only when what the API gets changes.
-  }, [apiQuery, failure]);
+  // The search runs again only when what the API gets changes; no query, no search.
+  const found = useStaffQuery<SearchReply>({
+    queryKey: ['support', 'attempts', apiQuery],
+    queryFn: ({ signal }) => searchAttempts(new URLSearchParams(apiQuery), signal),
+    enabled: query !== null,
+  });
+  const loading = query !== null && found.isFetching;
+  const reply = query !== null && !loading ? found.data : undefined;
+  const message = query !== null && !loading ? found.message : null;
 
   return (
     <div className="sp-page">
@@ -359,19 +353,19 @@ function Lookup() {
       </p>
       <SearchForm key={params.toString()} initial={query} onSearch={(q) => setParams(paramsOf(q))} />
       <div aria-live="polite" className="sp-visually-hidden">
-        {found.kind === 'loading' ? 'Buscando…' : found.kind === 'done' ? `${found.reply.total} tentativas encontradas.` : ''}
+        {loading ? 'Buscando…' : reply ? `${reply.total} tentativas encontradas.` : ''}
       </div>
-      {found.kind === 'loading' && (
+      {loading && (
         <p className="sp-loading" aria-hidden="true">
           Buscando…
         </p>
       )}
-      {found.kind === 'failed' && (
+      {message && (
         <div className="sp-alert sp-alert--error" role="alert">
-          <p>{found.message}</p>
+          <p>{message}</p>
         </div>
       )}
-      {found.kind === 'done' && query && <Results reply={found.reply} query={query} />}
+      {reply && query && <Results reply={reply} query={query} />}
     </div>
   );
 }
@@ -379,7 +373,7 @@ function Lookup() {
 export default function SupportLookupPage() {
   usePageMeta({ title: 'Buscar tentativas · Suporte', description: 'Console de suporte da EXA.', noindex: true });
   return (
-    <RequireStaff>
+    <RequireStaff roles={SUPPORT_ROLES} denied={<SupportOnly />}>
       <Lookup />
     </RequireStaff>
   );

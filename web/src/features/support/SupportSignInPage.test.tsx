@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANALYST, FakeApi, renderAt, SUPPORT } from './testing';
+import { ANALYST, FakeApi, renderAt, SUPPORT } from '../../testing/staff';
 
 let api: FakeApi;
 const NO_SESSION = { status: 401, body: { message: 'Entre para continuar.' } };

@@ -4,9 +4,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
-import { getStaffSession, signIn, SupportApiError } from './api';
-import { SupportShell } from './components/SupportShell';
-import { safeReturnPath } from './session';
+import { StaffShell } from '../../components/staff/StaffShell';
+import { getStaffSession, signIn, StaffApiError } from '../../lib/staff/api';
+import { safeReturnPath } from '../../lib/staff/session';
 
 export default function SupportSignInPage() {
   usePageMeta({
@@ -51,7 +51,7 @@ export default function SupportSignInPage() {
       setBusy(false);
       setPassword('');
       setError(
-        failure instanceof SupportApiError ? failure.message : 'Não foi possível entrar agora. Tente de novo em instantes.',
+        failure instanceof StaffApiError ? failure.message : 'Não foi possível entrar agora. Tente de novo em instantes.',
       );
       // The message is announced by role="alert"; the password is typed again.
       passwordRef.current?.focus();
@@ -59,7 +59,7 @@ export default function SupportSignInPage() {
   };
 
   return (
-    <SupportShell session={null}>
+    <StaffShell session={null}>
       <div className="sp-signin">
         <section className="sp-card sp-signin__card" aria-labelledby="sp-signin-title">
           <h1 id="sp-signin-title" className="sp-title">
@@ -125,6 +125,6 @@ export default function SupportSignInPage() {
           </form>
         </section>
       </div>
-    </SupportShell>
+    </StaffShell>
   );
 }

@@ -7,7 +7,7 @@ import { ActivationActor } from '../context';
 import { resendIn } from '../machine';
 import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../messages';
 import { PINCODE_LENGTH } from '../validation';
-import { busyLabelOf, isBusy } from '../view';
+import { busyLabelOf, isBusy } from '../selectors';
 import { PanelForm } from './PanelForm';
 
 /**

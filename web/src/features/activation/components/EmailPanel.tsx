@@ -2,7 +2,7 @@ import { FieldHint } from '../../../components/flow/FieldHint';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { ActivationActor } from '../context';
-import { busyLabelOf, isBusy } from '../view';
+import { busyLabelOf, isBusy } from '../selectors';
 import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../messages';
 import { PanelForm } from './PanelForm';
 

@@ -1,6 +1,6 @@
 import { shallowEqual } from '@xstate/react';
 import { ActivationActor } from '../context';
-import type { Platform } from '../machine';
+import type { Platform } from '../types';
 import { PRODUCT_LINES, PRODUCT_LIST_HEADING } from '../messages';
 import { PRODUCT_NAMES, productTarget } from '../platform';
 

@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ActivationActor } from '../context';
-import type { Platform } from '../machine';
+import type { Platform } from '../types';
 import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../messages';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
@@ -12,15 +12,18 @@ import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 export function RedirectStorePanel({ platform }: { platform: Platform }) {
   const actor = ActivationActor.useActorRef();
   const navigate = useNavigate();
-  useEffect(() => {
+  const startRedirect = useEffectEvent(() => {
     actor.send({ type: 'STORE_REDIRECTED', platform });
-    const timer = setTimeout(() => {
+    return setTimeout(() => {
       const target = storeRedirectTarget(platform);
       if (target.startsWith('/')) navigate(target);
       else window.location.assign(target);
     }, STORE_REDIRECT_MS);
+  });
+  // Once per panel: the redirect must not restart when the parent re-renders.
+  useEffect(() => {
+    const timer = startRedirect();
     return () => clearTimeout(timer);
-    // Once per panel: the redirect must not restart when the parent re-renders.
   }, []);
   return (
     <section className="activation-panel activation-panel--center" aria-labelledby="activation-done" aria-live="polite">

@@ -1,6 +1,6 @@
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { ActivationActor } from '../context';
-import { busyLabelOf, isBusy } from '../view';
+import { busyLabelOf, isBusy } from '../selectors';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';

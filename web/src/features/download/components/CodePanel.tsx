@@ -4,7 +4,7 @@ import { CodeField } from '../../../components/flow/CodeField';
 import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
-import { busyLabelOf, isBusy } from '../machine';
+import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
 import { TEXTS } from '../texts';
 import { checkCode, INVALID_CODE } from '../validation';
@@ -14,9 +14,14 @@ function useSecondsUntil(at: number | null): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (at === null) return undefined;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
-    return () => window.clearInterval(timer);
+    const tick = () => setNow(Date.now());
+    // The clock is read again as soon as a new deadline arrives, then four times a second.
+    const first = window.setTimeout(tick, 0);
+    const timer = window.setInterval(tick, 250);
+    return () => {
+      window.clearTimeout(first);
+      window.clearInterval(timer);
+    };
   }, [at]);
   return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -55,7 +55,15 @@ function DeviceCard({ device }: { device: Device }) {
 function ConfirmDialog({ device }: { device: Device }) {
   const actor = DownloadActor.useActorRef();
   const noButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => noButton.current?.focus(), []);
+  useEffect(() => {
+    noButton.current?.focus();
+    // Escape answers "no" while the dialog is open, wherever the focus is.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') actor.send({ type: 'CONFIRM_NO' });
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [actor]);
   return (
     <div className="dl-dialog__backdrop">
       <div
@@ -64,9 +72,6 @@ function ConfirmDialog({ device }: { device: Device }) {
         aria-modal="true"
         aria-labelledby="dl-confirm-title"
         aria-describedby="dl-confirm-text"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') actor.send({ type: 'CONFIRM_NO' });
-        }}
       >
         <h4 id="dl-confirm-title">{TEXTS.confirmTitle}</h4>
         <p id="dl-confirm-text">{TEXTS.confirmText(device.device_name)}</p>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
-import { busyLabelOf, isBusy } from '../machine';
+import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
 import { TEXTS } from '../texts';
 import defaultLogo from './default-partner.svg';

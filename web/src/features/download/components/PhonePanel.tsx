@@ -3,7 +3,7 @@ import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { DownloadActor } from '../context';
-import { busyLabelOf, isBusy } from '../machine';
+import { busyLabelOf, isBusy } from '../selectors';
 import { TEXTS } from '../texts';
 import { checkPhone, PHONE_HINT } from '../validation';
 import { useDismissible } from './useDismissible';

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode, type RefObject } from 'react';
 
 interface Props {
   title: string;
@@ -18,8 +18,7 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), texta
 export function Dialog({ title, onClose, initialFocus, children, tone = 'default' }: Props) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  const close = useEffectEvent(() => onClose());
 
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
@@ -27,7 +26,7 @@ export function Dialog({ title, onClose, initialFocus, children, tone = 'default
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        closeRef.current();
+        close();
         return;
       }
       if (event.key !== 'Tab' || !panel.current) return;
@@ -55,7 +54,8 @@ export function Dialog({ title, onClose, initialFocus, children, tone = 'default
   }, [initialFocus]);
 
   return (
-    <div className="sp-dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    // The backdrop is presentation only: a click on it is the mouse's shortcut for Escape.
+    <div className="sp-dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={panel}
         className={`sp-dialog sp-dialog--${tone}`}

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { erasePersonOfAttempt, SupportApiError, type EraseReply } from '../api';
+import { StaffApiError } from '../../../lib/staff/api';
+import { erasePersonOfAttempt, type EraseReply } from '../api';
 import { Dialog } from './Dialog';
 
 export const ERASE_WORD = 'APAGAR';
@@ -32,11 +33,11 @@ export function EraseDialog({ attemptId, onErased, onUnauthorized, onClose }: Pr
       onErased(await erasePersonOfAttempt(attemptId));
     } catch (failure) {
       setBusy(false);
-      if (failure instanceof SupportApiError && failure.status === 401) {
+      if (failure instanceof StaffApiError && failure.status === 401) {
         onUnauthorized();
         return;
       }
-      setError(failure instanceof SupportApiError ? failure.message : 'Não foi possível apagar os dados agora.');
+      setError(failure instanceof StaffApiError ? failure.message : 'Não foi possível apagar os dados agora.');
     }
   };
 

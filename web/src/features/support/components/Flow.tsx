@@ -1,4 +1,4 @@
-import { flowLabel, variantLabel } from '../format';
+import { flowLabel, variantLabel } from '../../../lib/flows';
 
 /** "Ativação EXA Segurança" with the variant (partner, OS) below it. */
 export function FlowName({ flow, variant }: { flow: string; variant?: string | null }) {

@@ -1,5 +1,5 @@
 import type { Outcome } from '../api';
-import { outcomeLabel } from '../format';
+import { outcomeLabel } from '../labels';
 
 /** The outcome as a coloured badge; a refusal also shows the message the visitor read. */
 export function OutcomeBadge({ outcome }: { outcome: Outcome }) {

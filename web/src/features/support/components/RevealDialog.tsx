@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { revealField, SupportApiError } from '../api';
-import type { MaskedField } from '../format';
+import { StaffApiError } from '../../../lib/staff/api';
+import { revealField } from '../api';
+import type { MaskedField } from '../masking';
 import { Dialog } from './Dialog';
 
 export const MIN_REASON = 10;
@@ -35,11 +36,11 @@ export function RevealDialog({ attemptId, field, onRevealed, onUnauthorized, onC
       onRevealed(reply.field ?? field.name, reply.value);
     } catch (failure) {
       setBusy(false);
-      if (failure instanceof SupportApiError && failure.status === 401) {
+      if (failure instanceof StaffApiError && failure.status === 401) {
         onUnauthorized();
         return;
       }
-      setError(failure instanceof SupportApiError ? failure.message : 'Não foi possível revelar o dado agora.');
+      setError(failure instanceof StaffApiError ? failure.message : 'Não foi possível revelar o dado agora.');
       input.current?.focus();
     }
   };

@@ -1,6 +1,7 @@
 import { PanelName, StepName } from './Names';
 import type { Seen, TimelineEntry } from '../api';
-import { actorLabel, formatDateTime, formatTime } from '../format';
+import { formatDateTime, formatTime } from '../dates';
+import { actorLabel } from '../labels';
 import { limitLabel } from '../labels';
 
 export type TimelineMode = 'compact' | 'full';

@@ -1,8 +1,8 @@
-import '../support.css';
+import './staff.css';
 import { useState, type ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
-import { signOut, type StaffSession } from '../api';
-import { roleLabel } from '../format';
+import { roleLabel, signOut, type StaffSession } from '../../lib/staff/api';
+import { ANALYSIS_PATH, HOME_PATH, SIGN_IN_PATH } from '../../lib/staff/session';
 
 interface Props {
   /** null on the sign-in page and while the session is being read. */
@@ -15,11 +15,11 @@ function navFor(role: StaffSession['role']): { to: string; label: string }[] {
   switch (role) {
     case 'admin':
       return [
-        { to: '/suporte', label: 'Buscar tentativas' },
-        { to: '/analise', label: 'Funis' },
+        { to: HOME_PATH, label: 'Buscar tentativas' },
+        { to: ANALYSIS_PATH, label: 'Funis' },
       ];
     case 'analyst':
-      return [{ to: '/analise', label: 'Funis' }];
+      return [{ to: ANALYSIS_PATH, label: 'Funis' }];
     default:
       return [];
   }
@@ -29,7 +29,7 @@ function navFor(role: StaffSession['role']): { to: string; label: string }[] {
  * The console's frame: skip link, a header with who is signed in, the pages the role may open
  * (analysts and admins) and "Sair", the content.
  */
-export function SupportShell({ session, children }: Props) {
+export function StaffShell({ session, children }: Props) {
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
   const nav = session ? navFor(session.role) : [];
@@ -41,7 +41,7 @@ export function SupportShell({ session, children }: Props) {
     } catch {
       // Signed out or not, the agent leaves: the server forgets an idle session by itself.
     }
-    navigate('/suporte/entrar', { replace: true });
+    navigate(SIGN_IN_PATH, { replace: true });
   };
 
   return (
@@ -51,7 +51,7 @@ export function SupportShell({ session, children }: Props) {
       </a>
       <header className="sp-header">
         <div className="sp-header__bar">
-          <Link to={session?.role === 'analyst' ? '/analise' : '/suporte'} className="sp-header__brand">
+          <Link to={session?.role === 'analyst' ? ANALYSIS_PATH : HOME_PATH} className="sp-header__brand">
             <span className="sp-header__logo" aria-hidden="true">
               EXA
             </span>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { homeFor, safeReturnPath } from './session';
-import { ANALYST, FakeApi, renderAt, SUPPORT } from './testing';
+import { ANALYST, FakeApi, renderAt, SUPPORT } from '../../testing/staff';
 
 let api: FakeApi;
 

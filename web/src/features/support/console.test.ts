@@ -1,5 +1,12 @@
+// What the console writes and reads: dates.ts, labels.ts, masking.ts, search.ts, trail.ts (format.ts
+// before it was split by job).
+
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, formatDateTime, formatDuration, normalizePhone, outcomeLabel, parseQuery, trailEntryOf } from './format';
+import { formatDateTime, formatDuration } from './dates';
+import { outcomeLabel } from './labels';
+import { fieldsOf } from './masking';
+import { normalizePhone, parseQuery } from './search';
+import { trailEntryOf } from './trail';
 
 describe('normalizePhone', () => {
   it.each([

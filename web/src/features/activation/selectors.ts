@@ -1,8 +1,10 @@
-// The machine's view, in the shape of the Rust projector's (events/src/flows/activation/view.rs),
-// so the shared vectors compare both sides field by field.
+// Selectors (the file name the cloud and download flows use): the machine's view, in the shape
+// of the Rust projector's (events/src/flows/activation/view.rs), so the shared vectors compare
+// both sides field by field.
 
 import { resendIn } from './machine';
-import type { ActivationSnapshot, Product } from './machine';
+import type { ActivationSnapshot } from './machine';
+import type { Product } from './types';
 import type { Variant } from './chain';
 
 export type Panel =
