@@ -20,10 +20,17 @@ pub async fn append_and_plan(
     category: &str,
     history: Vec<RecordedEvent>,
     new_events: Vec<NewEvent>,
-    next_step: impl FnOnce(&[RecordedEvent]) -> Option<PlannedStep>,
+    next_step: impl Fn(&[RecordedEvent]) -> Option<PlannedStep>,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
+    // Every append plans from the same fold, so a history that plans nothing has no schedule
+    // row (a give-up deletes it whatever the fold says, and then this fold is not nothing):
+    // when the new events plan nothing either, there is no row to write or delete.
+    let planned_nothing = history.is_empty() || next_step(&history).is_none();
     let history = append_after(conn, store, stream, history, new_events).await?;
-    plan_next(conn, stream, category, &history, next_step).await?;
+    let next = next_step(&history);
+    if !(planned_nothing && next.is_none()) {
+        plan_next(conn, stream, category, &history, |_| next).await?;
+    }
     Ok(history)
 }
 
