@@ -18,7 +18,7 @@ mod types;
 mod upcast;
 
 pub use error::StoreError;
-pub use store::{streams_named, EventStore, StoreTransaction, Subscription, SubscriptionOptions, NOTIFY_CHANNEL};
+pub use store::{streams_named, EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL};
 pub use stream_id::StreamId;
 pub use types::{AppendOutcome, Checkpoint, ExpectedVersion, Metadata, NewEvent, RecordedEvent};
 pub use upcast::{UpcastError, Upcasters};

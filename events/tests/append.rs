@@ -83,13 +83,11 @@ async fn a_conflict_inside_a_transaction_leaves_it_usable(pool: PgPool) {
     store.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
 
     let mut tx = pool.begin().await.unwrap();
-    let err = store
-        .append_in_tx(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Dup", json!({}))])
-        .await
-        .unwrap_err();
+    let err =
+        store.append_in(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Dup", json!({}))]).await.unwrap_err();
     assert!(matches!(err, StoreError::Conflict { actual: 1, .. }));
     let out =
-        store.append_in_tx(&mut tx, &stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
+        store.append_in(&mut tx, &stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
     assert_eq!(out.stream_version, 2);
     tx.commit().await.unwrap();
     assert_eq!(store.stream_version(&stream).await.unwrap(), 2);
@@ -108,36 +106,6 @@ async fn events_are_append_only(pool: PgPool) {
     assert_eq!(store.read_stream(&stream).await.unwrap().len(), 1);
 }
 
-/// Issue 14, defect 9: two transactions appending to the same two streams in opposite orders
-/// deadlocked on the streams' append locks (PostgreSQL aborted one). `append_all` takes the
-/// locks in one fixed order first, so they queue.
-#[sqlx::test(migrations = "../migrations")]
-async fn transactions_writing_two_streams_in_opposite_orders_do_not_deadlock(pool: PgPool) {
-    let store = EventStore::new(pool.clone());
-    let (a, b) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
-    for round in 0..10 {
-        let barrier = Arc::new(Barrier::new(2));
-        let write = |first: StreamId, second: StreamId| {
-            let (store, barrier) = (store.clone(), barrier.clone());
-            async move {
-                let mut tx = store.begin().await?;
-                let batch =
-                    |s: &StreamId| (s.clone(), ExpectedVersion::Any, vec![event("Touched", json!({ "round": round }))]);
-                // Both transactions start together, each naming its streams in its own order.
-                barrier.wait().await;
-                tx.append_all(vec![batch(&first), batch(&second)]).await?;
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                tx.commit().await
-            }
-        };
-        let (one, two) = tokio::join!(write(a.clone(), b.clone()), write(b.clone(), a.clone()));
-        assert!(one.is_ok() && two.is_ok(), "round {round}: {one:?} {two:?}");
-    }
-    assert_eq!(store.read_stream(&a).await.unwrap().len(), 20);
-    assert_eq!(store.read_stream(&b).await.unwrap().len(), 20);
-}
-
-/// 16 writers race on one stream, each appending with the version it read.
 #[sqlx::test(migrations = "../migrations")]
 async fn concurrent_writers_one_winner_per_version(pool_opts: PgPoolOptions, connect_opts: PgConnectOptions) {
     const WRITERS: usize = 16;
@@ -205,9 +173,9 @@ async fn concurrent_writers_one_winner_per_version(pool_opts: PgPoolOptions, con
     assert_eq!(last, WRITERS as i64);
 }
 
-/// A StoreTransaction commits or rolls back the events together with the caller's rows.
+/// An append in the caller's transaction commits or rolls back together with the caller's rows.
 #[sqlx::test(migrations = "../migrations")]
-async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
+async fn an_append_in_a_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
     sqlx::query("CREATE TABLE attempts_view (stream_id text PRIMARY KEY, step text NOT NULL)")
         .execute(&pool)
         .await
@@ -215,8 +183,8 @@ async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let stream = StreamId::new("activation").unwrap();
 
-    let mut tx = store.begin().await.unwrap();
-    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    store.append_in(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
     sqlx::query("INSERT INTO attempts_view VALUES ($1, 'started')")
         .bind(stream.as_str())
         .execute(&mut *tx)
@@ -227,14 +195,18 @@ async fn a_store_transaction_is_atomic_with_the_callers_writes(pool: PgPool) {
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM attempts_view").fetch_one(&pool).await.unwrap();
     assert_eq!(rows, 0);
 
-    let mut tx = store.begin().await.unwrap();
-    tx.append(&stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    store.append_in(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Started", json!({}))]).await.unwrap();
     // A conflict inside leaves the transaction usable.
     assert!(matches!(
-        tx.append(&stream, ExpectedVersion::NoStream, vec![event("Again", json!({}))]).await.unwrap_err(),
+        store
+            .append_in(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("Again", json!({}))])
+            .await
+            .unwrap_err(),
         StoreError::Conflict { actual: 1, .. }
     ));
-    let out = tx.append(&stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
+    let out =
+        store.append_in(&mut tx, &stream, ExpectedVersion::Exact(1), vec![event("Next", json!({}))]).await.unwrap();
     assert_eq!(out.stream_version, 2);
     sqlx::query("INSERT INTO attempts_view VALUES ($1, 'next')").bind(stream.as_str()).execute(&mut *tx).await.unwrap();
     tx.commit().await.unwrap();

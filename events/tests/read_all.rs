@@ -27,9 +27,9 @@ async fn a_late_commit_with_a_lower_position_is_not_skipped(pool: PgPool) {
     let checkpoint = first[0].checkpoint();
 
     let mut tx_a = pool.begin().await.unwrap();
-    let a = store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    let a = store.append_in(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
     let mut tx_b = pool.begin().await.unwrap();
-    let b = store.append_in_tx(&mut tx_b, &sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    let b = store.append_in(&mut tx_b, &sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     tx_b.commit().await.unwrap();
     assert!(a.positions[0] < b.positions[0]);
 
@@ -93,7 +93,7 @@ async fn a_rolled_back_writer_neither_blocks_nor_hides_later_events(pool: PgPool
     let (sa, sb) = (StreamId::new("activation").unwrap(), StreamId::new("activation").unwrap());
 
     let mut tx_a = pool.begin().await.unwrap();
-    store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    store.append_in(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
     let b = store.append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     assert!(store.read_all_after(Checkpoint::START, 100).await.unwrap().is_empty());
 
@@ -241,7 +241,7 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
     assert_eq!(types(&first), ["C"], "the download's event is not read");
 
     let mut tx_a = pool.begin().await.unwrap();
-    store.append_in_tx(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    store.append_in(&mut tx_a, &sa, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
     store.append(&sb, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     assert!(stream(first[0].checkpoint()).await.is_empty(), "B waits for A");
     assert!(store.has_held_back_after(first[0].checkpoint()).await.unwrap());

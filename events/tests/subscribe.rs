@@ -67,12 +67,7 @@ async fn a_rolled_back_writer_does_not_stall_a_subscriber(pool: PgPool) {
 
     let mut tx_a = pool.begin().await.unwrap();
     store
-        .append_in_tx(
-            &mut tx_a,
-            &StreamId::new("cloud").unwrap(),
-            ExpectedVersion::NoStream,
-            vec![event("A", json!({}))],
-        )
+        .append_in(&mut tx_a, &StreamId::new("cloud").unwrap(), ExpectedVersion::NoStream, vec![event("A", json!({}))])
         .await
         .unwrap();
     let sb = StreamId::new("cloud").unwrap();
@@ -125,75 +120,21 @@ async fn a_stream_subscription_delivers_everything_once_in_order(pool: PgPool) {
     assert!(got.windows(2).all(|w| w[0].checkpoint() < w[1].checkpoint()));
 }
 
-/// `append_in_tx` notifies at the caller's commit (60 s poll: only NOTIFY explains it).
+/// An append in the caller's transaction wakes subscribers when it is announced after the
+/// commit (60 s poll: only the NOTIFY explains it).
 #[sqlx::test(migrations = "../migrations")]
-async fn an_append_in_a_callers_transaction_wakes_at_commit(pool: PgPool) {
+async fn an_append_in_a_callers_transaction_wakes_when_announced_after_the_commit(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let mut sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
     let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
     tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
+    let stream = StreamId::new("activation").unwrap();
     let mut tx = pool.begin().await.unwrap();
-    store
-        .append_in_tx(
-            &mut tx,
-            &StreamId::new("activation").unwrap(),
-            ExpectedVersion::NoStream,
-            vec![event("InTx", json!({}))],
-        )
-        .await
-        .unwrap();
+    store.append_in(&mut tx, &stream, ExpectedVersion::NoStream, vec![event("InTx", json!({}))]).await.unwrap();
     tx.commit().await.unwrap();
+    store.announce(&[&stream]).await;
     let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
     assert_eq!(batch[0].event_type, "InTx");
-}
-
-/// Concurrent appends share post-commit NOTIFYs; none may be left without one that
-/// follows its commit (60 s poll: a missed wake-up would time out).
-#[sqlx::test(migrations = "../migrations")]
-async fn concurrent_appends_all_wake_the_subscriber(pool: PgPool) {
-    let store = EventStore::new(pool);
-    let sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
-    let writers: Vec<_> = (0..4)
-        .map(|w| {
-            let store = store.clone();
-            tokio::spawn(async move {
-                for i in 0..10 {
-                    let s = StreamId::new("download").unwrap();
-                    store
-                        .append(&s, ExpectedVersion::NoStream, vec![event("W", json!({"w": w, "i": i}))])
-                        .await
-                        .unwrap();
-                }
-            })
-        })
-        .collect();
-    let got: Vec<_> = timeout(BOUND, sub.into_stream().take(40).collect::<Vec<_>>())
-        .await
-        .expect("40 events within 5 s")
-        .into_iter()
-        .map(|r| r.unwrap())
-        .collect();
-    for w in writers {
-        w.await.unwrap();
-    }
-    let mut seen: Vec<(i64, i64)> =
-        got.iter().map(|e| (e.payload["w"].as_i64().unwrap(), e.payload["i"].as_i64().unwrap())).collect();
-    seen.sort();
-    assert_eq!(seen, (0..4).flat_map(|w| (0..10).map(move |i| (w, i))).collect::<Vec<_>>());
-}
-
-/// A StoreTransaction notifies after its commit (60 s poll: only NOTIFY explains it).
-#[sqlx::test(migrations = "../migrations")]
-async fn a_store_transaction_wakes_after_commit(pool: PgPool) {
-    let store = EventStore::new(pool);
-    let mut sub = store.subscribe_all_with(Checkpoint::START, options(Duration::from_secs(60), true)).await.unwrap();
-    let waiter = tokio::spawn(async move { timeout(BOUND, sub.next_batch()).await });
-    tokio::time::sleep(Duration::from_millis(300)).await; // see the first test
-    let mut tx = store.begin().await.unwrap();
-    tx.append(&StreamId::new("cloud").unwrap(), ExpectedVersion::NoStream, vec![event("Tx", json!({}))]).await.unwrap();
-    tx.commit().await.unwrap();
-    let batch = waiter.await.unwrap().expect("woken within 5 s").unwrap();
-    assert_eq!(batch[0].event_type, "Tx");
 }
 
 /// Issue 15: an append announced after its commit names its stream in the payload, as the
@@ -205,14 +146,8 @@ async fn an_announced_append_names_its_stream_after_the_commit(pool: PgPool) {
     listener.listen(events::NOTIFY_CHANNEL).await.unwrap();
     let (one, two) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
     let mut tx = pool.begin().await.unwrap();
-    store
-        .append_in_tx_announce_later(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))])
-        .await
-        .unwrap();
-    store
-        .append_in_tx_announce_later(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))])
-        .await
-        .unwrap();
+    store.append_in(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    store.append_in(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
     // Nothing is sent from inside the transaction.
     assert!(timeout(Duration::from_millis(300), listener.recv()).await.is_err(), "no NOTIFY before the announce");
     tx.commit().await.unwrap();

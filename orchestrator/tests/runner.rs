@@ -128,7 +128,7 @@ async fn start_attempt(db: &PgPool, store: &EventStore, flow: &DemoFlow, run_at:
     let stream = StreamId::new("demo").expect("stream id");
     let mut tx = db.begin().await.expect("tx");
     store
-        .append_in_tx(
+        .append_in(
             &mut tx,
             &stream,
             ExpectedVersion::NoStream,
@@ -142,6 +142,7 @@ async fn start_attempt(db: &PgPool, store: &EventStore, flow: &DemoFlow, run_at:
     let mut tx = db.begin().await.expect("tx");
     schedule_in_tx(&mut tx, stream.as_str(), "demo", step.as_ref(), 1).await.expect("schedule");
     tx.commit().await.expect("commit");
+    store.announce(&[&stream]).await;
     stream
 }
 
@@ -153,12 +154,13 @@ async fn poke(db: &PgPool, stream: &StreamId) {
     let version = events.last().map(|e| e.version).unwrap_or(0);
     let mut tx = db.begin().await.expect("tx");
     store
-        .append_in_tx(&mut tx, stream, ExpectedVersion::Exact(version), vec![event("demo.poked", json!({}))])
+        .append_in(&mut tx, stream, ExpectedVersion::Exact(version), vec![event("demo.poked", json!({}))])
         .await
         .expect("append");
     let step = PlannedStep { name: "call".into(), due_at: Utc::now() };
     schedule_in_tx(&mut tx, stream.as_str(), "demo", Some(&step), version + 1).await.expect("schedule");
     tx.commit().await.expect("commit");
+    store.announce(&[stream]).await;
 }
 
 async fn claims(db: &PgPool) -> i32 {

@@ -213,7 +213,7 @@ async fn a_projector_following_concurrent_writers_with_late_commits_misses_nothi
                 let stream = StreamId::new("activation").expect("stream");
                 let mut tx = pool.begin().await.expect("tx");
                 store
-                    .append_in_tx(
+                    .append_in(
                         &mut tx,
                         &stream,
                         ExpectedVersion::NoStream,

@@ -100,7 +100,7 @@ async fn tail_stops_waiting_for_a_transaction_left_open(db: PgPool) {
     let store = EventStore::new(db.clone());
     let mut open = db.begin().await.expect("tx");
     let left_open = StreamId::new("download").expect("id");
-    store.append_in_tx(&mut open, &left_open, ExpectedVersion::NoStream, vec![event(1)]).await.expect("append");
+    store.append_in(&mut open, &left_open, ExpectedVersion::NoStream, vec![event(1)]).await.expect("append");
     let later = StreamId::new("cloud").expect("id");
     store.append(&later, ExpectedVersion::NoStream, vec![event(2)]).await.expect("append");
 

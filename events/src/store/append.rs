@@ -23,80 +23,36 @@ impl EventStore {
         // commit (notify.rs): inside the transaction it would serialize concurrent
         // commits (docs/event-store.md, "Notifications").
         let mut conn = self.pool.acquire().await?;
-        let outcome = append_on(&mut conn, stream, expected, &events, false).await?;
+        let outcome = append_on(&mut conn, stream, expected, &events).await?;
         drop(conn);
         self.notifier.committed(&self.pool, [stream.as_str()]).await;
         Ok(outcome)
     }
 
-    /// [`EventStore::append`] without announcing it: for events nobody waits on (the runner's
-    /// `step.started`, which changes no view and plans no step). Readers see them with the
-    /// stream's next announced append, or at their next look.
-    pub async fn append_unannounced(
-        &self,
-        stream: &StreamId,
-        expected: ExpectedVersion,
-        events: Vec<NewEvent>,
-    ) -> Result<AppendOutcome, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        append_on(&mut conn, stream, expected, &events, false).await
-    }
-
-    /// [`EventStore::append_in_tx`] without the NOTIFY inside the transaction: the caller
-    /// calls [`EventStore::announce`] once its transaction committed, so concurrent commits
-    /// are not serialized (for callers with transactions of their own making; otherwise
-    /// [`EventStore::begin`] does both).
-    pub async fn append_in_tx_announce_later(
-        &self,
-        conn: &mut PgConnection,
-        stream: &StreamId,
-        expected: ExpectedVersion,
-        events: Vec<NewEvent>,
-    ) -> Result<AppendOutcome, StoreError> {
-        append_on(conn, stream, expected, &events, false).await
-    }
-
-    /// Wakes the subscribers of `streams` after the caller's transaction that appended to
-    /// them with [`EventStore::append_in_tx_announce_later`] committed.
-    pub async fn announce(&self, streams: &[&StreamId]) {
-        self.notifier.committed(&self.pool, streams.iter().map(|s| s.as_str())).await;
-    }
-
-    /// Same as [`EventStore::append`] inside the caller's transaction, so the caller can
-    /// update its own tables atomically with the events (pass `&mut *tx`).
-    ///
-    /// The NOTIFY is issued inside that transaction, which serializes concurrent
-    /// commits; frequent concurrent writers should prefer [`EventStore::begin`].
+    /// [`EventStore::append`] on the caller's connection: inside its transaction (pass
+    /// `&mut *tx`), so the caller can write its own tables atomically with the events, or on a
+    /// bare connection as a statement of its own. Nothing is announced from inside the
+    /// transaction (a NOTIFY there would serialize concurrent commits: docs/event-store.md,
+    /// "Notifications"); the caller calls [`EventStore::announce`] once it committed, or not
+    /// at all for events nobody waits on (the runner's `step.started`).
     ///
     /// On `Conflict` the transaction is still usable (nothing was written); the caller
     /// decides whether to roll back. Under REPEATABLE READ / SERIALIZABLE a concurrent
     /// writer surfaces as a `Database` serialization error instead of `Conflict`.
-    pub async fn append_in_tx(
+    pub async fn append_in(
         &self,
         conn: &mut PgConnection,
         stream: &StreamId,
         expected: ExpectedVersion,
         events: Vec<NewEvent>,
     ) -> Result<AppendOutcome, StoreError> {
-        // NOTIFY inside the caller's transaction: sent if and when it commits.
-        append_on(conn, stream, expected, &events, true).await
+        append_on(conn, stream, expected, &events).await
     }
 
-    /// Appends to several streams in the caller's transaction, taking every stream's append
-    /// lock first in one fixed order (ascending lock key, `lock_streams` in SQL): two
-    /// transactions that append to the same streams in opposite orders then queue instead of
-    /// deadlocking. Stops at the first error (a `Conflict` included); the caller rolls back.
-    pub async fn append_all_in_tx(
-        &self,
-        conn: &mut PgConnection,
-        batches: Vec<(StreamId, ExpectedVersion, Vec<NewEvent>)>,
-    ) -> Result<Vec<AppendOutcome>, StoreError> {
-        lock_streams(conn, batches.iter().map(|(stream, _, _)| stream)).await?;
-        let mut outcomes = Vec::with_capacity(batches.len());
-        for (stream, expected, events) in batches {
-            outcomes.push(append_on(conn, &stream, expected, &events, true).await?);
-        }
-        Ok(outcomes)
+    /// Wakes the subscribers of `streams` after the caller's transaction that appended to
+    /// them with [`EventStore::append_in`] committed.
+    pub async fn announce(&self, streams: &[&StreamId]) {
+        self.notifier.committed(&self.pool, streams.iter().map(|s| s.as_str())).await;
     }
 
     /// Takes `stream`'s append lock in the caller's transaction until it ends, waiting at most
@@ -138,12 +94,11 @@ impl EventStore {
     }
 }
 
-pub(super) async fn append_on(
+async fn append_on(
     conn: &mut PgConnection,
     stream: &StreamId,
     expected: ExpectedVersion,
     events: &[NewEvent],
-    notify_in_tx: bool,
 ) -> Result<AppendOutcome, StoreError> {
     if events.is_empty() {
         return Err(StoreError::EmptyAppend);
@@ -165,7 +120,8 @@ pub(super) async fn append_on(
         .bind(&schema_versions)
         .bind(&payloads)
         .bind(&metadata)
-        .bind(notify_in_tx)
+        // Never a NOTIFY inside the transaction: the writer announces after its commit.
+        .bind(false)
         .fetch_one(&mut *conn)
         .await?;
 
@@ -177,14 +133,4 @@ pub(super) async fn append_on(
     let positions: Vec<i64> = row.try_get("positions")?;
     let recorded_at = row.try_get("recorded_at")?;
     Ok(AppendOutcome { stream_version, positions, recorded_at })
-}
-
-/// Takes the append locks of `streams` in the one order every multi-stream writer uses.
-pub(super) async fn lock_streams<'a>(
-    conn: &mut PgConnection,
-    streams: impl Iterator<Item = &'a StreamId>,
-) -> Result<(), StoreError> {
-    let ids: Vec<&str> = streams.map(StreamId::as_str).collect();
-    sqlx::query("SELECT lock_streams($1)").bind(&ids).execute(&mut *conn).await?;
-    Ok(())
 }

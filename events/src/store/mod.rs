@@ -5,7 +5,6 @@ mod append;
 mod notify;
 mod read;
 mod subscribe;
-mod transaction;
 
 use std::sync::Arc;
 
@@ -18,7 +17,6 @@ use crate::upcast::Upcasters;
 
 pub use notify::streams_named;
 pub use subscribe::{Subscription, SubscriptionOptions};
-pub use transaction::StoreTransaction;
 
 /// NOTIFY channel on which every append announces its stream id (at commit).
 pub const NOTIFY_CHANNEL: &str = "events";

@@ -343,7 +343,11 @@ impl Runner {
         // Unannounced: the flows' views ignore it and it plans nothing, so waking every event
         // stream and runner for it would be work for nothing (issue 15); the outcome's append
         // announces the stream.
-        match self.store.append_unannounced(&stream, ExpectedVersion::Exact(version), vec![started.clone()]).await {
+        let mut conn = self.db.acquire().await.map_err(|e| Failure::internal(e).at(version))?;
+        let appended =
+            self.store.append_in(&mut conn, &stream, ExpectedVersion::Exact(version), vec![started.clone()]).await;
+        drop(conn);
+        match appended {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 claim::release(&self.db, claimed).await.map_err(Failure::internal)?;

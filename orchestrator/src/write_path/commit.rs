@@ -50,7 +50,7 @@ pub async fn append_after(
         Some(last) => ExpectedVersion::Exact(last.version),
     };
     let version = history.last().map(|e| e.version).unwrap_or(0);
-    let appended = store.append_in_tx_announce_later(conn, stream, expected, new_events.clone()).await?;
+    let appended = store.append_in(conn, stream, expected, new_events.clone()).await?;
     // Folded with the time they are recorded with (the transaction's `now()`, which the
     // append's statement read).
     history.extend(recorded_after(stream, version, new_events, appended.recorded_at));

@@ -69,10 +69,7 @@ impl AttemptService<'_> {
         payload["flow"] = serde_json::Value::String(flow.category().to_string());
         let new_events =
             self.prepare(&mut *conn, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
-        self.store
-            .append_in_tx_announce_later(conn, &stream, ExpectedVersion::NoStream, new_events)
-            .await
-            .map_err(store_error)?;
+        self.store.append_in(conn, &stream, ExpectedVersion::NoStream, new_events).await.map_err(store_error)?;
         Ok((stream, limited(flow, refusal)))
     }
 }
