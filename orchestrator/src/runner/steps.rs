@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use events::flow::{encode, fold, Flow, PiiField, PlannedStep, SecretField};
 use events::pii::{Opened, PiiKind, Vault};
 use events::{Metadata, NewEvent, RecordedEvent, StreamId};
+use secrecy::{ExposeSecret, SecretString};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -41,6 +42,27 @@ impl StepContext {
             Ok(Opened::Erased) => Err(StepError::Transient("personal data was erased".into())),
             Err(error) => Err(StepError::Transient(format!("opening personal data: {error}"))),
         }
+    }
+
+    /// One of the attempt's secrets (named `<flow>.<name>` in the flow's `secret` module), if it
+    /// is there and has not expired; a store that cannot be read is worth another try.
+    pub async fn secret(&self, name: &str) -> Result<Option<SecretString>, StepError> {
+        Ok(self.secrets.get(name).await.map_err(secrets_error)?.map(SecretString::from))
+    }
+
+    /// Keeps `value` as the attempt's secret `name` for `ttl`.
+    pub async fn keep_secret(
+        &self,
+        name: &str,
+        value: &SecretString,
+        ttl: std::time::Duration,
+    ) -> Result<(), StepError> {
+        self.secrets.put(name, value.expose_secret(), ttl).await.map_err(secrets_error)
+    }
+
+    /// Forgets every secret of the attempt but `keep`.
+    pub async fn forget_secrets_except(&self, keep: &[&str]) -> Result<(), StepError> {
+        self.secrets.clear_except(keep).await.map_err(secrets_error)
     }
 
     /// Keeps `value` in the attempt's secrets sealed under the attempt's own key, for what
@@ -121,6 +143,10 @@ pub struct StepDeps {
     pub vault: Vault,
     pub http: reqwest::Client,
     pub upstreams: Arc<Upstreams>,
+}
+
+fn secrets_error(error: sqlx::Error) -> StepError {
+    StepError::Transient(format!("attempt secrets: {error}"))
 }
 
 /// Adapts a [`FlowSteps`] to the runner's [`StepFlow`].

@@ -11,6 +11,63 @@ use reqwest::RequestBuilder;
 use super::transient::{read_body, transport_kind, MAX_ANSWER_BYTES};
 use crate::upstream::calls::CallLog;
 
+/// Why an upstream call did not succeed: the one answer the cloud and download clients give
+/// beside their success type (the activation client's `Reply` also tells a 2xx without the
+/// expected field, which that flow records as a failure rather than retries).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CallError {
+    /// The upstream answered and said no: its status, its error code and its message for the
+    /// visitor, when it gave them (for example 403 `NO_FREE_LICENSE`).
+    #[error("refused: {}", refusal_reason(*status, code.as_deref()))]
+    Refused { status: u16, code: Option<String>, message: Option<String> },
+    /// No usable answer (network, time-out, 408/425/429/502/503/504, a broken body): try again.
+    #[error("transient: {0}")]
+    Transient(String),
+}
+
+fn refusal_reason(status: u16, code: Option<&str>) -> String {
+    match code {
+        Some(code) => format!("HTTP {status} {code}"),
+        None => format!("HTTP {status}"),
+    }
+}
+
+impl CallError {
+    /// A refusal with the upstream's error code (empty counts as none) and no message.
+    pub fn refused(status: u16, code: Option<String>) -> Self {
+        CallError::Refused { status, code: code.filter(|c| !c.is_empty()), message: None }
+    }
+
+    /// A short, token-free reason for an event: `HTTP 403 NO_FREE_LICENSE`, or the transient one.
+    pub fn reason(&self) -> String {
+        match self {
+            CallError::Refused { status, code, .. } => refusal_reason(*status, code.as_deref()),
+            CallError::Transient(reason) => reason.clone(),
+        }
+    }
+
+    /// The upstream's error code of a refusal.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            CallError::Refused { code, .. } => code.as_deref(),
+            CallError::Transient(_) => None,
+        }
+    }
+}
+
+impl Classified for CallError {
+    fn transient(reason: String) -> Self {
+        CallError::Transient(reason)
+    }
+
+    fn transient_reason(&self) -> Option<&str> {
+        match self {
+            CallError::Transient(reason) => Some(reason),
+            CallError::Refused { .. } => None,
+        }
+    }
+}
+
 /// A client's error type: "try again" and its reason, or the upstream's own refusal.
 pub trait Classified: Sized {
     /// "Try again later", with a reason naming the endpoint (never a token).

@@ -14,20 +14,21 @@ use events::flows::activation::{
     Products, Refused, StepFailed, Variant,
 };
 use events::pii::PiiKind;
+use secrecy::{ExposeSecret, SecretString};
 
-/// Names of the attempt's secrets.
+/// Names of the attempt's secrets (`<flow>.<name>`, as in every flow).
 pub mod secret {
     /// The broadband partner's OAuth access token, until the customer is read.
-    pub const PARTNER_ACCESS_TOKEN: &str = "partner_access_token";
-    pub const HERO_TOKEN: &str = "hero_token";
-    pub const ACCESS_TOKEN: &str = "access_token";
-    pub const FS_AUTH_TOKEN: &str = "fs_auth_token";
-    pub const TRANSACTION_ID: &str = "transaction_id";
-    pub const FS_CUSTOM_TOKEN: &str = "fs_custom_token";
-    pub const CUSTOM_TOKEN: &str = "custom_token";
-    pub const ID_TOKEN: &str = "id_token";
+    pub const PARTNER_ACCESS_TOKEN: &str = "activation.partner_access_token";
+    pub const HERO_TOKEN: &str = "activation.hero_token";
+    pub const ACCESS_TOKEN: &str = "activation.access_token";
+    pub const FS_AUTH_TOKEN: &str = "activation.fs_auth_token";
+    pub const TRANSACTION_ID: &str = "activation.transaction_id";
+    pub const FS_CUSTOM_TOKEN: &str = "activation.fs_custom_token";
+    pub const CUSTOM_TOKEN: &str = "activation.custom_token";
+    pub const ID_TOKEN: &str = "activation.id_token";
     /// The partner's customer id, sealed (`StepContext::put_sealed`).
-    pub const CUSTOMER_ID: &str = "customer_id";
+    pub const CUSTOMER_ID: &str = "activation.customer_id";
 }
 
 const MINUTES_15: Duration = Duration::from_secs(15 * 60);
@@ -164,7 +165,7 @@ impl Run<'_> {
                 // The code, state and token are spent: only the customer id is kept, and kept
                 // before the rest goes, so that a retry finds it.
                 self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
-                self.ctx.secrets.clear_except(&[secret::CUSTOMER_ID]).await.map_err(db)?;
+                self.ctx.forget_secrets_except(&[secret::CUSTOMER_ID]).await?;
                 Event::CustomerFound {}
             }
             Reply::Refused(status) | Reply::Malformed(status) => Event::CustomerNotFound(refused(status)),
@@ -362,17 +363,14 @@ impl Run<'_> {
         self.ctx.open(field).await
     }
 
+    /// The activation client takes its tokens as text: [`StepContext::keep_secret`] for it.
     async fn put(&self, name: &str, value: &str, ttl: Duration) -> Result<(), StepError> {
-        self.ctx.secrets.put(name, value, ttl).await.map_err(db)
+        self.ctx.keep_secret(name, &SecretString::from(value), ttl).await
     }
 
     async fn get(&self, name: &str) -> Result<Option<String>, StepError> {
-        self.ctx.secrets.get(name).await.map_err(db)
+        Ok(self.ctx.secret(name).await?.map(|token| token.expose_secret().to_string()))
     }
-}
-
-fn db(error: sqlx::Error) -> StepError {
-    StepError::Transient(format!("attempt secrets: {error}"))
 }
 
 fn brand(state: &State) -> Brand {

@@ -13,22 +13,9 @@ use serde_json::json;
 use upstream_contract::headers;
 
 use crate::runner::CallLog;
+pub use crate::upstream::call::CallError;
 use crate::upstream::calls::sanitize;
 use crate::upstream::transient::transient_kind;
-
-/// Shown when a refusal carries no message of its own: the flow's generic error.
-use events::flows::cloud::GENERIC_ERROR as NO_MESSAGE;
-
-/// Why a call did not succeed.
-#[derive(Debug, thiserror::Error)]
-pub enum CallError {
-    /// The upstream answered and said no: the message goes to the visitor.
-    #[error("refused ({status}): {message}")]
-    Refused { status: u16, code: Option<String>, message: String },
-    /// No usable answer (network, time-out, 502/503/504, 408, 429, a broken body): try again.
-    #[error("transient: {0}")]
-    Transient(String),
-}
 
 #[derive(Debug, Deserialize)]
 struct Envelope {
@@ -136,19 +123,6 @@ impl CloudClient {
     }
 }
 
-impl crate::upstream::call::Classified for CallError {
-    fn transient(reason: String) -> Self {
-        CallError::Transient(reason)
-    }
-
-    fn transient_reason(&self) -> Option<&str> {
-        match self {
-            CallError::Transient(reason) => Some(reason),
-            CallError::Refused { .. } => None,
-        }
-    }
-}
-
 /// The endpoint's name in `upstream_contract::endpoints`, for the call log.
 fn endpoint_name(function: &str) -> &'static str {
     match function {
@@ -177,7 +151,7 @@ fn classify<T: DeserializeOwned>(function: &str, status: StatusCode, body: &[u8]
                 (e.message.map(|m| sanitize(&m)).filter(|m| !m.is_empty()), code)
             })
             .unwrap_or((None, None));
-        CallError::Refused { status: status.as_u16(), code, message: message.unwrap_or_else(|| NO_MESSAGE.to_string()) }
+        CallError::Refused { status: status.as_u16(), code, message }
     };
     if !status.is_success() {
         return Err(refused(envelope));
@@ -210,7 +184,7 @@ mod tests {
         let said_error = r#"{"status":"error","message":"Não."}"#.as_bytes();
         assert!(matches!(
             classify::<Tx>("f", StatusCode::OK, said_error),
-            Err(CallError::Refused { status: 200, message, .. }) if message == "Não."
+            Err(CallError::Refused { status: 200, message: Some(message), .. }) if message == "Não."
         ));
     }
 
@@ -221,8 +195,8 @@ mod tests {
         match classify::<Tx>("f", StatusCode::NOT_FOUND, body) {
             Err(CallError::Refused { status, code, message }) => {
                 assert_eq!(
-                    (status, code.as_deref(), message.as_str()),
-                    (404, Some("SERIAL_NOT_FOUND"), "Número de série não encontrado.")
+                    (status, code.as_deref(), message.as_deref()),
+                    (404, Some("SERIAL_NOT_FOUND"), Some("Número de série não encontrado."))
                 );
             }
             other => panic!("{other:?}"),
@@ -235,7 +209,7 @@ mod tests {
         ));
         assert!(matches!(
             classify::<Tx>("f", StatusCode::FORBIDDEN, b"not json"),
-            Err(CallError::Refused { message, .. }) if message == NO_MESSAGE
+            Err(CallError::Refused { message: None, .. })
         ));
     }
 

@@ -5,18 +5,21 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use events::flow::PlannedStep;
-use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, CloudStep};
+use events::flows::cloud::{CloudEvent, CloudFlow, CloudState, CloudStep, GENERIC_ERROR};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::client::{CallError, CloudClient};
 use crate::runner::StepError;
 use crate::runner::{FlowSteps, StepContext};
 
-/// Secret names of an attempt.
-pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
-pub const CUSTOM_TOKEN: &str = "cloud.custom_token";
-/// The upstream's id of the code it sent (never in an event: it would reach the browser).
-pub const TRANSACTION_ID: &str = "cloud.transaction_id";
+/// Names of the attempt's secrets (`<flow>.<name>`, as in every flow).
+pub mod secret {
+    pub const FS_CUSTOM_TOKEN: &str = "cloud.fs_custom_token";
+    pub const CUSTOM_TOKEN: &str = "cloud.custom_token";
+    /// The upstream's id of the code it sent (never in an event: it would reach the browser).
+    pub const TRANSACTION_ID: &str = "cloud.transaction_id";
+}
+use secret::{CUSTOM_TOKEN, FS_CUSTOM_TOKEN, TRANSACTION_ID};
 
 /// The upstream's `fs_custom_token` lives 15 minutes; ours no longer.
 const FS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
@@ -24,10 +27,11 @@ const CUSTOM_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 
 pub struct CloudSteps;
 
-/// What a refusal or a retry becomes: the message for the visitor, or a runner retry.
+/// What a refusal or a retry becomes: the message for the visitor (the upstream's, or the
+/// flow's generic error when it gave none), or a runner retry.
 fn refused_or_retry(error: CallError) -> Result<String, StepError> {
     match error {
-        CallError::Refused { message, .. } => Ok(message),
+        CallError::Refused { message, .. } => Ok(message.unwrap_or_else(|| GENERIC_ERROR.to_string())),
         CallError::Transient(reason) => Err(StepError::Transient(reason)),
     }
 }
@@ -36,22 +40,10 @@ fn missing(what: &str) -> StepError {
     StepError::Transient(format!("the attempt has no {what}"))
 }
 
-fn db_error(error: sqlx::Error) -> StepError {
-    StepError::Transient(format!("attempt secrets: {error}"))
-}
-
 impl CloudSteps {
     async fn msisdn(ctx: &StepContext, state: &CloudState) -> Result<String, StepError> {
         let phone = state.phone.as_ref().ok_or_else(|| missing("phone"))?;
         ctx.open(phone).await
-    }
-
-    async fn secret(ctx: &StepContext, name: &str) -> Result<Option<SecretString>, StepError> {
-        Ok(ctx.secrets.get(name).await.map_err(db_error)?.map(SecretString::from))
-    }
-
-    async fn keep(ctx: &StepContext, name: &str, token: &SecretString, ttl: Duration) -> Result<(), StepError> {
-        ctx.secrets.put(name, token.expose_secret(), ttl).await.map_err(db_error)
     }
 }
 
@@ -84,21 +76,21 @@ impl FlowSteps for CloudSteps {
             },
             CloudStep::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => {
-                    Self::keep(ctx, TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
                     CloudEvent::CodeSent { transaction_id: None }
                 }
                 Err(error) => CloudEvent::CodeSendFailed { message: refused_or_retry(error)? },
             },
             CloudStep::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => {
-                    Self::keep(ctx, TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
                     CloudEvent::CodeResent { transaction_id: None }
                 }
                 Err(error) => CloudEvent::ResendFailed { message: refused_or_retry(error)? },
             },
             CloudStep::ValidateCode => {
                 // Kept in the secrets; attempts from before that carry it in their events.
-                let transaction_id = match Self::secret(ctx, TRANSACTION_ID).await? {
+                let transaction_id = match ctx.secret(TRANSACTION_ID).await? {
                     Some(kept) => kept.expose_secret().to_string(),
                     None => state.transaction_id.clone().ok_or_else(|| missing("transaction"))?,
                 };
@@ -107,7 +99,7 @@ impl FlowSteps for CloudSteps {
                 let pincode = pincode.as_str();
                 match client.validate_code(transaction_id, pincode, key).await {
                     Ok(token) => {
-                        Self::keep(ctx, FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL).await?;
+                        ctx.keep_secret(FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL).await?;
                         CloudEvent::CodeValidated {}
                     }
                     Err(error) => CloudEvent::CodeRejected { message: refused_or_retry(error)? },
@@ -121,14 +113,14 @@ impl FlowSteps for CloudSteps {
                 }
             }
             CloudStep::GetCustomToken => {
-                let Some(fs_token) = Self::secret(ctx, FS_CUSTOM_TOKEN).await? else {
+                let Some(fs_token) = ctx.secret(FS_CUSTOM_TOKEN).await? else {
                     return Ok(vec![CloudEvent::CustomTokenFailed {
                         message: crate::texts::CLOUD_SESSION_LOST.into(),
                     }]);
                 };
                 match client.get_custom_token(&fs_token, key).await {
                     Ok(token) => {
-                        Self::keep(ctx, CUSTOM_TOKEN, &token, CUSTOM_TOKEN_TTL).await?;
+                        ctx.keep_secret(CUSTOM_TOKEN, &token, CUSTOM_TOKEN_TTL).await?;
                         CloudEvent::CustomTokenObtained {}
                     }
                     // Still provisioning: the wait was too short for the upstream's clock.
@@ -139,7 +131,7 @@ impl FlowSteps for CloudSteps {
                 }
             }
             CloudStep::SignIn => {
-                let Some(custom_token) = Self::secret(ctx, CUSTOM_TOKEN).await? else {
+                let Some(custom_token) = ctx.secret(CUSTOM_TOKEN).await? else {
                     return Ok(vec![CloudEvent::SignInFailed { message: crate::texts::CLOUD_SESSION_LOST.into() }]);
                 };
                 match client.sign_in_with_token(&custom_token, key).await {

@@ -13,36 +13,8 @@ use serde_json::{json, Value};
 use upstream_contract::headers;
 
 use crate::runner::CallLog;
+pub use crate::upstream::call::CallError;
 use crate::upstream::transient::transient_kind;
-
-/// Why a call did not succeed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum CallError {
-    /// The upstream answered no: its status and error code (for example 403 `NO_FREE_LICENSE`).
-    #[error("refused: HTTP {status} {code}")]
-    Refused { status: u16, code: String },
-    /// No usable answer (network, time-out, 408/425/429/502/503/504, a broken body): try again.
-    #[error("transient: {0}")]
-    Transient(String),
-}
-
-impl CallError {
-    /// A short, token-free reason for an event: `HTTP 403 NO_FREE_LICENSE`.
-    pub fn reason(&self) -> String {
-        match self {
-            CallError::Refused { status, code } if code.is_empty() => format!("HTTP {status}"),
-            CallError::Refused { status, code } => format!("HTTP {status} {code}"),
-            CallError::Transient(reason) => reason.clone(),
-        }
-    }
-
-    pub fn code(&self) -> Option<&str> {
-        match self {
-            CallError::Refused { code, .. } => Some(code),
-            CallError::Transient(_) => None,
-        }
-    }
-}
 
 /// The phone-auth service's answer to a confirmed code.
 pub struct UserToken {
@@ -253,19 +225,6 @@ impl DesktopClient {
     }
 }
 
-impl crate::upstream::call::Classified for CallError {
-    fn transient(reason: String) -> Self {
-        CallError::Transient(reason)
-    }
-
-    fn transient_reason(&self) -> Option<&str> {
-        match self {
-            CallError::Transient(reason) => Some(reason),
-            CallError::Refused { .. } => None,
-        }
-    }
-}
-
 /// `Ok` for 200 to 204 (spec §7), a refusal with the upstream's error code, or "try again".
 fn classify_status(endpoint: &str, status: StatusCode, body: &[u8]) -> Result<(), CallError> {
     if (200..=204).contains(&status.as_u16()) {
@@ -275,7 +234,7 @@ fn classify_status(endpoint: &str, status: StatusCode, body: &[u8]) -> Result<()
     if let Some(kind) = transient_kind(status.as_u16(), body) {
         return Err(CallError::Transient(format!("{endpoint}: {kind}")));
     }
-    Err(CallError::Refused { status: status.as_u16(), code: error_code(body) })
+    Err(CallError::refused(status.as_u16(), Some(error_code(body))))
 }
 
 /// The error code in either style the desktop upstreams use (`docs/upstreams.md`, error
@@ -322,12 +281,9 @@ mod tests {
         assert_eq!(classify_status("e", StatusCode::NO_CONTENT, b""), Ok(()));
         assert_eq!(
             classify_status("e", StatusCode::FORBIDDEN, br#"{"code":"SDK_NOT_ALLOWED_FOR_SUBSCRIPTION"}"#),
-            Err(CallError::Refused { status: 403, code: "SDK_NOT_ALLOWED_FOR_SUBSCRIPTION".into() })
+            Err(CallError::refused(403, Some("SDK_NOT_ALLOWED_FOR_SUBSCRIPTION".into())))
         );
-        assert_eq!(
-            classify_status("e", StatusCode::INTERNAL_SERVER_ERROR, b"{}"),
-            Err(CallError::Refused { status: 500, code: String::new() })
-        );
+        assert_eq!(classify_status("e", StatusCode::INTERNAL_SERVER_ERROR, b"{}"), Err(CallError::refused(500, None)));
         assert!(matches!(classify_status("e", StatusCode::SERVICE_UNAVAILABLE, b""), Err(CallError::Transient(_))));
         assert!(matches!(
             classify_status("e", StatusCode::PARTIAL_CONTENT, b""),
@@ -337,10 +293,7 @@ mod tests {
 
     #[test]
     fn reasons_name_status_and_code() {
-        assert_eq!(CallError::Refused { status: 500, code: String::new() }.reason(), "HTTP 500");
-        assert_eq!(
-            CallError::Refused { status: 403, code: "NO_FREE_LICENSE".into() }.reason(),
-            "HTTP 403 NO_FREE_LICENSE"
-        );
+        assert_eq!(CallError::refused(500, Some(String::new())).reason(), "HTTP 500");
+        assert_eq!(CallError::refused(403, Some("NO_FREE_LICENSE".into())).reason(), "HTTP 403 NO_FREE_LICENSE");
     }
 }

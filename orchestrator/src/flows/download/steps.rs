@@ -18,14 +18,17 @@ use crate::config::DownloadConfig;
 use crate::runner::StepError;
 use crate::runner::{FlowSteps, StepContext};
 
-/// Secret names of an attempt.
-pub const SESSION: &str = "download.phone_auth_session";
-pub const USER_TOKEN: &str = "download.user_token";
-pub const INSTALLER_URL: &str = "download.installer_url";
-/// Partner id → its `prioritySubscriptionId`, as JSON.
-pub const SUBSCRIPTIONS: &str = "download.subscriptions";
-/// Device reference (`device-1`, ...) → the upstream's device id, as JSON.
-pub const DEVICES: &str = "download.devices";
+/// Names of the attempt's secrets (`<flow>.<name>`, as in every flow).
+pub mod secret {
+    pub const SESSION: &str = "download.phone_auth_session";
+    pub const USER_TOKEN: &str = "download.user_token";
+    pub const INSTALLER_URL: &str = "download.installer_url";
+    /// Partner id → its `prioritySubscriptionId`, as JSON.
+    pub const SUBSCRIPTIONS: &str = "download.subscriptions";
+    /// Device reference (`device-1`, ...) → the upstream's device id, as JSON.
+    pub const DEVICES: &str = "download.devices";
+}
+use secret::{DEVICES, INSTALLER_URL, SESSION, SUBSCRIPTIONS, USER_TOKEN};
 
 /// The SMS code lives 15 minutes (spec §9); its session no longer.
 const SESSION_TTL: Duration = Duration::from_secs(15 * 60);
@@ -64,10 +67,6 @@ impl DownloadSteps {
     }
 }
 
-fn db_error(error: sqlx::Error) -> StepError {
-    StepError::Transient(format!("attempt secrets: {error}"))
-}
-
 fn missing(what: &str) -> StepError {
     StepError::Transient(format!("the attempt has no {what}"))
 }
@@ -78,14 +77,6 @@ fn refused(error: CallError, fail: impl FnOnce(String) -> DownloadEvent) -> Resu
         CallError::Refused { .. } => Ok(vec![fail(error.reason())]),
         CallError::Transient(reason) => Err(StepError::Transient(reason)),
     }
-}
-
-async fn secret(ctx: &StepContext, name: &str) -> Result<Option<SecretString>, StepError> {
-    Ok(ctx.secrets.get(name).await.map_err(db_error)?.map(SecretString::from))
-}
-
-async fn keep(ctx: &StepContext, name: &str, value: &SecretString, ttl: Duration) -> Result<(), StepError> {
-    ctx.secrets.put(name, value.expose_secret(), ttl).await.map_err(db_error)
 }
 
 /// The phone as the desktop upstreams want it, `+55` and 11 digits. The vault keeps the
@@ -144,7 +135,7 @@ impl FlowSteps for DownloadSteps {
                     .await
                 {
                     Ok(session) => {
-                        keep(ctx, SESSION, &session, SESSION_TTL).await?;
+                        ctx.keep_secret(SESSION, &session, SESSION_TTL).await?;
                         Ok(vec![if resend { DownloadEvent::CodeResent {} } else { DownloadEvent::CodeSent {} }])
                     }
                     Err(error) => refused(error, |reason| DownloadEvent::CodeSendFailed { reason }),
@@ -153,21 +144,21 @@ impl FlowSteps for DownloadSteps {
             Pending::ConfirmCode => {
                 let code = ctx.reveal(state.code.as_ref().ok_or_else(|| missing("code"))?).await?;
                 let code = code.as_str();
-                let Some(session) = secret(ctx, SESSION).await? else {
+                let Some(session) = ctx.secret(SESSION).await? else {
                     return Ok(vec![DownloadEvent::CodeRejected { reason: SESSION_LOST.into() }]);
                 };
                 match client.confirm_code(&session, code, key).await {
                     Ok(user) => {
                         let ttl =
                             user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
-                        keep(ctx, USER_TOKEN, &user.token, ttl).await?;
+                        ctx.keep_secret(USER_TOKEN, &user.token, ttl).await?;
                         Ok(vec![DownloadEvent::CodeConfirmed {}])
                     }
                     Err(error) => refused(error, |reason| DownloadEvent::CodeRejected { reason }),
                 }
             }
             Pending::FindUser => {
-                let Some(token) = secret(ctx, USER_TOKEN).await? else {
+                let Some(token) = ctx.secret(USER_TOKEN).await? else {
                     return Ok(vec![DownloadEvent::UserLookupFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.user_exists(&token, &msisdn(ctx, state).await?, key).await {
@@ -177,7 +168,7 @@ impl FlowSteps for DownloadSteps {
                 }
             }
             Pending::ListPartners => {
-                let Some(token) = secret(ctx, USER_TOKEN).await? else {
+                let Some(token) = ctx.secret(USER_TOKEN).await? else {
                     return Ok(vec![DownloadEvent::PartnersFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.partners(&token).await {
@@ -192,14 +183,14 @@ impl FlowSteps for DownloadSteps {
             Pending::RequestDownload => {
                 let os = state.os.ok_or_else(|| missing("os"))?;
                 let (Some(token), Some(subscription)) =
-                    (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                    (ctx.secret(USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
                     return Ok(vec![DownloadEvent::DownloadFailed { reason: TOKEN_LOST.into() }]);
                 };
                 match client.desktop_url(&token, &subscription, &state.browser, os.as_str()).await {
                     Ok(url) => match download_manager_url(&url, &ctx.upstreams.urls.download_manager) {
                         Some(url) => {
-                            keep(ctx, INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
+                            ctx.keep_secret(INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
                             Ok(vec![DownloadEvent::DownloadGranted {}])
                         }
                         None => Ok(vec![DownloadEvent::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
@@ -213,7 +204,7 @@ impl FlowSteps for DownloadSteps {
             }
             Pending::ListDevices => {
                 let (Some(token), Some(subscription)) =
-                    (secret(ctx, USER_TOKEN).await?, subscription(ctx, state).await?)
+                    (ctx.secret(USER_TOKEN).await?, subscription(ctx, state).await?)
                 else {
                     return Ok(vec![DownloadEvent::DevicesFailed { reason: TOKEN_LOST.into() }]);
                 };
@@ -228,7 +219,7 @@ impl FlowSteps for DownloadSteps {
             }
             Pending::RemoveDevice(reference) => {
                 let device_id = reference.clone();
-                let token = secret(ctx, USER_TOKEN).await?;
+                let token = ctx.secret(USER_TOKEN).await?;
                 let subscription = subscription(ctx, state).await?;
                 let upstream_id = lookup(ctx, DEVICES, reference).await?;
                 let (Some(token), Some(subscription), Some(upstream_id)) = (token, subscription, upstream_id) else {
@@ -285,11 +276,11 @@ fn devices_for_events(upstream: Vec<UpstreamDevice>) -> (Vec<Device>, BTreeMap<S
 
 async fn keep_map(ctx: &StepContext, name: &str, map: &BTreeMap<String, String>) -> Result<(), StepError> {
     let json = serde_json::to_string(map).map_err(|e| StepError::Transient(format!("encoding {name}: {e}")))?;
-    keep(ctx, name, &SecretString::from(json), USER_TOKEN_TTL).await
+    ctx.keep_secret(name, &SecretString::from(json), USER_TOKEN_TTL).await
 }
 
 async fn lookup(ctx: &StepContext, name: &str, key: &str) -> Result<Option<String>, StepError> {
-    let Some(json) = secret(ctx, name).await? else { return Ok(None) };
+    let Some(json) = ctx.secret(name).await? else { return Ok(None) };
     let map: BTreeMap<String, String> = serde_json::from_str(json.expose_secret()).unwrap_or_default();
     Ok(map.get(key).cloned())
 }

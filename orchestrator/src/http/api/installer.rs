@@ -15,7 +15,7 @@ use events::flow::{fold, Flow};
 use events::flows::download::{DownloadFlow, INSTALLER_FILE_NAME};
 use serde_json::json;
 
-use crate::flows::download::steps::INSTALLER_URL;
+use crate::flows::download::steps::secret::INSTALLER_URL;
 
 use crate::attempts::session;
 use crate::error::ApiError;
