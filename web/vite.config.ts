@@ -23,7 +23,7 @@ export default defineConfig({
   plugins: [
     react(),
     routePreload(PUBLIC_PAGES),
-    prerender({ entry: 'src/entry-server.tsx', routes: PUBLIC_PAGES }),
+    prerender({ entry: 'src/entry-server.tsx', boot: 'src/boot.ts', routes: PUBLIC_PAGES }),
     // Issue 25: the entry chunk of `/` at most 70 kB gzip.
     bundleBudget({ entryGzipBytes: 70_000 }),
     precompress(),
@@ -38,6 +38,8 @@ export default defineConfig({
     assetsDir: 'static',
     sourcemap: false,
     rolldownOptions: {
+      // The shell's entry (src/main.tsx, through index.html) and the prerendered pages' (src/boot.ts).
+      input: { index: 'index.html', boot: 'src/boot.ts' },
       output: {
         // React and React DOM in a chunk of their own: every page needs them, and they change far
         // less often than the app, so a deploy leaves them cached.

@@ -7,4 +7,4 @@ export function prerenderedFile(path: string): string;
  * Prerenders `routes` (path → page module, relative to the web root) with `entry`'s
  * `renderPage` into dist/prerendered/.
  */
-export function prerender(options: { entry: string; routes: Record<string, string> }): Plugin;
+export function prerender(options: { entry: string; boot: string; routes: Record<string, string> }): Plugin;

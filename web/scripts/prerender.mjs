@@ -7,7 +7,8 @@
 //   - its title, description, robots, canonical and Open Graph tags (usePageMeta's),
 //   - the entry's stylesheet inlined in a <style> (the first paint waits for no request; the CSP
 //     allows inline styles), and no inline script (the CSP hashes only dist/index.html's),
-//   - <link rel="modulepreload"> for the page's chunks, so hydration does not wait for a round trip.
+//   - src/boot.ts as its only script, and in `data-modules` on the root the app's entry, its
+//     imports and the page's chunks: boot.ts fetches them once the page is painted (why: there).
 // dist/index.html itself stays the empty shell for every other route. The server answers a
 // route with its prerendered file when there is one (docs/site.md, "Prerendered pages").
 import react from '@vitejs/plugin-react';
@@ -26,13 +27,15 @@ export function prerenderedFile(path) {
 }
 
 /**
- * @param {{ entry: string, routes: Record<string, string> }} options the server entry and the
- *   routes to prerender (path → page module, relative to the web root)
+ * @param {{ entry: string, boot: string, routes: Record<string, string> }} options the server
+ *   entry, the prerendered pages' client entry, and the routes to prerender (path → page module;
+ *   all relative to the web root)
  */
-export function prerender({ entry, routes }) {
+export function prerender({ entry, boot, routes }) {
   /** @type {import('vite').ResolvedConfig} */
   let config;
   let files = {};
+  let bootFile = '';
   return {
     name: 'exa-prerender',
     apply: (_, env) => env.command === 'build' && !env.isSsrBuild,
@@ -41,6 +44,13 @@ export function prerender({ entry, routes }) {
     },
     generateBundle(_, bundle) {
       files = routeFiles(bundle, routes, config.root);
+      const wanted = resolve(config.root, boot);
+      const chunk = Object.values(bundle).find(
+        (item) => item.type === 'chunk' && item.isEntry && item.facadeModuleId && resolve(item.facadeModuleId) === wanted,
+      );
+      if (!chunk) throw new Error(`prerender: no entry chunk for ${boot}`);
+      if (chunk.imports.length > 0) throw new Error(`prerender: ${boot} must import nothing (${chunk.imports})`);
+      bootFile = chunk.fileName;
     },
     closeBundle: {
       sequential: true,
@@ -63,7 +73,7 @@ export function prerender({ entry, routes }) {
         const base = config.base;
         for (const path of Object.keys(routes)) {
           const { html, head } = await server.renderPage(path);
-          const page = pageHtml(shell, { path, html, head, preload: files[path] ?? [], outDir, base });
+          const page = pageHtml(shell, { path, html, head, preload: files[path] ?? [], outDir, base, bootFile });
           const target = join(outDir, prerenderedFile(path));
           mkdirSync(dirname(target), { recursive: true });
           writeFileSync(target, page);
@@ -75,7 +85,7 @@ export function prerender({ entry, routes }) {
   };
 }
 
-function pageHtml(shell, { path, html, head, preload, outDir, base }) {
+function pageHtml(shell, { path, html, head, preload, outDir, base, bootFile }) {
   let page = shell;
   // The shell's inline script (route-preload.mjs) is not needed: the page lists its own chunks.
   page = page.replace(/\s*<script>[\s\S]*?<\/script>/g, '');
@@ -94,15 +104,25 @@ function pageHtml(shell, { path, html, head, preload, outDir, base }) {
     return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
   });
   if (/<link rel="stylesheet"/.test(page)) throw new Error(`prerender: ${path} kept a stylesheet link`);
-  // The page's chunks (the CSS of a public page is in the entry's, inlined above).
-  const modules = preload.filter((file) => file.endsWith('.js') && !page.includes(`"${base}${file}"`));
-  const links = modules.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`).join('\n    ');
-  page = page.replace(/(<script type="module"[^>]*><\/script>)/, `$1\n    ${links}`);
+  // The app's entry and its imports (Vite's modulepreloads), then the page's chunks (the CSS of a
+  // public page is in the entry's, inlined above): for boot.ts to fetch after the first paint.
+  const entry = page.match(/\s*<script type="module"[^>]*src="([^"]+)"[^>]*><\/script>/);
+  if (!entry) throw new Error('prerender: no module script in index.html');
+  const modules = [entry[1]];
+  page = page.replace(entry[0], `\n    <script type="module" crossorigin src="${base}${bootFile}"></script>`);
+  page = page.replace(/\s*<link rel="modulepreload"[^>]*href="([^"]+)"[^>]*>/g, (_, href) => {
+    modules.push(href);
+    return '';
+  });
+  for (const file of preload) {
+    if (file.endsWith('.js') && !modules.includes(`${base}${file}`)) modules.push(`${base}${file}`);
+  }
   // React's own preloads (images it saw in the markup) come first in its output: into the head.
   const hoisted = html.match(/^(<link [^>]*\/>)+/)?.[0] ?? '';
   if (hoisted) page = page.replace('</head>', `  ${hoisted.replace(/\/>/g, '>')}\n  </head>`);
   html = html.slice(hoisted.length);
   const root = '<div id="root"></div>';
   if (!page.includes(root)) throw new Error('prerender: no empty <div id="root"> in index.html');
-  return page.replace(root, `<div id="root" data-prerendered="${escapeHtml(path)}">${html}</div>`);
+  const attributes = `data-prerendered="${escapeHtml(path)}" data-modules="${escapeHtml(modules.join(' '))}"`;
+  return page.replace(root, `<div id="root" ${attributes}>${html}</div>`);
 }
