@@ -1,4 +1,5 @@
-// A stand-in for the orchestrator while it is not at hand: serves web/dist with SPA fallback,
+// A stand-in for the orchestrator while it is not at hand: serves web/dist with SPA fallback, the
+// public pages' prerendered HTML (dist/prerendered/<route>.html),
 // GET /api/public-config, and a plain chatbot page for the frame. Not used by the real test run.
 //   node lighthouse/serve-dist.mjs [port] [dist dir]   (default 4173, ../../web/dist)
 // A second argument serves another build (e.g. a copy of an older dist) to compare two builds.
@@ -52,6 +53,18 @@ createServer((req, res) => {
   }
   if (url.pathname === '/sandbox/chatbot') return send(res, 200, 'text/html; charset=utf-8', CHATBOT_PAGE);
 
+  // A public page's prerendered HTML (web/scripts/prerender.mjs), as the orchestrator is to answer it.
+  const route = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const prerendered = join(dist, route === '/' ? 'prerendered/index.html' : `prerendered${route}.html`);
+  if (/^\/[a-z0-9/-]*$/.test(route) && prerendered.startsWith(dist) && existsSync(prerendered)) {
+    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && existsSync(`${prerendered}.gz`);
+    res.writeHead(200, {
+      'content-type': TYPES['.html'],
+      'cache-control': 'no-cache',
+      ...(gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
+    });
+    return createReadStream(gzip ? `${prerendered}.gz` : prerendered).pipe(res);
+  }
   const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
   const file = join(dist, relative);
   if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {

@@ -21,17 +21,22 @@ export function precompress() {
   let outDir = 'dist';
   return {
     name: 'exa-precompress',
-    apply: 'build',
+    apply: (_, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      for (const path of files(outDir)) {
-        if (!COMPRESSIBLE.has(extname(path))) continue;
-        const body = readFileSync(path);
-        if (body.length < MIN_BYTES) continue;
-        writeFileSync(`${path}.gz`, gzipSync(body, { level: constants.Z_BEST_COMPRESSION }));
-      }
+    // After the prerendered pages are written (scripts/prerender.mjs).
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const path of files(outDir)) {
+          if (!COMPRESSIBLE.has(extname(path))) continue;
+          const body = readFileSync(path);
+          if (body.length < MIN_BYTES) continue;
+          writeFileSync(`${path}.gz`, gzipSync(body, { level: constants.Z_BEST_COMPRESSION }));
+        }
+      },
     },
   };
 }

@@ -6,6 +6,37 @@
 // bundle). Unlisted paths load as before.
 import { resolve } from 'node:path';
 
+/**
+ * The files each route's page needs beside the entry: its chunk, the chunks it imports, their CSS.
+ * @param {import('rolldown').OutputBundle} bundle the client build's output
+ * @param {Record<string, string>} routes path (as in App.tsx) → page module, relative to `root`
+ * @param {string} root the web root
+ * @returns {Record<string, string[]>} path → file names, relative to the build's base
+ */
+export function routeFiles(bundle, routes, root) {
+  const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const map = {};
+  for (const [path, module] of Object.entries(routes)) {
+    const wanted = resolve(root, module);
+    const page = chunks.find((chunk) => chunk.facadeModuleId && resolve(chunk.facadeModuleId) === wanted);
+    if (!page) throw new Error(`route-preload: no chunk for ${module} (${path}); is it still lazily imported?`);
+    const files = new Set();
+    const visit = (chunk) => {
+      if (chunk.isEntry || files.has(chunk.fileName)) return;
+      files.add(chunk.fileName);
+      for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+      for (const name of chunk.imports) {
+        const next = byFile.get(name);
+        if (next) visit(next);
+      }
+    };
+    visit(page);
+    map[path] = [...files];
+  }
+  return map;
+}
+
 /** @param {Record<string, string>} routes path (as in App.tsx) → page module, relative to the web root */
 export function routePreload(routes) {
   let root = process.cwd();
@@ -22,26 +53,7 @@ export function routePreload(routes) {
       handler(html, ctx) {
         const bundle = ctx.bundle;
         if (!bundle) return html;
-        const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
-        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const map = {};
-        for (const [path, module] of Object.entries(routes)) {
-          const wanted = resolve(root, module);
-          const page = chunks.find((chunk) => chunk.facadeModuleId && resolve(chunk.facadeModuleId) === wanted);
-          if (!page) throw new Error(`route-preload: no chunk for ${module} (${path}); is it still lazily imported?`);
-          const files = new Set();
-          const visit = (chunk) => {
-            if (chunk.isEntry || files.has(chunk.fileName)) return;
-            files.add(chunk.fileName);
-            for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
-            for (const name of chunk.imports) {
-              const next = byFile.get(name);
-              if (next) visit(next);
-            }
-          };
-          visit(page);
-          map[path] = [...files];
-        }
+        const map = routeFiles(bundle, routes, root);
         const script =
           `(function(){var m=${JSON.stringify(map)};` +
           `var p=location.pathname.replace(/(.)\\/+$/,'$1'),f=m[p]||[];` +

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { CloseIcon } from './Icons';
+import { useHydrated } from './useHydrated';
 
 /** Local storage key the spec names; any stored value means the visitor closed the banner. */
 export const ANNOUNCEMENT_STORAGE_KEY = 'poupup';
@@ -15,8 +16,11 @@ function alreadyDismissed(): boolean {
 
 /** 'Agora o Hero é EXA Segurança!' — shown in the home header until the visitor closes it. */
 export function AnnouncementBanner() {
-  const [visible, setVisible] = useState(() => !alreadyDismissed());
-  if (!visible) return null;
+  // The prerendered home page shows the banner (a first visit, as Lighthouse's): storage is read
+  // after hydration, so a returning visitor sees it go then.
+  const hydrated = useHydrated();
+  const [closed, setClosed] = useState(false);
+  if (closed || (hydrated && alreadyDismissed())) return null;
 
   const close = () => {
     try {
@@ -24,7 +28,7 @@ export function AnnouncementBanner() {
     } catch {
       // Nothing to keep: it just comes back on the next visit.
     }
-    setVisible(false);
+    setClosed(true);
   };
 
   return (

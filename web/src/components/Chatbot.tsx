@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useLocation } from 'react-router';
 import { ChatFrame } from './ChatFrame';
+import { useHydrated } from './useHydrated';
 import { usePublicConfig } from './usePublicConfig';
 import { useStepAside } from './useStepAside';
 
@@ -19,17 +20,19 @@ const OWN_AVATAR = '/img/chatbot-avatar.svg';
 export function Chatbot() {
   const { search } = useLocation();
   const config = usePublicConfig();
-  const [open, setOpen] = useState(() => new URLSearchParams(search).has(SHOW_BOT_PARAM));
+  const [open, setOpen] = useState(false);
   const closeButton = useRef<HTMLButtonElement>(null);
   const launcher = useRef<HTMLButtonElement>(null);
   const openedByVisitor = useRef(false);
   // The launcher never sits on a control: it rises above one, or tucks away while a field has focus.
   const { lift, tucked } = useStepAside(launcher);
 
-  // A later ?show-bot (a link inside the site) opens the panel too: state adjusted while rendering
-  // the new address, not in an effect after it.
-  const [seenSearch, setSeenSearch] = useState(search);
-  if (search !== seenSearch) {
+  // ?show-bot on arrival, or later (a link inside the site), opens the panel: state adjusted while
+  // rendering the address, not in an effect after it. Not while hydrating a prerendered page,
+  // whose HTML has the launcher: the render right after hydration opens it.
+  const hydrated = useHydrated();
+  const [seenSearch, setSeenSearch] = useState<string | null>(null);
+  if (hydrated && search !== seenSearch) {
     setSeenSearch(search);
     if (new URLSearchParams(search).has(SHOW_BOT_PARAM)) setOpen(true);
   }

@@ -5,6 +5,7 @@ import { LINKED_DOCUMENTS } from '../content/documents';
 import { SOCIAL_LINKS } from '../content/menu';
 import { ExternalLink } from './ExternalLink';
 import { ExaLogo, SocialIcon } from './Icons';
+import { useHydrated } from './useHydrated';
 import { useIdentity, usePublicConfig } from './usePublicConfig';
 
 const FOOTER_DOCUMENT_LABELS: Record<string, string> = {
@@ -16,7 +17,8 @@ const FOOTER_DOCUMENT_LABELS: Record<string, string> = {
 export function Footer() {
   const config = usePublicConfig();
   const identity = useIdentity();
-  const year = new Date().getFullYear();
+  // The prerendered HTML has the build's year; after hydration, the visitor's.
+  const year = useHydrated() ? new Date().getFullYear() : __BUILD_YEAR__;
 
   return (
     <footer className="site-footer">

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { COMPANY } from '../content/company';
 
 export interface PageMeta {
@@ -9,6 +9,42 @@ export interface PageMeta {
 }
 
 const SITE_NAME = 'EXA';
+
+/** The head tags of a page, as `usePageMeta` writes them and the prerender build prints them. */
+export interface HeadTags {
+  title: string;
+  /** `[attribute, key, content]` of each `<meta>`, in order. */
+  meta: ['name' | 'property', string, string][];
+  canonical: string;
+}
+
+/** The tags for `meta` on the page at `pathname`. */
+export function headTags({ title, description, noindex = false }: PageMeta, pathname: string): HeadTags {
+  const fullTitle = title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
+  // Canonical and og:url point at the public domain, whichever host serves this copy.
+  const url = `${COMPANY.siteUrl}${pathname}`;
+  return {
+    title: fullTitle,
+    meta: [
+      ['name', 'description', description],
+      ['name', 'robots', noindex ? 'noindex, nofollow' : 'index, follow'],
+      ['property', 'og:type', 'website'],
+      ['property', 'og:site_name', SITE_NAME],
+      ['property', 'og:locale', 'pt_BR'],
+      ['property', 'og:title', fullTitle],
+      ['property', 'og:description', description],
+      ['property', 'og:url', url],
+      ['property', 'og:image', `${COMPANY.siteUrl}/og-image.png`],
+    ],
+    canonical: url,
+  };
+}
+
+/**
+ * Set only while a page is prerendered (src/entry-server.tsx): effects do not run there, so
+ * `usePageMeta` hands its tags to the build, which writes them into the page's `<head>`.
+ */
+export const PageMetaCollector = createContext<((meta: PageMeta) => void) | null>(null);
 
 function upsertMeta(attribute: 'name' | 'property', key: string, content: string): void {
   let tag = document.head.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
@@ -35,21 +71,12 @@ function upsertCanonical(href: string): void {
  * Written imperatively so each tag exists once, whatever index.html starts with.
  */
 export function usePageMeta({ title, description, noindex = false }: PageMeta): void {
+  useContext(PageMetaCollector)?.({ title, description, noindex });
   useEffect(() => {
-    const fullTitle = title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
-    // Canonical and og:url point at the public domain, whichever host serves this copy.
-    const url = `${COMPANY.siteUrl}${window.location.pathname}`;
-    document.title = fullTitle;
-    upsertMeta('name', 'description', description);
-    upsertMeta('name', 'robots', noindex ? 'noindex, nofollow' : 'index, follow');
-    upsertMeta('property', 'og:type', 'website');
-    upsertMeta('property', 'og:site_name', SITE_NAME);
-    upsertMeta('property', 'og:locale', 'pt_BR');
-    upsertMeta('property', 'og:title', fullTitle);
-    upsertMeta('property', 'og:description', description);
-    upsertMeta('property', 'og:url', url);
-    upsertMeta('property', 'og:image', `${COMPANY.siteUrl}/og-image.png`);
-    upsertCanonical(url);
+    const tags = headTags({ title, description, noindex }, window.location.pathname);
+    document.title = tags.title;
+    for (const [attribute, key, content] of tags.meta) upsertMeta(attribute, key, content);
+    upsertCanonical(tags.canonical);
   }, [title, description, noindex]);
 }
 
