@@ -275,6 +275,28 @@ async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db
     assert_eq!(recorded, 1, "the refused start is recorded");
 }
 
+/// Issue 26: an IPv6 client holds a whole /64 and took a fresh start quota with each of its
+/// addresses. Per-address limits now count a /64 as one address.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_ipv6_client_cannot_escape_the_start_limit_by_changing_address_within_its_64(db: PgPool) {
+    let h = world(db, |config| {
+        config.abuse.starts_per_ip_10min = Some(3);
+        config.abuse.trusted_proxy_hops = 1;
+    })
+    .await;
+    let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let from = |address: &str| {
+        h.http.post(h.app.url("/api/attempts")).header("x-forwarded-for", address.to_string()).json(&start).send()
+    };
+    for address in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff:ffff:ffff:3"] {
+        assert_eq!(from(address).await.expect("start").status().as_u16(), 201, "{address}");
+    }
+    let refused = from("2001:db8:1:2::4").await.expect("start");
+    let answer = (refused.status().as_u16(), refused.json::<Value>().await.expect("json"));
+    refused_by(&answer, 429, rules::Rule::StartsPerIp, orchestrator::texts::STARTS_PER_IP);
+    assert_eq!(from("2001:db8:1:3::1").await.expect("start").status().as_u16(), 201, "another /64");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn partner_log_ins_are_limited_per_email(db: PgPool) {
     let h = world(db, |config| config.abuse.partner_logins_per_email_hour = 2).await;

@@ -13,10 +13,12 @@ use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 
 mod limits;
+mod production;
 mod site;
 mod upstreams;
 
 pub use limits::*;
+pub use production::*;
 pub use site::*;
 pub use upstreams::*;
 
