@@ -271,6 +271,30 @@ async fn five_failed_sign_ins_lock_the_email_out_without_saying_whether_it_exist
     assert_eq!(sign_in_with(&app, "davi@exa.com.br", PASSWORD).await.status(), StatusCode::OK);
 }
 
+/// Issue 26: the sign-in failure table kept each client's address in clear (personal data, kept
+/// for no reason of its own). It keeps a keyed hash, and the per-address limit still counts.
+#[sqlx::test(migrations = "../migrations")]
+async fn failed_sign_ins_keep_the_clients_address_only_as_a_keyed_hash(db: PgPool) {
+    let app = spawn_app(db.clone()).await;
+    for _ in 0..2 {
+        let response = sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let rows: Vec<String> = sqlx::query_scalar("SELECT row_to_json(f)::text FROM staff_sign_in_failures f")
+        .fetch_all(&db)
+        .await
+        .expect("failures");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert!(!row.contains("127.0.0.1"), "the address in clear: {row}");
+    }
+    let addresses: i64 = sqlx::query_scalar("SELECT count(DISTINCT ip_hash) FROM staff_sign_in_failures")
+        .fetch_one(&db)
+        .await
+        .expect("hashes");
+    assert_eq!(addresses, 1, "one address, one hash");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn a_session_ends_when_idle_too_long_after_eight_hours_or_at_sign_out(db: PgPool) {
     add_staff(&db, "eva@exa.com.br", Role::Admin).await;

@@ -162,3 +162,43 @@ async fn installer(
     }
     Ok(response)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two loopback servers: the download manager at `127.0.0.1:a`, whose `/elsewhere` redirects
+    /// to another host (`127.0.0.1:b`) and `/moved` to its own `/file`.
+    async fn servers() -> (String, tokio::task::JoinHandle<()>, tokio::task::JoinHandle<()>) {
+        let serve = |app: Router| async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+            let addr = listener.local_addr().expect("addr");
+            (addr, tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") }))
+        };
+        let (other, other_task) = serve(Router::new().route("/internal", get(|| async { "secret" }))).await;
+        let manager = Router::new()
+            .route("/file", get(|| async { "installer" }))
+            .route("/moved", get(|| async { axum::response::Redirect::temporary("/file") }))
+            .route(
+                "/elsewhere",
+                get(move || async move { axum::response::Redirect::temporary(&format!("http://{other}/internal")) }),
+            );
+        let (manager, manager_task) = serve(manager).await;
+        (format!("http://{manager}"), manager_task, other_task)
+    }
+
+    /// Issue 26: the installer proxy followed any redirect the download manager's answer gave,
+    /// so a redirect could make the portal fetch (and hand the visitor) another host's content,
+    /// an internal address's included. It follows redirects only within the manager's host.
+    #[tokio::test]
+    async fn the_installer_proxy_follows_redirects_only_within_the_download_managers_host() {
+        let (manager, a, b) = servers().await;
+        let moved = http().get(format!("{manager}/moved")).send().await.expect("moved");
+        assert_eq!(moved.status().as_u16(), 200);
+        assert_eq!(moved.text().await.expect("text"), "installer");
+        let elsewhere = http().get(format!("{manager}/elsewhere")).send().await.expect("elsewhere");
+        assert!(elsewhere.status().is_redirection(), "not followed: {}", elsewhere.status());
+        a.abort();
+        b.abort();
+    }
+}
