@@ -236,8 +236,17 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
 }
 
 /// Refuses settings that cannot work: every runner and the notifier listen on a connection of
-/// their own, but each runner's steps and each request need pooled ones.
+/// their own, but each runner's steps and each request need pooled ones. Outside sandbox mode it
+/// also refuses the sandbox's public secrets and any upstream that is the sandbox, this machine
+/// or plain http (`config::production_problems`), one line per setting.
 pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
+    let problems = crate::config::production_problems(config);
+    if !problems.is_empty() {
+        anyhow::bail!(
+            "refusing to start outside sandbox mode (SANDBOX_MODE is not true); fix these settings (README):\n{}",
+            problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
+        );
+    }
     let needed = u32::try_from(config.runner_workers).unwrap_or(u32::MAX).saturating_add(2);
     if config.database_max_connections < needed {
         anyhow::bail!(

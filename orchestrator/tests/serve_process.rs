@@ -306,12 +306,16 @@ async fn outside_sandbox_mode_development_secrets_and_sandbox_urls_are_refused_a
     let output = run(&env).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "refused: {stderr}");
-    for setting in ["OAUTH_CLIENT_SECRET", "UPSTREAM_SSO_URL", "UPSTREAM_BFF_TIM_URL", "UPSTREAM_DOCDB_URL", "UPSTREAM_HERO_URL"]
+    for setting in
+        ["OAUTH_CLIENT_SECRET", "UPSTREAM_SSO_URL", "UPSTREAM_BFF_TIM_URL", "UPSTREAM_DOCDB_URL", "UPSTREAM_HERO_URL"]
     {
         let lines = stderr.lines().filter(|line| line.contains(setting)).count();
         assert_eq!(lines, 1, "one line names {setting}: {stderr}");
     }
-    assert!(!stderr.contains(upstream_contract::credentials::OAUTH_CLIENT_SECRET), "the secret is not printed: {stderr}");
+    assert!(
+        !stderr.contains(upstream_contract::credentials::OAUTH_CLIENT_SECRET),
+        "the secret is not printed: {stderr}"
+    );
 
     // The same settings in sandbox mode start (the scripts and tests run so).
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 26 }).await.expect("sandbox");

@@ -62,10 +62,9 @@ pub fn production_problems(config: &ServeConfig) -> Vec<String> {
         }
     }
     let (dev_kek, dev_hmac) = events::pii::Keys::insecure_dev().to_hex();
-    for (name, key, development) in [
-        ("PII_KEK_HEX", &config.keys.pii_kek_hex, dev_kek),
-        ("PII_HMAC_HEX", &config.keys.pii_hmac_hex, dev_hmac),
-    ] {
+    for (name, key, development) in
+        [("PII_KEK_HEX", &config.keys.pii_kek_hex, dev_kek), ("PII_HMAC_HEX", &config.keys.pii_hmac_hex, dev_hmac)]
+    {
         if key.as_ref().is_some_and(|k| k.expose_secret().trim().eq_ignore_ascii_case(&development)) {
             problems.push(format!("{name} is the public development key: generate a key of your own"));
         }
@@ -95,7 +94,10 @@ fn url_problem(name: &str, url: Option<&str>, sandbox_url: &str) -> Option<Strin
         return Some(format!("{name} is not a URL"));
     };
     if parsed.scheme() != "https" {
-        return Some(format!("{name} is not https ({}://): credentials and personal data would travel in clear", parsed.scheme()));
+        return Some(format!(
+            "{name} is not https ({}://): credentials and personal data would travel in clear",
+            parsed.scheme()
+        ));
     }
     let host = parsed.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
     let this_machine = host.is_empty()
@@ -130,7 +132,10 @@ mod tests {
                 None => assert_eq!(problem, None, "{url:?}"),
                 Some(expected) => {
                     let problem = problem.unwrap_or_else(|| panic!("{url:?} refused"));
-                    assert!(problem.starts_with("UPSTREAM_SSO_URL ") && problem.contains(expected), "{url:?}: {problem}");
+                    assert!(
+                        problem.starts_with("UPSTREAM_SSO_URL ") && problem.contains(expected),
+                        "{url:?}: {problem}"
+                    );
                 }
             }
         }
