@@ -240,6 +240,12 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
 /// also refuses the sandbox's public secrets and any upstream that is the sandbox, this machine
 /// or plain http (`config::production_problems`), one line per setting.
 pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
+    if config.abuse.retired_trusted_proxy_hops.is_some() {
+        anyhow::bail!(
+            "TRUSTED_PROXY_HOPS is retired: list the networks of the proxies in front of the portal in TRUSTED_PROXIES \
+             (CIDRs, comma-separated, e.g. 10.0.0.0/8) and unset TRUSTED_PROXY_HOPS (README)"
+        );
+    }
     let problems = crate::config::production_problems(config);
     if !problems.is_empty() {
         anyhow::bail!(

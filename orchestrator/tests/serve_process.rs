@@ -140,6 +140,11 @@ fn the_configuration_check_needs_a_connection_per_runner_and_two_more() {
     assert!(orchestrator::startup::check_config(&config).is_ok());
     config.database_max_connections = 5;
     assert!(orchestrator::startup::check_config(&config).is_err());
+    // The retired hop count is refused, with what replaces it (README's migration note).
+    config.database_max_connections = 6;
+    config.abuse.retired_trusted_proxy_hops = Some("1".into());
+    let refused = orchestrator::startup::check_config(&config).expect_err("TRUSTED_PROXY_HOPS refused");
+    assert!(refused.to_string().contains("TRUSTED_PROXIES"), "{refused}");
 }
 
 /// The calls the kills land in, one kill per flow: its subscription or its grant.

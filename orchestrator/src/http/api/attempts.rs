@@ -44,10 +44,7 @@ struct StartBody {
 
 /// What the abuse limits read from a request: its proof of work and the client's address.
 fn abuse_request<'a>(headers: &'a HeaderMap, ip: &'a ClientIp) -> abuse::Request<'a> {
-    abuse::Request {
-        proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()),
-        ip: Some(ip.0.as_str()).filter(|ip| *ip != "unknown"),
-    }
+    abuse::Request { proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()), ip: ip.limit_key() }
 }
 
 async fn start(

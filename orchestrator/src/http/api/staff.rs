@@ -28,7 +28,7 @@ struct SignIn {
 
 async fn sign_in(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    ip: ClientIp,
     headers: HeaderMap,
     body: Result<crate::http::json::Json<SignIn>, ApiError>,
 ) -> Result<Response, ApiError> {
@@ -45,7 +45,7 @@ async fn sign_in(
     let hash_hex = hex::encode(&email_hash);
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
-    if !throttle::reserve(&state.db, &email_hash, &ip).await? {
+    if !throttle::reserve(&state.db, &email_hash, ip.limit_key().unwrap_or("unknown")).await? {
         audit::record(
             &state.store,
             found.as_ref().map(|f| f.id),
