@@ -33,16 +33,41 @@ pub const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(10 * 60);
 pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps =
     crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
 
+/// Redirects an installer download follows, each within the download manager's host.
+const MAX_REDIRECTS: usize = 5;
+
+/// Whether `next` has `first`'s scheme, host and port.
+fn same_origin(first: &reqwest::Url, next: &reqwest::Url) -> bool {
+    first.scheme() == next.scheme()
+        && first.host_str() == next.host_str()
+        && first.port_or_known_default() == next.port_or_known_default()
+}
+
 /// One client for every installer download: a bounded connect and read here, and the whole
-/// download bounded by [`DOWNLOAD_DEADLINE`].
+/// download bounded by [`DOWNLOAD_DEADLINE`]. The granted URL is the download manager's (the
+/// step kept it only so); a redirect is followed only to the same scheme, host and port, so the
+/// manager's answer cannot make the portal fetch another host (an internal one included). A
+/// redirect elsewhere is answered as the manager's refusal.
 fn http() -> &'static reqwest::Client {
     static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
     CLIENT.get_or_init(|| {
+        let policy = reqwest::redirect::Policy::custom(|attempt| {
+            let within = attempt.previous().first().is_some_and(|first| same_origin(first, attempt.url()));
+            if within && attempt.previous().len() <= MAX_REDIRECTS {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
+        // Without its settings the client would follow any redirect: better none at all.
         reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(Duration::from_secs(30))
+            .redirect(policy)
             .build()
-            .unwrap_or_default()
+            .unwrap_or_else(|_| {
+                reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default()
+            })
     })
 }
 
