@@ -147,7 +147,8 @@ async fn a_request_body_over_the_limit_is_refused(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn every_api_answer_is_no_store(db: PgPool) {
     let app = spawn_app(db).await;
-    let start = serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let start =
+        serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
     let answers = [
         app.client.get(app.url("/api/public-config")).send().await.expect("config"),
         app.client.post(app.url("/api/attempts")).json(&start).send().await.expect("start"),
@@ -156,7 +157,12 @@ async fn every_api_answer_is_no_store(db: PgPool) {
         app.client.post(app.url("/api/attempts")).body("{").send().await.expect("400"),
     ];
     for answer in answers {
-        assert_eq!(answer.headers().get("cache-control").map(|v| v.to_str().ok()), Some(Some("no-store")), "{}", answer.url());
+        assert_eq!(
+            answer.headers().get("cache-control").map(|v| v.to_str().ok()),
+            Some(Some("no-store")),
+            "{}",
+            answer.url()
+        );
     }
     // The pages keep their own caching.
     let page = app.client.get(app.url("/contato")).send().await.expect("page");
