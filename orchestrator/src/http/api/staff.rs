@@ -45,7 +45,9 @@ async fn sign_in(
     let hash_hex = hex::encode(&email_hash);
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
-    if !throttle::reserve(&state.db, &email_hash, ip.limit_key().unwrap_or("unknown")).await? {
+    // The address is counted as a keyed hash (`Vault::tag`): never kept in clear.
+    let ip_hash = state.vault.tag(throttle::IP_TAG, ip.limit_key().unwrap_or("unknown"));
+    if !throttle::reserve(&state.db, &email_hash, &ip_hash).await? {
         audit::record(
             &state.store,
             found.as_ref().map(|f| f.id),
