@@ -46,8 +46,6 @@ pub struct Parts {
     pub upstreams: Upstreams,
     pub site: SiteConfig,
     pub flows: FlowSettings,
-    pub staff_cookie_secure: bool,
-    pub session_cookie_secure: bool,
     pub abuse: crate::config::AbuseConfig,
     pub server: crate::http::server::ServerLimits,
 }
@@ -59,8 +57,6 @@ impl Parts {
             upstreams: Upstreams::from_config(&config.upstreams),
             site: crate::http::state::SiteConfig::of(config),
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
-            staff_cookie_secure: config.site.staff_cookie_secure,
-            session_cookie_secure: config.site.session_cookie_secure,
             abuse: config.abuse.clone(),
             server: crate::http::server::ServerLimits::of(&config.server),
         })
@@ -76,8 +72,7 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure, session_cookie_secure, abuse, server } =
-        parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
@@ -95,8 +90,6 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         flows: Arc::new(flows),
         notifier,
         site: Arc::new(site),
-        staff_cookie_secure,
-        session_cookie_secure,
         abuse,
         server,
         streams,

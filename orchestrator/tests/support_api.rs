@@ -121,7 +121,8 @@ async fn without_a_session_every_staff_route_answers_401(db: PgPool) {
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
         assert_eq!(body["message"], "Sua sessão terminou. Entre de novo.");
     }
-    let forged = Signed { cookie: "exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
+    let forged =
+        Signed { cookie: "__Host-exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
     assert_eq!(get(&app, Some(&forged), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
 }
 

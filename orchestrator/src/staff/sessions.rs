@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use super::Role;
 
-pub const COOKIE_NAME: &str = "exa_staff";
+/// A `__Host-` cookie (`Secure`, `Path=/`, no `Domain`), as the visitor's session.
+pub const COOKIE_NAME: &str = "__Host-exa_staff";
 /// Idle limit, in minutes.
 pub const IDLE_MINUTES: i64 = 30;
 /// Absolute limit after sign-in, in hours.
@@ -92,27 +93,17 @@ pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
         .map(|(_, value)| value.to_string())
 }
 
-/// Whether the cookie must be `Secure`: served over https (as the proxy says) or configured so.
-pub fn secure(headers: &HeaderMap, always: bool) -> bool {
-    always
-        || headers
-            .get("x-forwarded-proto")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|p| p.eq_ignore_ascii_case("https"))
-}
-
-pub fn set_cookie(token: &str, secure: bool) -> (HeaderName, HeaderValue) {
+pub fn set_cookie(token: &str) -> (HeaderName, HeaderValue) {
     let max_age = ABSOLUTE_HOURS * 3600;
-    cookie(&format!("{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"), secure)
+    cookie(&format!("{COOKIE_NAME}={token}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={max_age}"))
 }
 
-pub fn clear_cookie(secure: bool) -> (HeaderName, HeaderValue) {
-    cookie(&format!("{COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"), secure)
+pub fn clear_cookie() -> (HeaderName, HeaderValue) {
+    cookie(&format!("{COOKIE_NAME}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0"))
 }
 
-fn cookie(value: &str, secure: bool) -> (HeaderName, HeaderValue) {
-    let value = if secure { format!("{value}; Secure") } else { value.to_string() };
-    (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+fn cookie(value: &str) -> (HeaderName, HeaderValue) {
+    (SET_COOKIE, HeaderValue::from_str(value).unwrap_or(HeaderValue::from_static("")))
 }
 
 #[cfg(test)]
@@ -126,7 +117,7 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(COOKIE, HeaderValue::from_str(&format!("a=1; {COOKIE_NAME}={token}")).expect("header"));
         assert_eq!(token_from_headers(&headers), Some(token.clone()));
-        let (_, value) = set_cookie(&token, true);
+        let (_, value) = set_cookie(&token);
         let value = value.to_str().expect("ascii");
         for part in ["HttpOnly", "SameSite=Strict", "Path=/", "Secure"] {
             assert!(value.contains(part), "{value}");

@@ -87,7 +87,7 @@ async fn sign_in(
     audit::record(&state.store, Some(account.id), audit::SIGNED_IN, json!({ "role": account.role })).await?;
     let email = events::pii::PiiKind::Email.normalize(&body.email);
     let mut response = Json(json!({ "email": email, "role": account.role, "csrf_token": csrf })).into_response();
-    let (name, value) = sessions::set_cookie(&token, sessions::secure(&headers, state.staff_cookie_secure));
+    let (name, value) = sessions::set_cookie(&token);
     response.headers_mut().insert(name, value);
     Ok(response)
 }
@@ -96,11 +96,11 @@ async fn current(staff: Staff) -> Json<serde_json::Value> {
     Json(json!({ "email": staff.email, "role": staff.role, "csrf_token": staff.csrf_token }))
 }
 
-async fn sign_out(State(state): State<AppState>, headers: HeaderMap, staff: Staff) -> Result<Response, ApiError> {
+async fn sign_out(State(state): State<AppState>, staff: Staff) -> Result<Response, ApiError> {
     sessions::end(&state.db, &staff.token).await?;
     audit::record(&state.store, Some(staff.id), audit::SIGNED_OUT, json!({})).await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
-    let (name, value) = sessions::clear_cookie(sessions::secure(&headers, state.staff_cookie_secure));
+    let (name, value) = sessions::clear_cookie();
     response.headers_mut().insert(name, value);
     Ok(response)
 }
