@@ -418,6 +418,68 @@ async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: 
     assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
 }
 
+/// Whether the event stream ends (its body closes) within `within`; keep-alive comments are read past.
+async fn ends_within(response: &mut reqwest::Response, within: std::time::Duration) -> bool {
+    tokio::time::timeout(within, async { while let Ok(Some(_)) = response.chunk().await {} }).await.is_ok()
+}
+
+/// Issue 26: the console's live stream outlived its session: signed out, or the account
+/// disabled, the page kept receiving the attempt's changes. It ends with either now.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_ends_at_sign_out_and_when_the_account_is_disabled(db: PgPool) {
+    add_staff(&db, "lia@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-8888").await;
+    let url = app.url(&format!("/api/support/attempts/{id}/stream"));
+
+    let signed = sign_in(&app, "lia@exa.com.br").await;
+    let mut stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+    assert_eq!(stream.status(), StatusCode::OK);
+    let signed_out = app
+        .client
+        .delete(app.url("/api/staff/session"))
+        .header("cookie", &signed.cookie)
+        .header("x-csrf-token", &signed.csrf)
+        .header("origin", origin(&app))
+        .send()
+        .await
+        .expect("sign-out");
+    assert_eq!(signed_out.status(), StatusCode::NO_CONTENT);
+    assert!(ends_within(&mut stream, std::time::Duration::from_secs(6)).await, "the stream ended at sign-out");
+
+    let signed = sign_in(&app, "lia@exa.com.br").await;
+    let mut stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+    assert_eq!(stream.status(), StatusCode::OK);
+    sqlx::query("UPDATE staff SET disabled_at = now()").execute(&db).await.expect("disabled");
+    assert!(ends_within(&mut stream, std::time::Duration::from_secs(6)).await, "the stream ended with the account");
+}
+
+/// Issue 26: the page reconnects its live stream by itself, and each reconnection counted as
+/// activity, so a console left open on an attempt never reached its 30 idle minutes.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_does_not_keep_an_idle_session_alive(db: PgPool) {
+    add_staff(&db, "rui@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-9999").await;
+    let signed = sign_in(&app, "rui@exa.com.br").await;
+    sqlx::query("UPDATE staff_sessions SET last_seen_at = now() - interval '20 minutes'")
+        .execute(&db)
+        .await
+        .expect("idle");
+    let url = app.url(&format!("/api/support/attempts/{id}/stream"));
+    for _ in 0..3 {
+        let stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+        assert_eq!(stream.status(), StatusCode::OK);
+    }
+    let idle: f64 = sqlx::query_scalar("SELECT extract(epoch FROM now() - last_seen_at)::float8 FROM staff_sessions")
+        .fetch_one(&db)
+        .await
+        .expect("idle");
+    assert!(idle > 19.0 * 60.0, "the reconnections did not refresh the idle timer: idle for {idle} s");
+    // A page the staff member opens still does.
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::OK);
+}
+
 /// Issue 24: the console's live stream goes through the server's one event-stream helper:
 /// capped (8 per attempt, apart from the visitor's own places) like the visitor's.
 #[sqlx::test(migrations = "../migrations")]
