@@ -46,8 +46,6 @@ pub struct Parts {
     pub upstreams: Upstreams,
     pub site: SiteConfig,
     pub flows: FlowSettings,
-    pub staff_cookie_secure: bool,
-    pub session_cookie_secure: bool,
     pub abuse: crate::config::AbuseConfig,
     pub server: crate::http::server::ServerLimits,
 }
@@ -59,8 +57,6 @@ impl Parts {
             upstreams: Upstreams::from_config(&config.upstreams),
             site: crate::http::state::SiteConfig::of(config),
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
-            staff_cookie_secure: config.site.staff_cookie_secure,
-            session_cookie_secure: config.site.session_cookie_secure,
             abuse: config.abuse.clone(),
             server: crate::http::server::ServerLimits::of(&config.server),
         })
@@ -76,8 +72,7 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, staff_cookie_secure, session_cookie_secure, abuse, server } =
-        parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
@@ -95,8 +90,6 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         flows: Arc::new(flows),
         notifier,
         site: Arc::new(site),
-        staff_cookie_secure,
-        session_cookie_secure,
         abuse,
         server,
         streams,
@@ -236,8 +229,23 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
 }
 
 /// Refuses settings that cannot work: every runner and the notifier listen on a connection of
-/// their own, but each runner's steps and each request need pooled ones.
+/// their own, but each runner's steps and each request need pooled ones. Outside sandbox mode it
+/// also refuses the sandbox's public secrets and any upstream that is the sandbox, this machine
+/// or plain http (`config::production_problems`), one line per setting.
 pub fn check_config(config: &ServeConfig) -> anyhow::Result<()> {
+    if config.abuse.retired_trusted_proxy_hops.is_some() {
+        anyhow::bail!(
+            "TRUSTED_PROXY_HOPS is retired: list the networks of the proxies in front of the portal in TRUSTED_PROXIES \
+             (CIDRs, comma-separated, e.g. 10.0.0.0/8) and unset TRUSTED_PROXY_HOPS (README)"
+        );
+    }
+    let problems = crate::config::production_problems(config);
+    if !problems.is_empty() {
+        anyhow::bail!(
+            "refusing to start outside sandbox mode (SANDBOX_MODE is not true); fix these settings (README):\n{}",
+            problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
+        );
+    }
     let needed = u32::try_from(config.runner_workers).unwrap_or(u32::MAX).saturating_add(2);
     if config.database_max_connections < needed {
         anyhow::bail!(

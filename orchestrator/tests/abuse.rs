@@ -247,7 +247,7 @@ async fn the_sandbox_scenario_phones_are_exempt_in_sandbox_mode_only(db: PgPool)
 async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db: PgPool) {
     let h = world(db, |config| {
         config.abuse.starts_per_ip_10min = Some(3);
-        config.abuse.trusted_proxy_hops = 1;
+        config.abuse.trusted_proxies = "127.0.0.0/8".parse().expect("trusted proxies");
     })
     .await;
     let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
@@ -273,6 +273,50 @@ async fn attempt_starts_are_limited_per_client_address_behind_a_trusted_proxy(db
             .await
             .expect("refused starts");
     assert_eq!(recorded, 1, "the refused start is recorded");
+}
+
+/// Issue 26: `TRUSTED_PROXY_HOPS` believed `X-Forwarded-For` from any peer, so a client that
+/// reached the portal without the proxy chose its own address with each request. The header is
+/// now read only from a peer in `TRUSTED_PROXIES`.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_forwarded_for_from_an_untrusted_peer_is_ignored(db: PgPool) {
+    let h = world(db, |config| {
+        config.abuse.starts_per_ip_10min = Some(2);
+        // The proxies are elsewhere: this test's loopback peer is not one of them.
+        config.abuse.trusted_proxies = "10.0.0.0/8, 2001:db8:ffff::/48".parse().expect("trusted proxies");
+    })
+    .await;
+    let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let from = |address: &str| {
+        h.http.post(h.app.url("/api/attempts")).header("x-forwarded-for", address.to_string()).json(&start).send()
+    };
+    assert_eq!(from("198.51.100.1").await.expect("start").status().as_u16(), 201);
+    assert_eq!(from("198.51.100.2").await.expect("start").status().as_u16(), 201);
+    let refused = from("198.51.100.3").await.expect("start");
+    let answer = (refused.status().as_u16(), refused.json::<Value>().await.expect("json"));
+    refused_by(&answer, 429, rules::Rule::StartsPerIp, orchestrator::texts::STARTS_PER_IP);
+}
+
+/// Issue 26: an IPv6 client holds a whole /64 and took a fresh start quota with each of its
+/// addresses. Per-address limits now count a /64 as one address.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_ipv6_client_cannot_escape_the_start_limit_by_changing_address_within_its_64(db: PgPool) {
+    let h = world(db, |config| {
+        config.abuse.starts_per_ip_10min = Some(3);
+        config.abuse.trusted_proxies = "127.0.0.0/8".parse().expect("trusted proxies");
+    })
+    .await;
+    let start = json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let from = |address: &str| {
+        h.http.post(h.app.url("/api/attempts")).header("x-forwarded-for", address.to_string()).json(&start).send()
+    };
+    for address in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff:ffff:ffff:3"] {
+        assert_eq!(from(address).await.expect("start").status().as_u16(), 201, "{address}");
+    }
+    let refused = from("2001:db8:1:2::4").await.expect("start");
+    let answer = (refused.status().as_u16(), refused.json::<Value>().await.expect("json"));
+    refused_by(&answer, 429, rules::Rule::StartsPerIp, orchestrator::texts::STARTS_PER_IP);
+    assert_eq!(from("2001:db8:1:3::1").await.expect("start").status().as_u16(), 201, "another /64");
 }
 
 #[sqlx::test(migrations = "../migrations")]

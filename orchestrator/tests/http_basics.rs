@@ -141,3 +141,52 @@ async fn a_request_body_over_the_limit_is_refused(db: PgPool) {
         serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
     assert_eq!(app.client.post(app.url("/api/attempts")).json(&small).send().await.expect("post").status(), 201);
 }
+
+/// Issue 26: most `/api/` answers (attempt views with personal data, the staff session, errors)
+/// carried no `Cache-Control`, so a shared cache or the browser's back button could keep them.
+#[sqlx::test(migrations = "../migrations")]
+async fn every_api_answer_is_no_store(db: PgPool) {
+    let app = spawn_app(db).await;
+    let start =
+        serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } });
+    let answers = [
+        app.client.get(app.url("/api/public-config")).send().await.expect("config"),
+        app.client.post(app.url("/api/attempts")).json(&start).send().await.expect("start"),
+        app.client.get(app.url("/api/attempts/nao-existe")).send().await.expect("404"),
+        app.client.get(app.url("/api/staff/session")).send().await.expect("401"),
+        app.client.post(app.url("/api/attempts")).body("{").send().await.expect("400"),
+    ];
+    for answer in answers {
+        assert_eq!(
+            answer.headers().get("cache-control").map(|v| v.to_str().ok()),
+            Some(Some("no-store")),
+            "{}",
+            answer.url()
+        );
+    }
+    // The pages keep their own caching.
+    let page = app.client.get(app.url("/contato")).send().await.expect("page");
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+}
+
+/// Issue 26: a client's `X-Request-Id` was kept whatever it held, and it goes into every log line
+/// of the request: a client could forge another request's id or write into the logs. Only a UUID
+/// is kept; anything else is replaced by a fresh one.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_request_id_that_is_not_a_uuid_is_replaced(db: PgPool) {
+    let app = spawn_app(db).await;
+    let id_of = |sent: &'static str| {
+        let request = app.client.get(app.url("/healthz")).header("x-request-id", sent);
+        async move {
+            let answer = request.send().await.expect("healthz");
+            answer.headers()["x-request-id"].to_str().expect("ascii").to_string()
+        }
+    };
+    let kept = "0b8f7a4e-3c1d-4f2a-9e6b-5d4c3b2a1f00";
+    assert_eq!(id_of(kept).await, kept);
+    for forged in ["abc", "\" injected=1 ", "0b8f7a4e-3c1d-4f2a-9e6b-5d4c3b2a1f00x"] {
+        let replaced = id_of(forged).await;
+        assert_ne!(replaced, forged);
+        assert!(uuid::Uuid::parse_str(&replaced).is_ok(), "{replaced}");
+    }
+}

@@ -73,7 +73,7 @@ async fn start_download(app: &common::TestApp, cookie: Option<&str>, https: bool
         &serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }),
     );
     if let Some(cookie) = cookie {
-        request = request.header("cookie", format!("exa_session={cookie}"));
+        request = request.header("cookie", format!("__Host-exa_session={cookie}"));
     }
     if https {
         request = request.header("x-forwarded-proto", "https");
@@ -83,14 +83,45 @@ async fn start_download(app: &common::TestApp, cookie: Option<&str>, https: bool
     response
 }
 
-/// The visitor's cookie: `Secure` over https (the proxy's word or the setting), `Max-Age`
-/// started again on every use, and a made-up value is never adopted.
+/// Issue 26: the visitor's and the staff's cookies were `Secure` only behind an https proxy or
+/// when configured, and the visitor's had `Path=/api`: a plain-http page or a sibling subdomain
+/// could plant one. Both are `__Host-` cookies now: `Secure`, `Path=/`, no `Domain`, always.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_visitor_and_staff_cookies_are_host_prefixed_and_always_secure(db: PgPool) {
+    let app = spawn_app(db.clone()).await;
+    let visitor = set_cookie(&start_download(&app, None, false).await).expect("cookie");
+    let email = "cookie@exa.com.br";
+    let vault = events::pii::Vault::new(db.clone(), events::pii::Keys::insecure_dev());
+    orchestrator::staff::accounts::Accounts { db: &db, vault: &vault }
+        .add(email, orchestrator::staff::Role::Support, "senha-de-teste-longa")
+        .await
+        .expect("staff added");
+    let signed_in = app
+        .client
+        .post(app.url("/api/staff/session"))
+        .header("origin", format!("http://{}", app.addr))
+        .json(&serde_json::json!({ "email": email, "password": "senha-de-teste-longa" }))
+        .send()
+        .await
+        .expect("sign-in");
+    assert_eq!(signed_in.status(), 200);
+    let staff = set_cookie(&signed_in).expect("staff cookie");
+    for (cookie, name) in [(visitor, "__Host-exa_session="), (staff, "__Host-exa_staff=")] {
+        assert!(cookie.starts_with(name), "{cookie}");
+        let attributes: Vec<&str> = cookie.split(';').map(str::trim).collect();
+        assert!(attributes.contains(&"Secure") && attributes.contains(&"Path=/"), "{cookie}");
+        assert!(!cookie.to_ascii_lowercase().contains("domain="), "{cookie}");
+    }
+}
+
+/// The visitor's cookie: `Secure` over http and https alike, `Max-Age` started again on every
+/// use, and a made-up value is never adopted.
 #[sqlx::test(migrations = "../migrations")]
 async fn the_session_cookie_is_secure_refreshed_and_never_fixed(db: PgPool) {
     let app = spawn_app(db.clone()).await;
 
     let plain = set_cookie(&start_download(&app, None, false).await).expect("cookie");
-    assert!(!plain.contains("Secure"), "{plain}");
+    assert!(plain.contains("; Secure"), "{plain}");
     assert!(plain.contains("HttpOnly") && plain.contains("Max-Age=86400"), "{plain}");
     let over_https = set_cookie(&start_download(&app, None, true).await).expect("cookie");
     assert!(over_https.contains("; Secure"), "behind an https proxy: {over_https}");
@@ -106,7 +137,7 @@ async fn the_session_cookie_is_secure_refreshed_and_never_fixed(db: PgPool) {
     let with_forged = app
         .client
         .get(app.url(&format!("/api/attempts/{id}")))
-        .header("cookie", format!("exa_session={forged}"))
+        .header("cookie", format!("__Host-exa_session={forged}"))
         .send()
         .await
         .expect("get");
@@ -119,22 +150,13 @@ async fn the_session_cookie_is_secure_refreshed_and_never_fixed(db: PgPool) {
     let read = app
         .client
         .get(app.url(&format!("/api/attempts/{id}")))
-        .header("cookie", format!("exa_session={issued}"))
+        .header("cookie", format!("__Host-exa_session={issued}"))
         .send()
         .await
         .expect("get");
     assert_eq!(read.status(), 200);
     let refreshed = set_cookie(&read).expect("reading the attempt refreshes the cookie");
     assert_eq!(token_of(&refreshed), issued);
-
-    // The setting makes it `Secure` without a proxy.
-    let configured = common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |config| {
-        config.site.session_cookie_secure = true
-    })
-    .await
-    .0;
-    let secure = set_cookie(&start_download(&configured, None, false).await).expect("cookie");
-    assert!(secure.contains("; Secure"), "SESSION_COOKIE_SECURE: {secure}");
 }
 
 /// Rows a command may only write once it is accepted: events, vault subjects and links, secrets.

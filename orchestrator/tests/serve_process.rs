@@ -140,6 +140,11 @@ fn the_configuration_check_needs_a_connection_per_runner_and_two_more() {
     assert!(orchestrator::startup::check_config(&config).is_ok());
     config.database_max_connections = 5;
     assert!(orchestrator::startup::check_config(&config).is_err());
+    // The retired hop count is refused, with what replaces it (README's migration note).
+    config.database_max_connections = 6;
+    config.abuse.retired_trusted_proxy_hops = Some("1".into());
+    let refused = orchestrator::startup::check_config(&config).expect_err("TRUSTED_PROXY_HOPS refused");
+    assert!(refused.to_string().contains("TRUSTED_PROXIES"), "{refused}");
 }
 
 /// The calls the kills land in, one kill per flow: its subscription or its grant.
@@ -248,4 +253,84 @@ async fn a_killed_server_resumes_every_attempt_of_the_three_flows_without_subscr
     let tries = journeys::tries(&db).await.expect("tries");
     println!("{tries:?}");
     assert_eq!(tries.crossed, 0, "no try reported by another runner than its own: {tries:?}");
+}
+
+/// Production-like settings: real keys, https upstreams on public names, no development secret.
+fn production_settings(db: &PgPool) -> Vec<(String, String)> {
+    let (kek, hmac) = events::pii::Keys::generate().to_hex();
+    let mut env = vec![
+        ("DATABASE_URL".to_string(), database_url(db)),
+        ("SANDBOX_MODE".to_string(), "false".to_string()),
+        ("PII_KEK_HEX".to_string(), kek),
+        ("PII_HMAC_HEX".to_string(), hmac),
+        ("CHATBOT_URL".to_string(), "https://chatbot.example/?p=hero".to_string()),
+        ("CHATBOT_AVATAR_URL".to_string(), "https://chatbot.example/avatar.svg".to_string()),
+    ];
+    for (name, _) in orchestrator::config::UPSTREAM_URL_SETTINGS {
+        let host = name.trim_start_matches("UPSTREAM_").trim_end_matches("_URL").to_lowercase().replace('_', "-");
+        env.push((name.to_string(), format!("https://{host}.upstream.example")));
+    }
+    for (name, value) in orchestrator::config::DEVELOPMENT_SECRETS {
+        env.push((name.to_string(), format!("production-{}", value.len())));
+    }
+    env
+}
+
+/// Issue 26: outside sandbox mode `orchestrator serve` started with the sandbox's public
+/// credentials and its loopback, plain-http upstreams. It now refuses, one line per setting.
+#[sqlx::test(migrations = "../migrations")]
+async fn outside_sandbox_mode_development_secrets_and_sandbox_urls_are_refused_at_start(db: PgPool) {
+    let dist = tempfile::tempdir().expect("dist");
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_orchestrator"));
+    let run = |env: &[(String, String)]| {
+        let mut child = serve_command(binary, free_port().expect("port"), dist.path(), env)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run");
+        async move {
+            // A server that starts anyway is stopped after a while, so the test fails instead of hanging.
+            if exited(&mut child, Duration::from_secs(20)).await.is_none() {
+                let _ = child.kill();
+            }
+            child.wait_with_output().expect("output")
+        }
+    };
+    let mut env = production_settings(&db);
+    // Each kind of mistake once: a development secret, a loopback URL, a plain-http URL, and
+    // an upstream left to the sandbox.
+    env.retain(|(k, _)| k != "UPSTREAM_HERO_URL");
+    for (name, value) in [
+        ("OAUTH_CLIENT_SECRET", upstream_contract::credentials::OAUTH_CLIENT_SECRET),
+        ("UPSTREAM_SSO_URL", "https://127.0.0.1:9443/sso"),
+        ("UPSTREAM_BFF_TIM_URL", "http://bff-tim.upstream.example"),
+        ("UPSTREAM_DOCDB_URL", "https://localhost/docdb"),
+    ] {
+        env.retain(|(k, _)| k != name);
+        env.push((name.to_string(), value.to_string()));
+    }
+    let output = run(&env).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "refused: {stderr}");
+    for setting in
+        ["OAUTH_CLIENT_SECRET", "UPSTREAM_SSO_URL", "UPSTREAM_BFF_TIM_URL", "UPSTREAM_DOCDB_URL", "UPSTREAM_HERO_URL"]
+    {
+        let lines = stderr.lines().filter(|line| line.contains(setting)).count();
+        assert_eq!(lines, 1, "one line names {setting}: {stderr}");
+    }
+    assert!(
+        !stderr.contains(upstream_contract::credentials::OAUTH_CLIENT_SECRET),
+        "the secret is not printed: {stderr}"
+    );
+
+    // The same settings in sandbox mode start (the scripts and tests run so).
+    let sandbox = spawn_on_loopback(SandboxConfig { seed: 26 }).await.expect("sandbox");
+    let server = serve(&db, &sandbox).await;
+    assert!(reqwest::get(format!("{}/healthz", server.base)).await.expect("health").status().is_success());
+    drop(server);
+
+    // Production-like settings start.
+    let env = production_settings(&db);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let server = Server::start(binary, &env).await.expect("a production-like configuration starts");
+    assert!(reqwest::get(format!("{}/healthz", server.base)).await.expect("health").status().is_success());
 }

@@ -121,7 +121,8 @@ async fn without_a_session_every_staff_route_answers_401(db: PgPool) {
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
         assert_eq!(body["message"], "Sua sessão terminou. Entre de novo.");
     }
-    let forged = Signed { cookie: "exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
+    let forged =
+        Signed { cookie: "__Host-exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
     assert_eq!(get(&app, Some(&forged), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
 }
 
@@ -271,6 +272,30 @@ async fn five_failed_sign_ins_lock_the_email_out_without_saying_whether_it_exist
     assert_eq!(sign_in_with(&app, "davi@exa.com.br", PASSWORD).await.status(), StatusCode::OK);
 }
 
+/// Issue 26: the sign-in failure table kept each client's address in clear (personal data, kept
+/// for no reason of its own). It keeps a keyed hash, and the per-address limit still counts.
+#[sqlx::test(migrations = "../migrations")]
+async fn failed_sign_ins_keep_the_clients_address_only_as_a_keyed_hash(db: PgPool) {
+    let app = spawn_app(db.clone()).await;
+    for _ in 0..2 {
+        let response = sign_in_with(&app, "ninguem@exa.com.br", "senha-errada-demais").await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    }
+    let rows: Vec<String> = sqlx::query_scalar("SELECT row_to_json(f)::text FROM staff_sign_in_failures f")
+        .fetch_all(&db)
+        .await
+        .expect("failures");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert!(!row.contains("127.0.0.1"), "the address in clear: {row}");
+    }
+    let addresses: i64 = sqlx::query_scalar("SELECT count(DISTINCT ip_hash) FROM staff_sign_in_failures")
+        .fetch_one(&db)
+        .await
+        .expect("hashes");
+    assert_eq!(addresses, 1, "one address, one hash");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn a_session_ends_when_idle_too_long_after_eight_hours_or_at_sign_out(db: PgPool) {
     add_staff(&db, "eva@exa.com.br", Role::Admin).await;
@@ -391,6 +416,68 @@ async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: 
     assert!(text.contains("event: changed") && text.contains("\"version\":3"), "{text}");
     let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;
     assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
+}
+
+/// Whether the event stream ends (its body closes) within `within`; keep-alive comments are read past.
+async fn ends_within(response: &mut reqwest::Response, within: std::time::Duration) -> bool {
+    tokio::time::timeout(within, async { while let Ok(Some(_)) = response.chunk().await {} }).await.is_ok()
+}
+
+/// Issue 26: the console's live stream outlived its session: signed out, or the account
+/// disabled, the page kept receiving the attempt's changes. It ends with either now.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_ends_at_sign_out_and_when_the_account_is_disabled(db: PgPool) {
+    add_staff(&db, "lia@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-8888").await;
+    let url = app.url(&format!("/api/support/attempts/{id}/stream"));
+
+    let signed = sign_in(&app, "lia@exa.com.br").await;
+    let mut stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+    assert_eq!(stream.status(), StatusCode::OK);
+    let signed_out = app
+        .client
+        .delete(app.url("/api/staff/session"))
+        .header("cookie", &signed.cookie)
+        .header("x-csrf-token", &signed.csrf)
+        .header("origin", origin(&app))
+        .send()
+        .await
+        .expect("sign-out");
+    assert_eq!(signed_out.status(), StatusCode::NO_CONTENT);
+    assert!(ends_within(&mut stream, std::time::Duration::from_secs(6)).await, "the stream ended at sign-out");
+
+    let signed = sign_in(&app, "lia@exa.com.br").await;
+    let mut stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+    assert_eq!(stream.status(), StatusCode::OK);
+    sqlx::query("UPDATE staff SET disabled_at = now()").execute(&db).await.expect("disabled");
+    assert!(ends_within(&mut stream, std::time::Duration::from_secs(6)).await, "the stream ended with the account");
+}
+
+/// Issue 26: the page reconnects its live stream by itself, and each reconnection counted as
+/// activity, so a console left open on an attempt never reached its 30 idle minutes.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_live_stream_does_not_keep_an_idle_session_alive(db: PgPool) {
+    add_staff(&db, "rui@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 95555-9999").await;
+    let signed = sign_in(&app, "rui@exa.com.br").await;
+    sqlx::query("UPDATE staff_sessions SET last_seen_at = now() - interval '20 minutes'")
+        .execute(&db)
+        .await
+        .expect("idle");
+    let url = app.url(&format!("/api/support/attempts/{id}/stream"));
+    for _ in 0..3 {
+        let stream = app.client.get(&url).header("cookie", &signed.cookie).send().await.expect("stream");
+        assert_eq!(stream.status(), StatusCode::OK);
+    }
+    let idle: f64 = sqlx::query_scalar("SELECT extract(epoch FROM now() - last_seen_at)::float8 FROM staff_sessions")
+        .fetch_one(&db)
+        .await
+        .expect("idle");
+    assert!(idle > 19.0 * 60.0, "the reconnections did not refresh the idle timer: idle for {idle} s");
+    // A page the staff member opens still does.
+    assert_eq!(get(&app, Some(&signed), "/api/staff/session").await.0, StatusCode::OK);
 }
 
 /// Issue 24: the console's live stream goes through the server's one event-stream helper:

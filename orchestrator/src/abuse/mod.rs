@@ -50,7 +50,8 @@ impl Refusal {
 pub struct Request<'a> {
     /// The `X-Altcha` header.
     pub proof: Option<&'a str>,
-    /// The client's address (the server's `client_ip` extractor).
+    /// The key per-address limits count the client under: its IPv4 address, or its IPv6 /64
+    /// (`http::client_ip::limit_key`).
     pub ip: Option<&'a str>,
 }
 
@@ -59,7 +60,7 @@ pub struct Request<'a> {
 pub struct AbuseGuard {
     pub limits: Limits,
     pub pow: ProofOfWork,
-    trusted_proxy_hops: usize,
+    trusted_proxies: crate::config::TrustedProxies,
 }
 
 impl AbuseGuard {
@@ -70,11 +71,12 @@ impl AbuseGuard {
             config.altcha_max_counter,
             Duration::from_secs(config.altcha_expires_secs.into()),
         );
-        Self { limits: Limits::from_config(config, sandbox_mode), pow, trusted_proxy_hops: config.trusted_proxy_hops }
+        Self { limits: Limits::from_config(config, sandbox_mode), pow, trusted_proxies: config.trusted_proxies.clone() }
     }
 
-    pub fn trusted_proxy_hops(&self) -> usize {
-        self.trusted_proxy_hops
+    /// The proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`).
+    pub fn trusted_proxies(&self) -> &crate::config::TrustedProxies {
+        &self.trusted_proxies
     }
 
     /// Checks what a decided command will do (its flow's [`Guards`]) against every limit it

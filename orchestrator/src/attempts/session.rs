@@ -4,7 +4,10 @@ use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
 
-pub const COOKIE_NAME: &str = "exa_session";
+/// A `__Host-` cookie: browsers keep it only when it is `Secure`, has `Path=/` and no `Domain`,
+/// so neither a plain-http page nor a sibling subdomain can plant or overwrite it. Browsers
+/// treat `http://localhost` and `http://127.0.0.1` as secure, so development works over http.
+pub const COOKIE_NAME: &str = "__Host-exa_session";
 
 /// The browser's session token, from its cookie.
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
@@ -31,19 +34,10 @@ pub fn hash(token: &str) -> Vec<u8> {
 pub const MAX_AGE_SECS: u64 = 86_400;
 
 /// The `Set-Cookie` header for a session, new or reused (its `Max-Age` starts again): not
-/// readable by scripts, same-site only, `Secure` when served over https.
-pub fn set_cookie(token: &str, secure: bool) -> (axum::http::HeaderName, HeaderValue) {
-    let mut value = format!("{COOKIE_NAME}={token}; Path=/api; HttpOnly; SameSite=Lax; Max-Age={MAX_AGE_SECS}");
-    if secure {
-        value.push_str("; Secure");
-    }
+/// readable by scripts, same-site only, always `Secure` (the `__Host-` prefix requires it).
+pub fn set_cookie(token: &str) -> (axum::http::HeaderName, HeaderValue) {
+    let value = format!("{COOKIE_NAME}={token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age={MAX_AGE_SECS}");
     (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
-}
-
-/// Whether the cookie must be `Secure`: the proxy says the request came over https
-/// (`X-Forwarded-Proto`), or the deployment says so (`SESSION_COOKIE_SECURE`).
-pub fn secure(headers: &HeaderMap, always: bool) -> bool {
-    crate::staff::sessions::secure(headers, always)
 }
 
 /// Whether `token` is a session this server issued: some attempt was started with it. Any
@@ -68,21 +62,17 @@ mod tests {
     }
 
     #[test]
-    fn the_cookie_is_secure_over_https_only_or_when_configured() {
-        let plain = set_cookie("t", false).1;
-        let secure_one = set_cookie("t", true).1;
-        assert!(!plain.to_str().expect("ascii").contains("Secure"));
-        assert!(secure_one.to_str().expect("ascii").ends_with("; Secure"));
-        let mut headers = HeaderMap::new();
-        assert!(!secure(&headers, false) && secure(&headers, true));
-        headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
-        assert!(secure(&headers, false));
+    fn the_cookie_is_a_host_cookie() {
+        let value = set_cookie("t").1;
+        let value = value.to_str().expect("ascii");
+        assert!(value.starts_with("__Host-exa_session=t; Path=/; Secure;"), "{value}");
+        assert!(!value.contains("Domain"), "{value}");
     }
 
     #[test]
     fn ignores_a_malformed_session() {
         let mut headers = HeaderMap::new();
-        headers.insert(COOKIE, HeaderValue::from_static("exa_session=short"));
+        headers.insert(COOKIE, HeaderValue::from_static("__Host-exa_session=short"));
         assert_eq!(from_headers(&headers), None);
     }
 }

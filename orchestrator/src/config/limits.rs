@@ -2,6 +2,8 @@
 
 use clap::Args;
 
+pub use crate::http::client_ip::TrustedProxies;
+
 /// The server's defaults, one constant each (the flags' and `ServerConfig::default`'s).
 pub const DEFAULT_HEADER_READ_TIMEOUT_SECS: u64 = 10;
 pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 30;
@@ -17,7 +19,6 @@ pub const DEFAULT_SMS_PER_MINUTE: u32 = 300;
 pub const DEFAULT_SMS_BREAKER_COOLDOWN_SECS: u32 = 300;
 pub const DEFAULT_WRONG_CODES_PER_ATTEMPT: u32 = 5;
 pub const DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR: u32 = 5;
-pub const DEFAULT_TRUSTED_PROXY_HOPS: usize = 0;
 pub const DEFAULT_ALTCHA_MAX_COUNTER: u32 = 30_000;
 pub const DEFAULT_ALTCHA_EXPIRES_SECS: u32 = 600;
 
@@ -52,10 +53,14 @@ pub struct AbuseConfig {
     /// sandbox mode unless set).
     #[arg(long, env = "LIMIT_PARTNER_LOGINS_PER_IP_HOUR")]
     pub partner_logins_per_ip_hour: Option<u32>,
-    /// How many proxies in front of the portal append to `X-Forwarded-For`. 0: the client
-    /// address is the connection's peer and the header is ignored.
-    #[arg(long, env = "TRUSTED_PROXY_HOPS", default_value_t = DEFAULT_TRUSTED_PROXY_HOPS)]
-    pub trusted_proxy_hops: usize,
+    /// The networks of the proxies in front of the portal (CIDRs, comma-separated). Only a
+    /// peer in them is believed about `X-Forwarded-For`, read from the right; the client is the
+    /// first address outside them. Empty: the client is the connection's peer.
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "")]
+    pub trusted_proxies: TrustedProxies,
+    /// Retired (issue 26): `TRUSTED_PROXIES` replaces it; set, the portal refuses to start.
+    #[arg(long, env = "TRUSTED_PROXY_HOPS", hide = true)]
+    pub retired_trusted_proxy_hops: Option<String>,
     /// Proof-of-work difficulty: the largest counter a browser may have to reach (the
     /// expected work is three quarters of it, one SHA-256 each).
     /// The default keeps the worst solve under a second on a mid-range phone
@@ -78,7 +83,8 @@ impl Default for AbuseConfig {
             wrong_codes_per_attempt: DEFAULT_WRONG_CODES_PER_ATTEMPT,
             partner_logins_per_email_hour: DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR,
             partner_logins_per_ip_hour: None,
-            trusted_proxy_hops: DEFAULT_TRUSTED_PROXY_HOPS,
+            trusted_proxies: TrustedProxies::default(),
+            retired_trusted_proxy_hops: None,
             altcha_max_counter: DEFAULT_ALTCHA_MAX_COUNTER,
             altcha_expires_secs: DEFAULT_ALTCHA_EXPIRES_SECS,
         }

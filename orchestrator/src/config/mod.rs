@@ -13,10 +13,12 @@ use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 
 mod limits;
+mod production;
 mod site;
 mod upstreams;
 
 pub use limits::*;
+pub use production::*;
 pub use site::*;
 pub use upstreams::*;
 
@@ -185,6 +187,18 @@ mod tests {
         assert!(!parsed(&["serve", "--database-url", "x"]), "forgotten: production");
         assert!(parsed(&["serve", "--database-url", "x", "--sandbox-mode", "true"]));
         assert!(!SiteSettings::default().sandbox_mode);
+    }
+
+    #[test]
+    fn trusted_proxies_are_address_blocks() {
+        let parsed = |value: &str| Cli::try_parse_from(["serve", "--database-url", "x", "--trusted-proxies", value]);
+        let none = Cli::try_parse_from(["serve", "--database-url", "x"]).expect("parses").config.abuse.trusted_proxies;
+        assert!(none.0.is_empty(), "believe no header unless told");
+        let two = parsed("10.0.0.0/8, 2001:db8::/32").expect("two blocks").config.abuse.trusted_proxies;
+        assert!(two.contains("10.1.2.3".parse().expect("ip")) && two.contains("2001:db8::7".parse().expect("ip")));
+        for bad in ["10.0.0.0/40", "proxy.internal", "10.0.0.0/8;"] {
+            assert!(parsed(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

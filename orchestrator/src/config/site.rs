@@ -20,14 +20,6 @@ pub struct SiteSettings {
 
     #[command(flatten)]
     pub company: CompanySettings,
-    /// Mark the support console's cookie `Secure` even when no proxy says the request came
-    /// over https.
-    #[arg(long, env = "STAFF_COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
-    pub staff_cookie_secure: bool,
-    /// Mark the visitor's session cookie `Secure` even when no proxy says the request came
-    /// over https.
-    #[arg(long, env = "SESSION_COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
-    pub session_cookie_secure: bool,
     /// The portal's own origin (`https://portal.example`; several separated by commas): the
     /// only place the broadband partner's OAuth may send the visitor back to. Unset: in sandbox
     /// mode the bind address and the loopback forms, otherwise none.

@@ -5,7 +5,9 @@ pub mod api;
 pub mod client_ip;
 pub mod health;
 pub mod json;
+pub mod no_store;
 pub mod public_config;
+pub mod request_id;
 pub mod security_headers;
 pub mod server;
 pub mod sse;
@@ -15,14 +17,13 @@ pub mod static_files;
 
 use std::path::Path;
 
-use axum::http::{HeaderName, Request};
+use axum::http::Request;
 use axum::Router;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
+use crate::http::request_id::REQUEST_ID;
 use crate::http::state::AppState;
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 pub fn app(state: AppState, web_dist: &Path) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.server.body_bytes);
@@ -44,6 +45,7 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         .layer(bounds)
         .layer(security)
         .layer(axum::middleware::from_fn(json::json_client_errors))
+        .layer(axum::middleware::from_fn(no_store::no_store))
         .layer(
             // One request id per request, in every log line of it and in the answer.
             TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
@@ -59,5 +61,7 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        // Before the id is set: a client's id that is not a UUID is dropped, so one is made.
+        .layer(axum::middleware::from_fn(request_id::keep_uuids_only))
         .with_state(state)
 }

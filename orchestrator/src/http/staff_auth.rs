@@ -1,4 +1,4 @@
-//! The extractors of staff routes: the session from the `exa_staff` cookie (401 without one),
+//! The extractors of staff routes: the session from the `__Host-exa_staff` cookie (401 without one),
 //! CSRF on state-changing requests (`X-CSRF-Token` equal to the session's and an `Origin`
 //! equal to the portal's own, else 403), and the role (403). The staff types are the staff
 //! area's (`crate::staff::auth`); reading them from a request is the server's.
@@ -17,7 +17,14 @@ impl FromRequestParts<AppState> for Staff {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let token = sessions::token_from_headers(&parts.headers).ok_or(ApiError::Unauthorized)?;
-        let session = sessions::load(&state.db, &token).await?.ok_or(ApiError::Unauthorized)?;
+        // An event stream (the console's live timeline) is opened and reopened by the page
+        // itself: it does not count as the staff member's activity.
+        let activity = if parts.method == Method::GET && parts.uri.path().ends_with("/stream") {
+            sessions::Activity::Passive
+        } else {
+            sessions::Activity::Active
+        };
+        let session = sessions::load(&state.db, &token, activity).await?.ok_or(ApiError::Unauthorized)?;
         if parts.method == Method::POST || parts.method == Method::DELETE {
             let token_ok = parts
                 .headers

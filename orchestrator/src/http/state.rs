@@ -18,10 +18,6 @@ pub struct AppState {
     pub flows: Arc<Flows>,
     pub notifier: Notifier,
     pub site: Arc<SiteConfig>,
-    /// Staff cookies always `Secure` (`STAFF_COOKIE_SECURE`), not only behind an https proxy.
-    pub staff_cookie_secure: bool,
-    /// The visitor's session cookie always `Secure` (`SESSION_COOKIE_SECURE`).
-    pub session_cookie_secure: bool,
     /// Abuse limits, proof of work and their refusal counts.
     pub abuse: Arc<crate::abuse::AbuseGuard>,
     /// The server's bounds (time-outs, concurrency, body size).

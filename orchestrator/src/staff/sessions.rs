@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use super::Role;
 
-pub const COOKIE_NAME: &str = "exa_staff";
+/// A `__Host-` cookie (`Secure`, `Path=/`, no `Domain`), as the visitor's session.
+pub const COOKIE_NAME: &str = "__Host-exa_staff";
 /// Idle limit, in minutes.
 pub const IDLE_MINUTES: i64 = 30;
 /// Absolute limit after sign-in, in hours.
@@ -50,19 +51,39 @@ pub async fn create(db: &PgPool, staff_id: Uuid) -> Result<(String, String), sql
     Ok((token, csrf))
 }
 
-/// The live session of `token` (refreshing its idle time), or `None` when it is unknown,
-/// expired or its member disabled.
-pub async fn load(db: &PgPool, token: &str) -> Result<Option<Session>, sqlx::Error> {
-    let row = sqlx::query(&format!(
-        "UPDATE staff_sessions s SET last_seen_at = now() FROM staff st \
-         WHERE s.token_hash = $1 AND st.id = s.staff_id AND st.disabled_at IS NULL \
-           AND s.last_seen_at > now() - interval '{IDLE_MINUTES} minutes' \
-           AND s.created_at > now() - interval '{ABSOLUTE_HOURS} hours' \
-         RETURNING s.staff_id, s.csrf_token, st.role, st.email_sealed"
-    ))
-    .bind(hash(token))
-    .fetch_optional(db)
-    .await?;
+/// Whether a request counts as the staff member's activity (it refreshes the idle time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    /// A request the staff member made: the idle time starts again.
+    Active,
+    /// A request the page makes by itself (an event stream's reconnection): it does not.
+    Passive,
+}
+
+/// Which sessions are live: known, not idle too long, not too old, the member not disabled.
+fn live_condition() -> String {
+    format!(
+        "s.token_hash = $1 AND st.id = s.staff_id AND st.disabled_at IS NULL \
+         AND s.last_seen_at > now() - interval '{IDLE_MINUTES} minutes' \
+         AND s.created_at > now() - interval '{ABSOLUTE_HOURS} hours'"
+    )
+}
+
+/// The live session of `token` (refreshing its idle time when the request is `Active`), or
+/// `None` when it is unknown, expired or its member disabled.
+pub async fn load(db: &PgPool, token: &str, activity: Activity) -> Result<Option<Session>, sqlx::Error> {
+    let sql = match activity {
+        Activity::Active => format!(
+            "UPDATE staff_sessions s SET last_seen_at = now() FROM staff st WHERE {} \
+             RETURNING s.staff_id, s.csrf_token, st.role, st.email_sealed",
+            live_condition()
+        ),
+        Activity::Passive => format!(
+            "SELECT s.staff_id, s.csrf_token, st.role, st.email_sealed FROM staff_sessions s, staff st WHERE {}",
+            live_condition()
+        ),
+    };
+    let row = sqlx::query(&sql).bind(hash(token)).fetch_optional(db).await?;
     let Some(row) = row else { return Ok(None) };
     let role: String = row.try_get("role")?;
     let Ok(role) = role.parse::<Role>() else { return Ok(None) };
@@ -72,6 +93,13 @@ pub async fn load(db: &PgPool, token: &str) -> Result<Option<Session>, sqlx::Err
         email_sealed: row.try_get("email_sealed")?,
         csrf_token: row.try_get("csrf_token")?,
     }))
+}
+
+/// Whether the session of `token` is still live, without refreshing it (an event stream asks
+/// while it is open, and ends when it is not: sign-out, expiry, a disabled member).
+pub async fn alive(db: &PgPool, token: &str) -> Result<bool, sqlx::Error> {
+    let sql = format!("SELECT EXISTS (SELECT 1 FROM staff_sessions s, staff st WHERE {})", live_condition());
+    sqlx::query_scalar(&sql).bind(hash(token)).fetch_one(db).await
 }
 
 /// Ends the session of `token` (sign-out).
@@ -92,27 +120,17 @@ pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
         .map(|(_, value)| value.to_string())
 }
 
-/// Whether the cookie must be `Secure`: served over https (as the proxy says) or configured so.
-pub fn secure(headers: &HeaderMap, always: bool) -> bool {
-    always
-        || headers
-            .get("x-forwarded-proto")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|p| p.eq_ignore_ascii_case("https"))
-}
-
-pub fn set_cookie(token: &str, secure: bool) -> (HeaderName, HeaderValue) {
+pub fn set_cookie(token: &str) -> (HeaderName, HeaderValue) {
     let max_age = ABSOLUTE_HOURS * 3600;
-    cookie(&format!("{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"), secure)
+    cookie(&format!("{COOKIE_NAME}={token}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={max_age}"))
 }
 
-pub fn clear_cookie(secure: bool) -> (HeaderName, HeaderValue) {
-    cookie(&format!("{COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"), secure)
+pub fn clear_cookie() -> (HeaderName, HeaderValue) {
+    cookie(&format!("{COOKIE_NAME}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0"))
 }
 
-fn cookie(value: &str, secure: bool) -> (HeaderName, HeaderValue) {
-    let value = if secure { format!("{value}; Secure") } else { value.to_string() };
-    (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+fn cookie(value: &str) -> (HeaderName, HeaderValue) {
+    (SET_COOKIE, HeaderValue::from_str(value).unwrap_or(HeaderValue::from_static("")))
 }
 
 #[cfg(test)]
@@ -126,7 +144,7 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(COOKIE, HeaderValue::from_str(&format!("a=1; {COOKIE_NAME}={token}")).expect("header"));
         assert_eq!(token_from_headers(&headers), Some(token.clone()));
-        let (_, value) = set_cookie(&token, true);
+        let (_, value) = set_cookie(&token);
         let value = value.to_str().expect("ascii");
         for part in ["HttpOnly", "SameSite=Strict", "Path=/", "Secure"] {
             assert!(value.contains(part), "{value}");

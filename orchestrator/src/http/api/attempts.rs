@@ -44,10 +44,7 @@ struct StartBody {
 
 /// What the abuse limits read from a request: its proof of work and the client's address.
 fn abuse_request<'a>(headers: &'a HeaderMap, ip: &'a ClientIp) -> abuse::Request<'a> {
-    abuse::Request {
-        proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()),
-        ip: Some(ip.0.as_str()).filter(|ip| *ip != "unknown"),
-    }
+    abuse::Request { proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()), ip: ip.limit_key() }
 }
 
 async fn start(
@@ -75,13 +72,13 @@ async fn start(
         )
         .await?;
     let response = (StatusCode::CREATED, Json(answer)).into_response();
-    Ok(with_session(response, &token, &headers, &state))
+    Ok(with_session(response, &token))
 }
 
 /// The answer with the session cookie set again: a new session, or a reused one whose
 /// `Max-Age` starts again.
-fn with_session(mut response: Response, token: &str, headers: &HeaderMap, state: &AppState) -> Response {
-    let (name, value) = session::set_cookie(token, session::secure(headers, state.session_cookie_secure));
+fn with_session(mut response: Response, token: &str) -> Response {
+    let (name, value) = session::set_cookie(token);
     response.headers_mut().insert(name, value);
     response
 }
@@ -100,7 +97,7 @@ async fn command(
         .await?;
     // Only the attempt's owner gets here, so the token is a known session.
     Ok(match token {
-        Some(token) => with_session(Json(answer).into_response(), &token, &headers, &state),
+        Some(token) => with_session(Json(answer).into_response(), &token),
         None => Json(answer).into_response(),
     })
 }
@@ -120,7 +117,7 @@ async fn load(State(state): State<AppState>, Path(id): Path<String>, headers: He
     let token = session::from_headers(&headers);
     let answer = service(&state).load(&id, token.clone()).await?;
     Ok(match token {
-        Some(token) => with_session(Json(answer).into_response(), &token, &headers, &state),
+        Some(token) => with_session(Json(answer).into_response(), &token),
         None => Json(answer).into_response(),
     })
 }

@@ -33,16 +33,41 @@ pub const DOWNLOAD_DEADLINE: Duration = Duration::from_secs(10 * 60);
 pub const DOWNLOAD_CAPS: crate::attempts::streams::StreamCaps =
     crate::attempts::streams::StreamCaps { per_attempt: 2, total: 200 };
 
+/// Redirects an installer download follows, each within the download manager's host.
+const MAX_REDIRECTS: usize = 5;
+
+/// Whether `next` has `first`'s scheme, host and port.
+fn same_origin(first: &reqwest::Url, next: &reqwest::Url) -> bool {
+    first.scheme() == next.scheme()
+        && first.host_str() == next.host_str()
+        && first.port_or_known_default() == next.port_or_known_default()
+}
+
 /// One client for every installer download: a bounded connect and read here, and the whole
-/// download bounded by [`DOWNLOAD_DEADLINE`].
+/// download bounded by [`DOWNLOAD_DEADLINE`]. The granted URL is the download manager's (the
+/// step kept it only so); a redirect is followed only to the same scheme, host and port, so the
+/// manager's answer cannot make the portal fetch another host (an internal one included). A
+/// redirect elsewhere is answered as the manager's refusal.
 fn http() -> &'static reqwest::Client {
     static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
     CLIENT.get_or_init(|| {
+        let policy = reqwest::redirect::Policy::custom(|attempt| {
+            let within = attempt.previous().first().is_some_and(|first| same_origin(first, attempt.url()));
+            if within && attempt.previous().len() <= MAX_REDIRECTS {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
+        // Without its settings the client would follow any redirect: better none at all.
         reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(Duration::from_secs(30))
+            .redirect(policy)
             .build()
-            .unwrap_or_default()
+            .unwrap_or_else(|_| {
+                reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_default()
+            })
     })
 }
 
@@ -161,4 +186,46 @@ async fn installer(
         out.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two loopback servers: the download manager at `127.0.0.1:a`, whose `/elsewhere` redirects
+    /// to another host (`127.0.0.1:b`) and `/moved` to its own `/file`.
+    async fn servers() -> (String, tokio::task::JoinHandle<()>, tokio::task::JoinHandle<()>) {
+        let serve = |app: Router| async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+            let addr = listener.local_addr().expect("addr");
+            (addr, tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") }))
+        };
+        // Test-only routes: their paths are not literals, so the OpenAPI check does not list them.
+        let (internal, file, moved, elsewhere) = ("/internal", "/file", "/moved", "/elsewhere");
+        let (other, other_task) = serve(Router::new().route(internal, get(|| async { "secret" }))).await;
+        let manager = Router::new()
+            .route(file, get(|| async { "installer" }))
+            .route(moved, get(|| async { axum::response::Redirect::temporary("/file") }))
+            .route(
+                elsewhere,
+                get(move || async move { axum::response::Redirect::temporary(&format!("http://{other}/internal")) }),
+            );
+        let (manager, manager_task) = serve(manager).await;
+        (format!("http://{manager}"), manager_task, other_task)
+    }
+
+    /// Issue 26: the installer proxy followed any redirect the download manager's answer gave,
+    /// so a redirect could make the portal fetch (and hand the visitor) another host's content,
+    /// an internal address's included. It follows redirects only within the manager's host.
+    #[tokio::test]
+    async fn the_installer_proxy_follows_redirects_only_within_the_download_managers_host() {
+        let (manager, a, b) = servers().await;
+        let moved = http().get(format!("{manager}/moved")).send().await.expect("moved");
+        assert_eq!(moved.status().as_u16(), 200);
+        assert_eq!(moved.text().await.expect("text"), "installer");
+        let elsewhere = http().get(format!("{manager}/elsewhere")).send().await.expect("elsewhere");
+        assert!(elsewhere.status().is_redirection(), "not followed: {}", elsewhere.status());
+        a.abort();
+        b.abort();
+    }
 }

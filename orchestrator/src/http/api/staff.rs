@@ -28,7 +28,7 @@ struct SignIn {
 
 async fn sign_in(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    ip: ClientIp,
     headers: HeaderMap,
     body: Result<crate::http::json::Json<SignIn>, ApiError>,
 ) -> Result<Response, ApiError> {
@@ -45,7 +45,9 @@ async fn sign_in(
     let hash_hex = hex::encode(&email_hash);
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
-    if !throttle::reserve(&state.db, &email_hash, &ip).await? {
+    // The address is counted as a keyed hash (`Vault::tag`): never kept in clear.
+    let ip_hash = state.vault.tag(throttle::IP_TAG, ip.limit_key().unwrap_or("unknown"));
+    if !throttle::reserve(&state.db, &email_hash, &ip_hash).await? {
         audit::record(
             &state.store,
             found.as_ref().map(|f| f.id),
@@ -85,7 +87,7 @@ async fn sign_in(
     audit::record(&state.store, Some(account.id), audit::SIGNED_IN, json!({ "role": account.role })).await?;
     let email = events::pii::PiiKind::Email.normalize(&body.email);
     let mut response = Json(json!({ "email": email, "role": account.role, "csrf_token": csrf })).into_response();
-    let (name, value) = sessions::set_cookie(&token, sessions::secure(&headers, state.staff_cookie_secure));
+    let (name, value) = sessions::set_cookie(&token);
     response.headers_mut().insert(name, value);
     Ok(response)
 }
@@ -94,11 +96,11 @@ async fn current(staff: Staff) -> Json<serde_json::Value> {
     Json(json!({ "email": staff.email, "role": staff.role, "csrf_token": staff.csrf_token }))
 }
 
-async fn sign_out(State(state): State<AppState>, headers: HeaderMap, staff: Staff) -> Result<Response, ApiError> {
+async fn sign_out(State(state): State<AppState>, staff: Staff) -> Result<Response, ApiError> {
     sessions::end(&state.db, &staff.token).await?;
     audit::record(&state.store, Some(staff.id), audit::SIGNED_OUT, json!({})).await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
-    let (name, value) = sessions::clear_cookie(sessions::secure(&headers, state.staff_cookie_secure));
+    let (name, value) = sessions::clear_cookie();
     response.headers_mut().insert(name, value);
     Ok(response)
 }

@@ -213,10 +213,12 @@ pub const STREAM_CAPS: crate::attempts::streams::StreamCaps =
 /// Server-sent `changed` events with `{version}` whenever the attempt moves past the version
 /// it had when the page connected (or past `Last-Event-ID` on a reconnection): the page has
 /// just read the attempt, so nothing is sent for the state it already shows. Wakes on NOTIFY;
-/// re-reads every second in case a notification was lost.
+/// re-reads every second in case a notification was lost. Ends as soon as the staff session
+/// does (sign-out, expiry, a disabled account), checked at each pass; opening it does not
+/// refresh the session's idle time (`staff_auth`).
 async fn stream(
     State(state): State<AppState>,
-    SupportStaff(_staff): SupportStaff,
+    SupportStaff(staff): SupportStaff,
     Path(id): Path<String>,
     headers: axum::http::HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
@@ -231,14 +233,19 @@ async fn stream(
         .and_then(|v| v.parse::<i64>().ok())
         .filter(|v| (0..=current).contains(v))
         .unwrap_or(current);
-    let initial = (state, stream_id, receiver, last_seen);
-    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen)| async move {
+    let initial = (state, stream_id, receiver, last_seen, staff.token);
+    let events = futures::stream::unfold(initial, |(state, stream_id, mut receiver, seen, token)| async move {
         let mut first = true;
         loop {
             // The first pass only reports changes a reconnection missed.
             if !first {
                 let wait = crate::attempts::notifier::changed(&mut receiver, stream_id.as_str());
                 let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
+            }
+            match crate::staff::sessions::alive(&state.db, &token).await {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(error) => tracing::warn!(%error, "staff session check failed"),
             }
             let version = match state.store.stream_version(&stream_id).await {
                 Ok(version) => version,
@@ -256,7 +263,7 @@ async fn stream(
                 .event("changed")
                 .id(version.to_string())
                 .data(json!({ "version": version }).to_string());
-            return Some((event, (state, stream_id, receiver, version)));
+            return Some((event, (state, stream_id, receiver, version, token)));
         }
     });
     Ok(crate::http::sse::bounded(events, place, notifier))
