@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-pub use crate::http::client_ip::TrustedProxies;
+use super::networks::TrustedProxies;
 
 /// The server's defaults, one constant each (the flags' and `ServerConfig::default`'s).
 pub const DEFAULT_HEADER_READ_TIMEOUT_SECS: u64 = 10;

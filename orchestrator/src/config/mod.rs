@@ -13,11 +13,13 @@ use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 
 mod limits;
+mod networks;
 mod production;
 mod site;
 mod upstreams;
 
 pub use limits::*;
+pub use networks::*;
 pub use production::*;
 pub use site::*;
 pub use upstreams::*;
