@@ -6,7 +6,7 @@ import type { AttemptEvent } from '../../lib/attempts/api';
 import { activationMachine } from './machine';
 import type { CommandOutput } from './machine';
 import type { CommandInput, StartInput } from './types';
-import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './messages';
+import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './texts';
 import { viewOf } from './selectors';
 
 const T0 = Date.parse('2026-03-02T12:00:00Z');

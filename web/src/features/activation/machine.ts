@@ -27,15 +27,15 @@ import {
   NOT_AUTHORIZED,
   PARTNER_LOGIN_REFUSED,
   SERIAL_NOT_FOUND,
-} from './messages';
+} from './texts';
 import { codeCommand, emailCommand, phoneCommand, type Built } from './commands';
-import type { Field } from './validation';
 import {
   isDomainEventType,
   RESEND_SECONDS,
   ACTIVATION_FLOW,
   type ActivationContext,
   type ActivationEvent,
+  type Field,
   type Product,
   type StartInput,
   type TypedEvent,

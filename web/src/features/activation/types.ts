@@ -3,14 +3,26 @@
 
 import type { AttemptContext, AttemptRegionEvent, Command, CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
 import type { Step, Variant } from './chain';
-import type { Field } from './validation';
 
 export const ACTIVATION_FLOW = 'activation';
 /** Spec section 9: the activation's resend countdown. */
 export const RESEND_SECONDS = 60;
 
+/** The visitor's fields; a refusal names one. */
+export type Field = 'phone' | 'cpf_cnpj' | 'licence' | 'pincode' | 'email' | 'terms';
+
 export type Platform = 'ios' | 'android' | 'desktop';
 export type Product = 'seguranca' | 'cloud' | 'gestao';
+
+/** The machine's `panel` states: the spec's panels, and the first one while the attempt starts. */
+export type Panel =
+  | 'starting'
+  | 'partner_login'
+  | 'send_code'
+  | 'email'
+  | 'code_validation'
+  | 'product_list'
+  | 'redirect_store';
 
 /** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
 export const DOMAIN_EVENT_TYPES = [

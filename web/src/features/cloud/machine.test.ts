@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { AttemptError } from '../../lib/attempts/api';
 import { cloudMachine, type CloudEvent, type CommandInput, type CommandOutput } from './machine';
-import { MESSAGES } from './rules';
+import { MESSAGES } from './texts';
 import { isBusy, panelOf, resendOf } from './selectors';
 import type { ServerEvent } from './types';
 

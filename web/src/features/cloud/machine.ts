@@ -16,6 +16,7 @@ import {
 } from '../../lib/attempts/regions';
 import type { AttemptContext, AttemptRegionEvent, CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
 import { parseCode, parsePhone, parseSerial } from './rules';
+import { GENERIC_ERROR } from './texts';
 import {
   CLOUD_FLOW,
   isDomainEventType,
@@ -29,8 +30,6 @@ export const RESEND_SECONDS = 10;
 /** Spec section 9: how long the success modal shows before /cliente/hero. */
 export const SUCCESS_MODAL_MS = 3000;
 export const SUCCESS_REDIRECT = '/cliente/hero';
-/** Shown when the server gave up on a step (events/src/flows/cloud/state.rs GENERIC_ERROR). */
-export const GENERIC_ERROR = 'Ops, ocorreu um erro. Tente novamente em instantes.';
 
 /** Steps that run once the code was spent: their failure returns to form 1. */
 const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];

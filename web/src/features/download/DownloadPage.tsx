@@ -17,7 +17,7 @@ import { DownloadActor } from './context';
 import { isBusy, panelOf, stepOf } from './selectors';
 import { TEXTS } from './texts';
 import type { Panel } from './types';
-import { isDesktopOs, type DesktopOs } from './validation';
+import { isDesktopOs, type DesktopOs } from './rules';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
 function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {

@@ -9,7 +9,7 @@ import { downloadMachine } from './machine';
 import { isBusy, panelOf } from './selectors';
 import type { UiEvent } from './types';
 import type { Command } from './types';
-import { GENERIC_FAILURE } from './validation';
+import { GENERIC_FAILURE } from './texts';
 
 const ID = 'download-00000000-0000-4000-8000-000000000002';
 

@@ -13,6 +13,7 @@ import {
 } from '../../lib/attempts/api';
 import { installerUrl, saveFile } from './installer';
 import {
+  DOWNLOAD_FLOW,
   isDomainEventType,
   type Command,
   type DomainEvent,
@@ -21,9 +22,12 @@ import {
   type UiEvent,
   type Pending,
 } from './types';
-import { GENERIC_FAILURE, REMOVAL_FAILURE, RESEND_SECONDS, SNACKBAR_MS } from './validation';
+import { GENERIC_FAILURE, REMOVAL_FAILURE } from './texts';
 
-export const DOWNLOAD_FLOW = 'download';
+/** The spec's resend countdown: 'Reenviar código' comes back this long after a code was sent. */
+export const RESEND_SECONDS = 90;
+/** The spec's snackbars close by themselves after 4 s. */
+export const SNACKBAR_MS = 4000;
 
 const GENERIC_STEPS: readonly Pending[] = ['find_user', 'list_partners', 'request_download', 'list_devices'];
 

@@ -4,6 +4,9 @@
 
 import type { AttemptReply } from '../../lib/attempts/api';
 
+/** The flow name of `POST /api/attempts` and the stream category. */
+export const DOWNLOAD_FLOW = 'download';
+
 export type Panel =
   | 'phone_entry'
   | 'code_entry'

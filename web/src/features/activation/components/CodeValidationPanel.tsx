@@ -5,8 +5,8 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { TERMS_PATHS } from '../../../content/company';
 import { ActivationActor } from '../context';
 import { resendIn } from '../machine';
-import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../messages';
-import { PINCODE_LENGTH } from '../validation';
+import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../texts';
+import { PINCODE_LENGTH } from '../rules';
 import { busyLabelOf, isBusy } from '../selectors';
 import { PanelForm } from './PanelForm';
 

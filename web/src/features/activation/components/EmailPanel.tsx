@@ -3,7 +3,7 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { ActivationActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
-import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../messages';
+import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../texts';
 import { PanelForm } from './PanelForm';
 
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */

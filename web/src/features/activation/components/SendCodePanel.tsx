@@ -4,7 +4,7 @@ import { busyLabelOf, isBusy } from '../selectors';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
-import { LICENCE_FROM_LINK_HINT, LICENCE_HINT, PHONE_HINT, cpfCnpjHint } from '../messages';
+import { LICENCE_FROM_LINK_HINT, LICENCE_HINT, PHONE_HINT, cpfCnpjHint } from '../texts';
 
 /** Spec panel 1: heading, phone, CPF/CNPJ (carrier), licence (hidden in the carrier flow). */
 export function SendCodePanel({ config }: { config: VariantConfig }) {

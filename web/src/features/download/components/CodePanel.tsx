@@ -6,8 +6,8 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
-import { TEXTS } from '../texts';
-import { checkCode, INVALID_CODE } from '../validation';
+import { INVALID_CODE, TEXTS } from '../texts';
+import { checkCode } from '../rules';
 
 /** Seconds left until `at` (client clock), ticking every second. */
 function useSecondsUntil(at: number | null): number {

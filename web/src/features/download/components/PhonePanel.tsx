@@ -4,8 +4,8 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { DownloadActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
-import { TEXTS } from '../texts';
-import { checkPhone, PHONE_HINT } from '../validation';
+import { PHONE_HINT, TEXTS } from '../texts';
+import { checkPhone } from '../rules';
 import { useDismissible } from './useDismissible';
 
 /** Step 1: the phone that receives the SMS code. */

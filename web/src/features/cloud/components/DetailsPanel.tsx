@@ -9,7 +9,7 @@ import { PhoneTip } from './PhoneTip';
 export const SERIAL_PLACEHOLDER = 'Ex.: PS2401BR00012345';
 
 /** Form 1: phone and serial. Our messages, not the browser's, show in the banner. */
-export function DetailsForm({ onHelp }: { onHelp: () => void }) {
+export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
   const actor = CloudActor.useActorRef();
   const phone = CloudActor.useSelector((s) => s.context.phone);
   const serial = CloudActor.useSelector((s) => s.context.serial);

@@ -5,7 +5,7 @@ import { CloudActor } from '../context';
 import { activationStageOf, isBusy, resendOf } from '../selectors';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
-export function CodeForm() {
+export function CodePanel() {
   const actor = CloudActor.useActorRef();
   const phoneMasked = CloudActor.useSelector((s) => s.context.phoneMasked);
   const code = CloudActor.useSelector((s) => s.context.code);
