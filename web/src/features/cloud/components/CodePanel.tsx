@@ -22,7 +22,7 @@ export function CodePanel() {
       aria-label="Código de verificação"
       onSubmit={(event) => {
         event.preventDefault();
-        actor.send({ type: 'SUBMIT_CODE' });
+        actor.send({ type: 'SUBMIT' });
       }}
     >
       <p className="cloud-form__lead">
@@ -34,7 +34,7 @@ export function CodePanel() {
         label="Código recebido"
         value={code}
         invalid={invalid}
-        onChange={(value) => actor.send({ type: 'CODE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'code', value })}
       />
       <p className="cloud-resend" aria-live="polite">
         {countdown === null ? (

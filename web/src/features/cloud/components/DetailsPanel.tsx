@@ -22,7 +22,7 @@ export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
       aria-label="Dados para ativação"
       onSubmit={(event) => {
         event.preventDefault();
-        actor.send({ type: 'SUBMIT_DETAILS' });
+        actor.send({ type: 'SUBMIT' });
       }}
     >
       <div className="cloud-field">
@@ -30,7 +30,7 @@ export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
           id="cloud-phone"
           label="Celular"
           value={phone}
-          onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+          onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'phone', value })}
           invalid={field === 'phone'}
           describedBy="cloud-phone-tip"
         />
@@ -55,7 +55,7 @@ export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
           spellCheck={false}
           aria-required="true"
           aria-invalid={field === 'serial'}
-          onChange={(event) => actor.send({ type: 'SERIAL_CHANGED', value: event.target.value })}
+          onChange={(event) => actor.send({ type: 'FIELD_CHANGED', field: 'serial', value: event.target.value })}
         />
       </div>
       <LoadingButton busy={disabled} busyLabel="Enviando código…" className="cloud-submit">
