@@ -42,7 +42,7 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
         label="Código recebido por SMS"
         value={pincode}
         invalid={invalid}
-        onChange={(value) => actor.send({ type: 'PINCODE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'pincode', value })}
       />
       <p className="activation-resend" aria-live="polite">
         {counting ? (
@@ -56,7 +56,7 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
       <Checkbox
         id="activation-terms"
         checked={terms}
-        onChange={(value) => actor.send({ type: 'TERMS_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'terms', value })}
         required
       >
         Li e concordo com os{' '}
