@@ -1,6 +1,6 @@
 // Small reads of the machine's snapshot: the panel, the loader, the busy button's label, and the
-// machine's view in the shape of the Rust projector's (events/src/flows/activation/view.rs), so the shared vectors compare
-// both sides field by field.
+// machine's view in the shape of the Rust projector's (events/src/flows/activation/view.rs), so
+// the shared vectors compare both sides field by field.
 
 import { resendIn } from './machine';
 import type { ActivationSnapshot } from './machine';
