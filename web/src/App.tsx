@@ -17,7 +17,7 @@ const Terms = lazy(() => import('./pages/Terms'));
 const ExternalRedirect = lazy(() => import('./pages/ExternalRedirect'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 const Activation = lazy(() => import('./features/activation/ActivationPage'));
-const CloudActivation = lazy(() => import('./features/cloud/CloudActivationPage'));
+const CloudActivation = lazy(() => import('./features/cloud/CloudPage'));
 const ClienteHero = lazy(() => import('./pages/ClienteHero'));
 const DownloadPage = lazy(() => import('./features/download/DownloadPage'));
 // The support console (docs/support.md): its own chunks, loaded by no public page.

@@ -2,7 +2,7 @@ import { constants, gzipSync } from 'node:zlib';
 import { expect, test } from '../fixtures';
 
 // The marketing pages must not wait for the flows' code: each route has its own chunk.
-const FLOW_CHUNKS = /(ActivationPage|DownloadPage|CloudActivationPage|ClienteHero)-[\w-]+\.js$/;
+const FLOW_CHUNKS = /(ActivationPage|DownloadPage|CloudPage|ClienteHero)-[\w-]+\.js$/;
 
 for (const path of ['/', '/seguranca', '/faq']) {
   test(`${path} loads no flow chunk`, async ({ page }) => {

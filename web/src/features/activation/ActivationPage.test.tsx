@@ -16,7 +16,7 @@ import {
   PRODUCT_LINES,
   PRODUCT_LIST_HEADING,
   REDIRECT_TEXT,
-} from './messages';
+} from './texts';
 
 const ID = 'activation-00000000-0000-4000-8000-000000000001';
 const LOADER = 'Aguarde, estamos processando';

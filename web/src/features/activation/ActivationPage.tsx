@@ -79,7 +79,7 @@ function useStoredPlan() {
   }, [planId]);
 }
 
-function Activation({ variant, onChangeNumber }: { variant: Variant; onChangeNumber: () => void }) {
+function ActivationFlow({ variant, onChangeNumber }: { variant: Variant; onChangeNumber: () => void }) {
   const config = VARIANT_CONFIGS[variant];
   const platform: Platform = useMemo(() => currentPlatform(), []);
   const actor = ActivationActor.useActorRef();
@@ -125,7 +125,7 @@ export default function ActivationPage({ variant }: Props) {
       key={`${resolved}${location.search}#${round}`}
       options={{ input: startInput(resolved, location.search, round === 0) }}
     >
-      <Activation variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
+      <ActivationFlow variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
     </ActivationActor.Provider>
   );
 }

@@ -1,14 +1,14 @@
 // The activation's form panels as commands: what the visitor typed, parsed on this side first
-// with the spec's rules and messages (validation.ts), then sent; the server parses again.
+// with the spec's rules and messages (rules.ts), then sent; the server parses again.
 
-import type { Command } from '../../lib/attempts/regions';
+import type { Built as AttemptBuilt, Command } from '../../lib/attempts/regions';
 import { needsDocument, needsLicence, type Variant } from './chain';
-import { TERMS_REQUIRED } from './messages';
-import type { ActivationContext } from './types';
-import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode, type Field, type Parsed } from './validation';
+import { TERMS_REQUIRED } from './texts';
+import type { ActivationContext, Field } from './types';
+import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode, type Parsed } from './rules';
 
 /** A command to send, or the first field that keeps it from being sent, with its message. */
-export type Built = { command: Command } | { error: string; field: Field };
+export type Built = AttemptBuilt<Command, Field>;
 
 function firstError<T>(results: Parsed<T>[]): { error: string; field: Field } | null {
   for (const result of results) if ('error' in result) return result;

@@ -6,7 +6,7 @@ import type { AttemptEvent } from '../../lib/attempts/api';
 import { activationMachine } from './machine';
 import type { CommandOutput } from './machine';
 import type { CommandInput, StartInput } from './types';
-import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './messages';
+import { CODE_EXPIRED, INVALID_CPF, INVALID_PHONE, MISSING_LICENCE, TERMS_REQUIRED } from './texts';
 import { viewOf } from './selectors';
 
 const T0 = Date.parse('2026-03-02T12:00:00Z');
@@ -74,12 +74,12 @@ describe('activation machine, client side', () => {
     const h = harness({ variant: 'carrier' }, []);
     h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'carrier', licence: null, licence_locked: false, partner_code: null }, 0)] });
     await idle(h.actor);
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(10) 98765-4321' });
     h.actor.send({ type: 'SUBMIT' });
     expect(h.actor.getSnapshot().context).toMatchObject({ error: INVALID_PHONE, field: 'phone' });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(11) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 98765-4321' });
     expect(h.actor.getSnapshot().context.error).toBeNull();
-    h.actor.send({ type: 'CPF_CNPJ_CHANGED', value: '111.111.111-11' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'cpf_cnpj', value: '111.111.111-11' });
     h.actor.send({ type: 'SUBMIT' });
     expect(h.actor.getSnapshot().context).toMatchObject({ error: INVALID_CPF, field: 'cpf_cnpj' });
     expect(h.sent).toHaveLength(1); // only the start
@@ -89,8 +89,8 @@ describe('activation machine, client side', () => {
     const h = harness({ variant: 'standard', licenca: 'LINK-1' }, [[], []]);
     await idle(h.actor);
     h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'standard', licence: 'LINK-1', licence_locked: true, partner_code: null }, 0)] });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(11) 98765-4321' });
-    h.actor.send({ type: 'LICENCE_CHANGED', value: 'TYPED' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'licence', value: 'TYPED' });
     h.actor.send({ type: 'SUBMIT' });
     await idle(h.actor);
     expect(h.sent[1].command).toEqual({ type: 'submit_phone', phone: '(11) 98765-4321', licence: 'LINK-1' });
@@ -100,7 +100,7 @@ describe('activation machine, client side', () => {
     const h = harness({ variant: 'standard' }, [[]]);
     await idle(h.actor);
     h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'standard', licence: null, licence_locked: false, partner_code: null }, 0)] });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(11) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 98765-4321' });
     h.actor.send({ type: 'SUBMIT' });
     expect(h.actor.getSnapshot().context).toMatchObject({ error: MISSING_LICENCE, field: 'licence' });
   });
@@ -109,8 +109,8 @@ describe('activation machine, client side', () => {
     const h = harness({ variant: 'standard' }, [[], new AttemptError(422, INVALID_PHONE, 'phone')]);
     await idle(h.actor);
     h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'standard', licence: null, licence_locked: false, partner_code: null }, 0)] });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(11) 98765-4321' });
-    h.actor.send({ type: 'LICENCE_CHANGED', value: 'L' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'licence', value: 'L' });
     h.actor.send({ type: 'SUBMIT' });
     await idle(h.actor);
     expect(h.actor.getSnapshot().context).toMatchObject({ error: INVALID_PHONE, field: 'phone' });
@@ -131,14 +131,14 @@ describe('activation machine, client side', () => {
     });
     h.actor.send({ type: 'clock.tick', now: T0 + 5_000 });
     expect(viewOf(h.actor.getSnapshot())).toMatchObject({ panel: 'code_validation', resend_in: 59 });
-    h.actor.send({ type: 'PINCODE_CHANGED', value: '123456' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'pincode', value: '123456' });
     h.actor.send({ type: 'SUBMIT' });
     h.actor.send({ type: 'RESEND' });
     expect(h.sent).toHaveLength(1);
     h.actor.send({ type: 'clock.tick', now: T0 + 64_000 });
     h.actor.send({ type: 'SUBMIT' });
     expect(h.actor.getSnapshot().context).toMatchObject({ error: TERMS_REQUIRED, field: 'terms' });
-    h.actor.send({ type: 'TERMS_CHANGED', value: true });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'terms', value: true });
     h.actor.send({ type: 'SUBMIT' });
     await idle(h.actor);
     expect(h.sent[1].command).toEqual({ type: 'submit_code', pincode: '123456', terms_accepted: true });
@@ -165,11 +165,11 @@ describe('activation machine, field echoes', () => {
     const h = harness({ variant: 'standard' }, [[]]);
     await idle(h.actor);
     h.actor.send({ type: 'server.events', events: [h.event('attempt.started', { variant: 'standard', licence: null, licence_locked: false, partner_code: null }, 0)] });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(10) 98765-4321' });
     h.actor.send({ type: 'SUBMIT' });
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-4321' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(10) 98765-4321' });
     expect(h.actor.getSnapshot().context.error).toBe(INVALID_PHONE);
-    h.actor.send({ type: 'PHONE_CHANGED', value: '(10) 98765-432' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(10) 98765-432' });
     expect(h.actor.getSnapshot().context.error).toBeNull();
   });
 });

@@ -12,8 +12,11 @@ import {
   attemptGuards,
   commandActor,
   followActor,
+  bootState,
   liveStates,
   requestStates,
+  send,
+  sendOrShow,
 } from '../../lib/attempts/regions';
 import type { Command } from '../../lib/attempts/regions';
 import { afterCode, beforeCode, isStep, isVariant, stepAfter } from './chain';
@@ -27,15 +30,15 @@ import {
   NOT_AUTHORIZED,
   PARTNER_LOGIN_REFUSED,
   SERIAL_NOT_FOUND,
-} from './messages';
-import { codeCommand, emailCommand, phoneCommand, type Built } from './commands';
-import type { Field } from './validation';
+} from './texts';
+import { codeCommand, emailCommand, phoneCommand } from './commands';
 import {
   isDomainEventType,
   RESEND_SECONDS,
   ACTIVATION_FLOW,
   type ActivationContext,
   type ActivationEvent,
+  type Field,
   type Product,
   type StartInput,
   type TypedEvent,
@@ -75,29 +78,17 @@ function grantedProducts(data: Record<string, unknown>): Product[] {
   return GRANTED_ORDER.filter((name) => products[name] === true);
 }
 
-/** The context field each typing event writes. */
-const TYPED: Record<TypedEvent['type'], 'phone' | 'licenceInput' | 'cpfCnpj' | 'email' | 'pincode'> = {
-  PHONE_CHANGED: 'phone',
-  LICENCE_CHANGED: 'licenceInput',
-  CPF_CNPJ_CHANGED: 'cpfCnpj',
-  EMAIL_CHANGED: 'email',
-  PINCODE_CHANGED: 'pincode',
+/** The context field each text field writes. */
+const TYPED: Record<TypedEvent['field'], 'phone' | 'licenceInput' | 'cpfCnpj' | 'email' | 'pincode'> = {
+  phone: 'phone',
+  licence: 'licenceInput',
+  cpf_cnpj: 'cpfCnpj',
+  email: 'email',
+  pincode: 'pincode',
 };
 
-const isTyped = (event: ActivationEvent): event is TypedEvent => event.type in TYPED;
-
-/** Sends the built command, or shows why it cannot be sent beside its field. */
-function sendOrShow(
-  enqueue: { assign: (values: Partial<ActivationContext>) => void; raise: (event: ActivationEvent) => void },
-  built: Built,
-) {
-  if ('error' in built) {
-    enqueue.assign({ error: built.error, field: built.field });
-    return;
-  }
-  enqueue.assign({ outgoing: built.command, error: null, field: null });
-  enqueue.raise({ type: 'request.send' });
-}
+const isTyped = (event: ActivationEvent): event is TypedEvent =>
+  event.type === 'FIELD_CHANGED' && event.field !== 'terms';
 
 /** Where a step that failed (or gave up) leaves the visitor: the panel that asked for it. */
 const STEP_FAILED = [
@@ -213,7 +204,8 @@ export const activationMachine = setup({
     failNotAuthorized: assign({ pending: null, error: NOT_AUTHORIZED, field: null }),
     failSerial: assign({ pending: null, error: SERIAL_NOT_FOUND, field: null }),
     failGeneric: assign({ pending: null, error: GENERIC, field: null, resending: false }),
-    typed: assign(({ event }) => (isTyped(event) ? { [TYPED[event.type]]: event.value, error: null, field: null } : {})),
+    typed: assign(({ event }) => (isTyped(event) ? { [TYPED[event.field]]: event.value, error: null, field: null } : {})),
+    ticked: assign(({ event }) => (event.type === 'FIELD_CHANGED' && event.field === 'terms' ? { terms: event.value } : {})),
     prepareStart: assign(({ context }) => ({
       outgoing: {
         type: 'start',
@@ -225,28 +217,27 @@ export const activationMachine = setup({
       },
     })),
     /** The form panels: parsed on this side first (commands.ts), the server parses again. */
-    submitPhone: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, phoneCommand(context, chainVariant(context)))),
-    submitEmail: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, emailCommand(context))),
-    submitCode: enqueueActions(({ context, enqueue }) => sendOrShow(enqueue, codeCommand(context))),
-    resend: enqueueActions(({ enqueue }) => {
-      enqueue.assign({ outgoing: { type: 'resend_code' }, pincode: '' });
-      enqueue.raise({ type: 'request.send' });
-    }),
+    submitPhone: enqueueActions(({ context, enqueue }) =>
+      sendOrShow<ActivationContext>(enqueue, phoneCommand(context, chainVariant(context))),
+    ),
+    submitEmail: enqueueActions(({ context, enqueue }) => sendOrShow<ActivationContext>(enqueue, emailCommand(context))),
+    submitCode: enqueueActions(({ context, enqueue }) => sendOrShow<ActivationContext>(enqueue, codeCommand(context))),
+    // The banner stays until the server's news: these only send.
+    resend: enqueueActions(({ enqueue }) => send<ActivationContext>(enqueue, { type: 'resend_code' }, { pincode: '' })),
     recordRedirect: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'STORE_REDIRECTED') return;
-      enqueue.assign({ outgoing: { type: 'record_store_redirect', platform: event.platform } });
-      enqueue.raise({ type: 'request.send' });
+      send<ActivationContext>(enqueue, { type: 'record_store_redirect', platform: event.platform });
     }),
     chooseProduct: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'PRODUCT_CHOSEN') return;
-      enqueue.assign({ outgoing: { type: 'choose_product', product: event.product, platform: event.platform } });
-      enqueue.raise({ type: 'request.send' });
+      send<ActivationContext>(enqueue, { type: 'choose_product', product: event.product, platform: event.platform });
     }),
   },
   guards: {
     ...attemptGuards,
     autostart: ({ context }) => context.start.autostart !== false,
-    changedValue: ({ context, event }) => isTyped(event) && event.value !== context[TYPED[event.type]],
+    changedValue: ({ context, event }) => isTyped(event) && event.value !== context[TYPED[event.field]],
+    termsField: ({ event }) => event.type === 'FIELD_CHANGED' && event.field === 'terms',
     ready: and([({ context }) => context.pending === null, stateIn({ request: 'idle' })]),
     countingDown: ({ context }) => resendIn(context) > 0,
     telecomForm: ({ context }) => chainVariant(context) === 'telecom',
@@ -306,12 +297,11 @@ export const activationMachine = setup({
     DISMISS: { actions: 'dismiss' },
     // Spec section 5: typing clears the error. A mask library re-announcing the same value
     // (on mount, on blur) is not typing.
-    PHONE_CHANGED: { guard: 'changedValue', actions: 'typed' },
-    LICENCE_CHANGED: { guard: 'changedValue', actions: 'typed' },
-    CPF_CNPJ_CHANGED: { guard: 'changedValue', actions: 'typed' },
-    EMAIL_CHANGED: { guard: 'changedValue', actions: 'typed' },
-    PINCODE_CHANGED: { guard: 'changedValue', actions: 'typed' },
-    TERMS_CHANGED: { actions: assign(({ event }) => ({ terms: event.value })) },
+    // Ticking the terms box is not typing: the message stays.
+    FIELD_CHANGED: [
+      { guard: 'termsField', actions: 'ticked' },
+      { guard: 'changedValue', actions: 'typed' },
+    ],
   },
   states: {
     panel: {
@@ -383,9 +373,7 @@ export const activationMachine = setup({
     request: {
       initial: 'boot',
       states: {
-        boot: {
-          always: [{ guard: 'autostart', target: 'sending', actions: 'prepareStart' }, { target: 'idle' }],
-        },
+        boot: bootState,
         ...requestStates<ActivationContext>(),
       },
     },

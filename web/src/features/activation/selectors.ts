@@ -1,20 +1,11 @@
-// Selectors (the file name the cloud and download flows use): the machine's view, in the shape
-// of the Rust projector's (events/src/flows/activation/view.rs), so the shared vectors compare
-// both sides field by field.
+// Small reads of the machine's snapshot: the panel, the loader, the busy button's label, and the
+// machine's view in the shape of the Rust projector's (events/src/flows/activation/view.rs), so
+// the shared vectors compare both sides field by field.
 
 import { resendIn } from './machine';
 import type { ActivationSnapshot } from './machine';
-import type { Product } from './types';
+import type { Panel, Product } from './types';
 import type { Variant } from './chain';
-
-export type Panel =
-  | 'starting'
-  | 'partner_login'
-  | 'send_code'
-  | 'email'
-  | 'code_validation'
-  | 'product_list'
-  | 'redirect_store';
 
 export interface View {
   panel: Panel;

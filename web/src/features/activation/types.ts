@@ -1,16 +1,35 @@
 // The activation flow's vocabulary: the domain events the panel region follows, the machine's
 // context and events, and what starts an attempt (machine.ts uses them).
 
-import type { AttemptContext, AttemptRegionEvent, Command, CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
+import type {
+  AttemptContext,
+  AttemptRegionEvent,
+  Command,
+  CommandInput as AttemptCommandInput,
+  FieldChanged,
+  VisitorEvent,
+} from '../../lib/attempts/regions';
 import type { Step, Variant } from './chain';
-import type { Field } from './validation';
 
 export const ACTIVATION_FLOW = 'activation';
 /** Spec section 9: the activation's resend countdown. */
 export const RESEND_SECONDS = 60;
 
+/** The visitor's fields; a refusal names one. */
+export type Field = 'phone' | 'cpf_cnpj' | 'licence' | 'pincode' | 'email' | 'terms';
+
 export type Platform = 'ios' | 'android' | 'desktop';
 export type Product = 'seguranca' | 'cloud' | 'gestao';
+
+/** The machine's `panel` states: the spec's panels, and the first one while the attempt starts. */
+export type Panel =
+  | 'starting'
+  | 'partner_login'
+  | 'send_code'
+  | 'email'
+  | 'code_validation'
+  | 'product_list'
+  | 'redirect_store';
 
 /** The domain event types the panel region follows (events/src/flows/activation/events.rs). */
 export const DOMAIN_EVENT_TYPES = [
@@ -88,23 +107,18 @@ export interface ActivationContext extends AttemptContext<Command, Field> {
   terms: boolean;
 }
 
+/** The fields the visitor types in (the terms are a checkbox). */
+export type TextField = Exclude<Field, 'terms'>;
+
 /** Typing in one of the text fields. */
-export type TypedEvent =
-  | { type: 'PHONE_CHANGED'; value: string }
-  | { type: 'LICENCE_CHANGED'; value: string }
-  | { type: 'CPF_CNPJ_CHANGED'; value: string }
-  | { type: 'EMAIL_CHANGED'; value: string }
-  | { type: 'PINCODE_CHANGED'; value: string };
+export type TypedEvent = FieldChanged<TextField>;
 
 export type ActivationEvent =
   | DomainEvent
   | AttemptRegionEvent
   | { type: 'clock.tick'; now: number }
-  | TypedEvent
-  | { type: 'TERMS_CHANGED'; value: boolean }
-  | { type: 'SUBMIT' }
-  | { type: 'RESEND' }
-  | { type: 'DISMISS' }
+  | VisitorEvent<TextField>
+  | FieldChanged<'terms', boolean>
   | { type: 'STORE_REDIRECTED'; platform: Platform }
   | { type: 'PRODUCT_CHOSEN'; product: Product; platform: Platform };
 

@@ -3,7 +3,7 @@
 
 import { activationPath } from '../../lib/flows';
 import type { Variant } from './chain';
-import { CARRIER_BUTTON, DEFAULT_BUTTON, DEFAULT_HEADING } from './messages';
+import { CARRIER_BUTTON, DEFAULT_BUTTON, DEFAULT_HEADING } from './texts';
 
 export interface VariantConfig {
   variant: Variant;

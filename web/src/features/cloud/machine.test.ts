@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { AttemptError } from '../../lib/attempts/api';
 import { cloudMachine, type CloudEvent, type CommandInput, type CommandOutput } from './machine';
-import { MESSAGES } from './rules';
+import { MESSAGES } from './texts';
 import { isBusy, panelOf, resendOf } from './selectors';
 import type { ServerEvent } from './types';
 
@@ -47,14 +47,14 @@ afterEach(() => vi.useRealTimers());
 describe('cloud machine', () => {
   it('checks the phone, then the serial, before sending anything', async () => {
     const { actor, calls } = harness(() => new Promise(() => {}));
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().context).toMatchObject({ error: MESSAGES.phoneRequired, field: 'phone' });
-    actor.send({ type: 'PHONE_CHANGED', value: '(11) 91234-567' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91234-567' });
     expect(actor.getSnapshot().context.field).toBeNull();
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().context.error).toBe(MESSAGES.phoneInvalid);
-    actor.send({ type: 'PHONE_CHANGED', value: '(11) 91234-5678' });
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91234-5678' });
+    actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().context).toMatchObject({ error: MESSAGES.serialRequired, field: 'serial' });
     await settle();
     expect(calls).toEqual([]);
@@ -65,9 +65,9 @@ describe('cloud machine', () => {
       id: ID,
       events: [wire(1, 'details.submitted', { phone: null, phone_masked: '(11) *****-5678', serial: 'PSN-1' })],
     }));
-    actor.send({ type: 'PHONE_CHANGED', value: '(11) 91234-5678' });
-    actor.send({ type: 'SERIAL_CHANGED', value: 'PSN-1' });
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91234-5678' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'serial', value: 'PSN-1' });
+    actor.send({ type: 'SUBMIT' });
     expect(isBusy(actor.getSnapshot())).toBe(true);
     await settle();
     expect(calls).toEqual([{ attemptId: null, command: { type: 'start', phone: '(11) 91234-5678', serial: 'PSN-1' } }]);
@@ -89,12 +89,12 @@ describe('cloud machine', () => {
         ? { id: ID, events: [wire(1, 'details.submitted', { phone: null, phone_masked: 'x', serial: 'A' }), wire(2, 'phone.refused', { message: 'Número recusado.' })] }
         : { id: ID, events: [] },
     );
-    actor.send({ type: 'PHONE_CHANGED', value: '11912345678' });
-    actor.send({ type: 'SERIAL_CHANGED', value: 'A' });
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '11912345678' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'serial', value: 'A' });
+    actor.send({ type: 'SUBMIT' });
     await settle();
     expect(actor.getSnapshot().context.error).toBe('Número recusado.');
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'SUBMIT' });
     await settle();
     expect(calls.map((c) => [c.attemptId, c.command.type])).toEqual([
       [null, 'start'],
@@ -106,9 +106,9 @@ describe('cloud machine', () => {
     const { actor } = harness(async () => {
       throw new AttemptError(422, 'Por favor, digite um numero de celular válido!', 'phone');
     });
-    actor.send({ type: 'PHONE_CHANGED', value: '11912345678' });
-    actor.send({ type: 'SERIAL_CHANGED', value: 'A' });
-    actor.send({ type: 'SUBMIT_DETAILS' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '11912345678' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'serial', value: 'A' });
+    actor.send({ type: 'SUBMIT' });
     await settle();
     const snapshot = actor.getSnapshot();
     expect(snapshot.context).toMatchObject({ error: 'Por favor, digite um numero de celular válido!', field: 'phone' });
@@ -137,11 +137,11 @@ describe('cloud machine', () => {
     const { actor, calls } = harness(async () => ({ id: ID, events: [wire(4, 'code.submitted', { pincode: '123456' })] }));
     actor.send({ type: 'server.events', events: [wire(1, 'details.submitted', { phone_masked: 'x', serial: 'A' }), wire(2, 'phone.checked'), wire(3, 'code.sent', { transaction_id: 't' })] });
     // The attempt id comes from a first reply; here the stream alone moved the panel.
-    actor.send({ type: 'CODE_CHANGED', value: '12345' });
-    actor.send({ type: 'SUBMIT_CODE' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'code', value: '12345' });
+    actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().context).toMatchObject({ error: MESSAGES.codeInvalid, field: 'code' });
-    actor.send({ type: 'CODE_CHANGED', value: '123456' });
-    actor.send({ type: 'SUBMIT_CODE' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'code', value: '123456' });
+    actor.send({ type: 'SUBMIT' });
     await settle();
     expect(calls.map((c) => c.command)).toEqual([{ type: 'submit_code', code: '123456' }]);
     expect(actor.getSnapshot().context.busy).toBe(true);

@@ -4,7 +4,7 @@
 // `request` and `live` regions are the ones every attempt machine shares
 // (lib/attempts/regions.ts); `live` stops once the account is active.
 
-import { and, assign, not, raise, setup, stateIn } from 'xstate';
+import { and, assign, enqueueActions, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import {
   attemptActions,
@@ -13,14 +13,17 @@ import {
   followActor,
   liveStates,
   requestStates,
+  sendOrShow,
 } from '../../lib/attempts/regions';
-import type { AttemptContext, AttemptRegionEvent, CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
-import { parseCode, parsePhone, parseSerial } from './rules';
+import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
+import { codeCommand, detailsCommand } from './commands';
+import { GENERIC_ERROR } from './texts';
 import {
   CLOUD_FLOW,
   isDomainEventType,
   type CloudCommand,
-  type DomainEvent,
+  type CloudContext,
+  type CloudEvent,
   type Field,
 } from './types';
 
@@ -29,40 +32,13 @@ export const RESEND_SECONDS = 10;
 /** Spec section 9: how long the success modal shows before /cliente/hero. */
 export const SUCCESS_MODAL_MS = 3000;
 export const SUCCESS_REDIRECT = '/cliente/hero';
-/** Shown when the server gave up on a step (events/src/flows/cloud/state.rs GENERIC_ERROR). */
-export const GENERIC_ERROR = 'Ops, ocorreu um erro. Tente novamente em instantes.';
 
 /** Steps that run once the code was spent: their failure returns to form 1. */
 const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];
 
 export type CommandInput = AttemptCommandInput<CloudCommand>;
 export type { CommandOutput } from '../../lib/attempts/regions';
-
-export interface CloudContext extends AttemptContext<CloudCommand, Field> {
-  phone: string;
-  serial: string;
-  code: string;
-  /** `(11) *****-5678`, from the server. */
-  phoneMasked: string | null;
-  /** The server is running a step for this attempt. */
-  busy: boolean;
-  /** The serial was registered in this activation: the 5 s wait before the sign-in is running. */
-  seenSerialRegistered: boolean;
-  resendSeconds: number;
-}
-
-type ClientEvent =
-  | { type: 'PHONE_CHANGED'; value: string }
-  | { type: 'SERIAL_CHANGED'; value: string }
-  | { type: 'CODE_CHANGED'; value: string }
-  | { type: 'SUBMIT_DETAILS' }
-  | { type: 'SUBMIT_CODE' }
-  | { type: 'RESEND' }
-  | { type: 'BACK' }
-  | { type: 'DISMISS' }
-  | AttemptRegionEvent;
-
-export type CloudEvent = ClientEvent | DomainEvent;
+export type { CloudContext, CloudEvent } from './types';
 
 function messageOf(event: CloudEvent): string {
   const data = 'data' in event ? event.data : null;
@@ -75,6 +51,16 @@ function isField(field: string | null): field is Field {
 }
 
 const live = liveStates<CloudContext>();
+
+// Transitions several domain events share.
+/** A refusal: its message in the banner, on the same form. */
+const FAILED = { actions: 'failed' } as const;
+/** A refusal after the code was spent: its message, back on form 1. */
+const FAILED_TO_DETAILS = { target: '.details', actions: 'failed' } as const;
+/** The account is active (signed in, or the activation's own news). */
+const ACTIVE = { target: '.success', actions: 'cleared' } as const;
+/** Work the server goes on with: the loader stays. */
+const WORKING = { actions: 'working' } as const;
 
 export const cloudMachine = setup({
   types: {
@@ -102,6 +88,15 @@ export const cloudMachine = setup({
     }),
     startCountdown: assign({ resendSeconds: RESEND_SECONDS }),
     tick: assign(({ context }) => ({ resendSeconds: context.resendSeconds - 1 })),
+    /** Typing keeps the banner but no longer marks the field it was about. */
+    typed: assign(({ context, event }) => {
+      if (event.type !== 'FIELD_CHANGED') return {};
+      return { [event.field]: event.value, field: context.field === event.field ? null : context.field };
+    }),
+    submitDetails: enqueueActions(({ context, enqueue }) => sendOrShow<CloudContext>(enqueue, detailsCommand(context))),
+    submitCode: enqueueActions(({ context, enqueue }) => sendOrShow<CloudContext>(enqueue, codeCommand(context))),
+    resend: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'resend' } })),
+    back: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'back' } })),
   },
   guards: {
     ...attemptGuards,
@@ -111,9 +106,6 @@ export const cloudMachine = setup({
       const step = 'data' in event ? event.data?.step : null;
       return typeof step === 'string' && AFTER_CODE_STEPS.includes(step);
     },
-    phoneInvalid: ({ context }) => 'error' in parsePhone(context.phone),
-    serialInvalid: ({ context }) => 'error' in parseSerial(context.serial),
-    codeInvalid: ({ context }) => 'error' in parseCode(context.code),
   },
 }).createMachine({
   id: 'cloud',
@@ -135,15 +127,7 @@ export const cloudMachine = setup({
   on: {
     'server.events': { actions: 'applyServerEvents' },
     DISMISS: { actions: 'dismiss' },
-    PHONE_CHANGED: {
-      actions: assign(({ context, event }) => ({ phone: event.value, field: context.field === 'phone' ? null : context.field })),
-    },
-    SERIAL_CHANGED: {
-      actions: assign(({ context, event }) => ({ serial: event.value, field: context.field === 'serial' ? null : context.field })),
-    },
-    CODE_CHANGED: {
-      actions: assign(({ context, event }) => ({ code: event.value, field: context.field === 'code' ? null : context.field })),
-    },
+    FIELD_CHANGED: { actions: 'typed' },
   },
   states: {
     panel: {
@@ -151,24 +135,24 @@ export const cloudMachine = setup({
       // Domain events (the server's), mirrored from evolve in events/src/flows/cloud/state.rs.
       on: {
         'details.submitted': { target: '.details', actions: ['working', 'rememberPhone'] },
-        'phone.checked': { actions: 'working' },
-        'phone.refused': { actions: 'failed' },
-        'code.send_failed': { actions: 'failed' },
+        'phone.checked': WORKING,
+        'phone.refused': FAILED,
+        'code.send_failed': FAILED,
         'code.sent': { target: '.code', actions: ['cleared', assign({ code: '' })] },
-        'code.resend_requested': { actions: 'working' },
+        'code.resend_requested': WORKING,
         'code.resent': { target: '.code.countdown', actions: ['cleared', 'startCountdown'] },
-        'code.resend_failed': { actions: 'failed' },
+        'code.resend_failed': FAILED,
         'details.reopened': { target: '.details', actions: 'cleared' },
         'code.submitted': { actions: ['working', assign({ seenSerialRegistered: false })] },
-        'code.validated': { actions: 'working' },
-        'code.rejected': { actions: 'failed' },
+        'code.validated': WORKING,
+        'code.rejected': FAILED,
         'serial.registered': { actions: ['working', assign({ seenSerialRegistered: true })] },
-        'serial.rejected': { target: '.details', actions: 'failed' },
-        'custom_token.obtained': { actions: 'working' },
-        'custom_token.failed': { target: '.details', actions: 'failed' },
-        'account.signed_in': { target: '.success', actions: 'cleared' },
-        'sign_in.failed': { target: '.details', actions: 'failed' },
-        'cloud.activated': { target: '.success', actions: 'cleared' },
+        'serial.rejected': FAILED_TO_DETAILS,
+        'custom_token.obtained': WORKING,
+        'custom_token.failed': FAILED_TO_DETAILS,
+        'account.signed_in': ACTIVE,
+        'sign_in.failed': FAILED_TO_DETAILS,
+        'cloud.activated': ACTIVE,
         'step.gave_up': [
           { guard: 'afterCode', target: '.details', actions: 'failedGeneric' },
           { actions: 'failedGeneric' },
@@ -176,54 +160,17 @@ export const cloudMachine = setup({
       },
       states: {
         details: {
-          on: {
-            SUBMIT_DETAILS: [
-              { guard: not('idle') },
-              { guard: 'phoneInvalid', actions: assign(({ context }) => ({ error: errorOf(parsePhone(context.phone)), field: 'phone' as const })) },
-              { guard: 'serialInvalid', actions: assign(({ context }) => ({ error: errorOf(parseSerial(context.serial)), field: 'serial' as const })) },
-              {
-                actions: [
-                  assign(({ context }) => ({
-                    error: null,
-                    field: null,
-                    outgoing: {
-                      type: context.attemptId ? 'submit_details' : 'start',
-                      phone: context.phone,
-                      serial: context.serial,
-                    } as CloudCommand,
-                  })),
-                  raise({ type: 'request.send' }),
-                ],
-              },
-            ],
-          },
+          on: { SUBMIT: { guard: 'idle', actions: 'submitDetails' } },
         },
         code: {
           initial: 'link',
           on: {
-            SUBMIT_CODE: [
-              { guard: not('idle') },
-              { guard: 'codeInvalid', actions: assign(({ context }) => ({ error: errorOf(parseCode(context.code)), field: 'code' as const })) },
-              {
-                actions: [
-                  assign(({ context }) => ({ error: null, field: null, outgoing: { type: 'submit_code', code: context.code.trim() } as CloudCommand })),
-                  raise({ type: 'request.send' }),
-                ],
-              },
-            ],
-            BACK: {
-              guard: 'idle',
-              actions: [assign({ error: null, field: null, outgoing: { type: 'back' } as CloudCommand }), raise({ type: 'request.send' })],
-            },
+            SUBMIT: { guard: 'idle', actions: 'submitCode' },
+            BACK: { guard: 'idle', actions: 'back' },
           },
           states: {
             link: {
-              on: {
-                RESEND: {
-                  guard: 'idle',
-                  actions: [assign({ error: null, field: null, outgoing: { type: 'resend' } as CloudCommand }), raise({ type: 'request.send' })],
-                },
-              },
+              on: { RESEND: { guard: 'idle', actions: 'resend' } },
             },
             countdown: {
               after: {
@@ -259,7 +206,3 @@ export const cloudMachine = setup({
 });
 
 export type CloudSnapshot = SnapshotFrom<typeof cloudMachine>;
-
-function errorOf(parsed: { ok: string } | { error: string }): string | null {
-  return 'error' in parsed ? parsed.error : null;
-}

@@ -1,17 +1,10 @@
-// The cloud form's field rules and messages; the same as events/src/flows/cloud/validation.rs,
-// pinned for both by tests/vectors/cloud/fields.json.
+// The cloud form's field rules; the same as events/src/flows/cloud/validation.rs, pinned for
+// both by tests/vectors/cloud/fields.json. Their messages are in texts.ts.
+
+import { MESSAGES } from './texts';
 
 export const SERIAL_MAX_LENGTH = 21;
 export const CODE_LENGTH = 6;
-
-export const MESSAGES = {
-  phoneRequired: 'Por favor, informe o número do seu celular.',
-  phoneInvalid: 'Por favor, digite um numero de celular válido!',
-  serialRequired: 'Por favor, informe o número de série.',
-  serialTooLong: 'O número de série deve ter no máximo 21 caracteres.',
-  codeRequired: 'Por favor, informe o código recebido!',
-  codeInvalid: 'O código deve ter 6 dígitos.',
-} as const;
 
 export type Parsed = { ok: string } | { error: string };
 

@@ -1,6 +1,8 @@
-// What the cloud attempt API carries (see events/src/flows/cloud/ and docs/cloud-flow.md).
+// The cloud flow's vocabulary: what its attempt API carries (see events/src/flows/cloud/ and
+// docs/cloud-flow.md), and the machine's context and events (machine.ts uses them).
 
 import type { AttemptEvent } from '../../lib/attempts/api';
+import type { AttemptContext, AttemptRegionEvent, VisitorEvent } from '../../lib/attempts/regions';
 
 /** The flow name of `POST /api/attempts` and the stream category. */
 export const CLOUD_FLOW = 'cloud';
@@ -53,3 +55,21 @@ export type ServerEvent = AttemptEvent;
 export type Field = 'phone' | 'serial' | 'code';
 
 export type Panel = 'details' | 'code' | 'success' | 'done';
+
+export interface CloudContext extends AttemptContext<CloudCommand, Field> {
+  phone: string;
+  serial: string;
+  code: string;
+  /** `(11) *****-5678`, from the server. */
+  phoneMasked: string | null;
+  /** The server is running a step for this attempt. */
+  busy: boolean;
+  /** The serial was registered in this activation: the 5 s wait before the sign-in is running. */
+  seenSerialRegistered: boolean;
+  resendSeconds: number;
+}
+
+/** The visitor's events: the shared ones, and BACK from form 2 to form 1. */
+export type ClientEvent = VisitorEvent<Field> | { type: 'BACK' } | AttemptRegionEvent;
+
+export type CloudEvent = ClientEvent | DomainEvent;

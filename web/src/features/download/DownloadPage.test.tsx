@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import DownloadPage from './DownloadPage';
-import { GENERIC_FAILURE, INVALID_CODE, INVALID_PHONE, REMOVAL_FAILURE } from './validation';
+import { GENERIC_FAILURE, INVALID_CODE, INVALID_PHONE, REMOVAL_FAILURE } from './texts';
 
 interface WireEvent {
   type: string;

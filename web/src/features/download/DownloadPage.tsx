@@ -1,5 +1,5 @@
 import './download.css';
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import { usePageMeta } from '../../components/Seo';
@@ -17,7 +17,7 @@ import { DownloadActor } from './context';
 import { isBusy, panelOf, stepOf } from './selectors';
 import { TEXTS } from './texts';
 import type { Panel } from './types';
-import { isDesktopOs, type DesktopOs } from './validation';
+import { isDesktopOs, type DesktopOs } from './rules';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
 function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
@@ -45,14 +45,9 @@ function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber:
 
 function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
-  const actor = DownloadActor.useActorRef();
   const panel = DownloadActor.useSelector(panelOf);
   const step = DownloadActor.useSelector(stepOf);
   const busy = DownloadActor.useSelector(isBusy);
-
-  useEffect(() => {
-    actor.send({ type: 'START', os, browser: detectBrowser(navigator.userAgent) });
-  }, [actor, os]);
 
   return (
     <SiteShell>
@@ -81,10 +76,11 @@ export default function DownloadPage() {
   // "Alterar número" starts over with a fresh machine and a new attempt.
   const [round, setRound] = useState(0);
   useProofOfWork();
+  const browser = useMemo(() => detectBrowser(navigator.userAgent), []);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
-  // A new os is a new attempt: the key gives it a fresh machine.
+  // A new os is a new attempt: the key gives it a fresh machine, which starts it with its input.
   return (
-    <DownloadActor.Provider key={`${os}#${round}`}>
+    <DownloadActor.Provider key={`${os}#${round}`} options={{ input: { os, browser } }}>
       <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
     </DownloadActor.Provider>
   );

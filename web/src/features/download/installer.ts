@@ -1,7 +1,8 @@
 // The installer is served by the orchestrator from the URL the antivirus API granted
 // (GET /api/attempts/{id}/installer, Content-Disposition: attachment; filename=antivirus-installer.exe).
 
-import { INSTALLER_FILE_NAME } from './validation';
+/** Spec §2: the name the browser saves the installer under. */
+export const INSTALLER_FILE_NAME = 'antivirus-installer.exe';
 
 export function installerUrl(attemptId: string, download: number): string {
   // The counter makes every grant a distinct address, so the browser never reuses an old answer.

@@ -1,15 +1,14 @@
-// The machine's io: start, commands, stream replies applied once, and panels that change
-// without dropping the attempt.
+// The machine's request and live regions: the start, commands, stream replies applied once, and
+// panels that change without dropping the attempt.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import type { AttemptReply } from '../../lib/attempts/api';
 import { AttemptError } from '../../lib/attempts/api';
-import { downloadMachine } from './machine';
+import { downloadMachine, type CommandInput, type CommandOutput } from './machine';
 import { isBusy, panelOf } from './selectors';
-import type { UiEvent } from './types';
-import type { Command } from './types';
-import { GENERIC_FAILURE } from './validation';
+import type { DownloadCommand, DownloadEvent } from './types';
+import { GENERIC_FAILURE } from './texts';
 
 const ID = 'download-00000000-0000-4000-8000-000000000002';
 
@@ -23,20 +22,23 @@ function reply(version: number, events: { type: string; data: Record<string, unk
   };
 }
 
-function harness(answer: (command: Command) => Promise<AttemptReply>) {
+/** The machine started on arrival (its input), with the attempt API replaced by `answer`. */
+function harness(answer: (command: DownloadCommand) => Promise<AttemptReply>) {
   let push: ((reply: AttemptReply) => void) | null = null;
   const saved: number[] = [];
-  const commands: Command[] = [];
+  const commands: DownloadCommand[] = [];
   const actor = createActor(
     downloadMachine.provide({
       actors: {
-        startAttempt: fromPromise(async () => reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }])),
-        sendCommand: fromPromise(async ({ input }: { input: { id: string; command: Command } }) => {
+        command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
+          if (input.command.type === 'start') {
+            return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
+          }
           commands.push(input.command);
           return answer(input.command);
         }),
-        followAttempt: fromCallback<UiEvent, { id: string }>(({ sendBack }) => {
-          push = (r) => sendBack({ type: 'REPLY', reply: r });
+        follow: fromCallback<DownloadEvent, { id: string }>(({ sendBack }) => {
+          push = (r) => sendBack({ type: 'server.events', events: r.events });
           return () => {
             push = null;
           };
@@ -44,6 +46,7 @@ function harness(answer: (command: Command) => Promise<AttemptReply>) {
       },
       actions: { saveInstaller: ({ context }) => saved.push(context.downloads) },
     }),
+    { input: { os: 'win_pc', browser: 'Chrome' } },
   );
   actor.start();
   return { actor, commands, saved, push: (r: AttemptReply) => push?.(r) };
@@ -56,13 +59,13 @@ afterEach(() => vi.useRealTimers());
 describe('download machine io', () => {
   it('starts, sends commands and keeps following across panel changes', async () => {
     const h = harness(async () => reply(2, [{ type: 'phone.submitted', data: { phone: null, masked: '(11) *****-0001' } }]));
-    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
     expect(isBusy(h.actor.getSnapshot())).toBe(true);
     await tick();
-    expect(h.actor.getSnapshot().matches({ io: { live: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ request: 'idle', live: 'following' })).toBe(true);
     expect(h.actor.getSnapshot().context.attemptId).toBe(ID);
 
-    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: '(11) 91000-0001' } });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
+    h.actor.send({ type: 'SUBMIT' });
     await tick();
     expect(h.commands).toEqual([{ type: 'submit_phone', phone: '(11) 91000-0001' }]);
     expect(h.actor.getSnapshot().context.maskedPhone).toBe('(11) *****-0001');
@@ -70,13 +73,12 @@ describe('download machine io', () => {
 
     h.push(reply(3, [{ type: 'code.sent', data: {} }]));
     expect(panelOf(h.actor.getSnapshot())).toBe('code_entry');
-    expect(h.actor.getSnapshot().matches({ io: { live: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ request: 'idle', live: 'following' })).toBe(true);
     h.actor.stop();
   });
 
   it('applies an event once even when the reply and the stream both carry it', async () => {
     const h = harness(async () => reply(2, [{ type: 'phone.submitted', data: { masked: 'x' } }]));
-    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
     await tick();
     const granted = reply(2, [
       { type: 'partners.listed', data: { partners: [] } },
@@ -95,16 +97,17 @@ describe('download machine io', () => {
     const h = harness(async () => {
       throw failure;
     });
-    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
     await tick();
-    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: 'x' } });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
+    h.actor.send({ type: 'SUBMIT' });
     await tick();
-    expect(h.actor.getSnapshot().context.fieldError).toEqual({ field: 'phone', message: 'Número inválido. Verifique novamente.' });
-    h.actor.send({ type: 'FIELD_EDITED', field: 'phone' });
-    expect(h.actor.getSnapshot().context.fieldError).toBeNull();
+    const { field, error } = h.actor.getSnapshot().context;
+    expect({ field, message: error }).toEqual({ field: 'phone', message: 'Número inválido. Verifique novamente.' });
+    h.actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
+    expect(h.actor.getSnapshot().context.field).toBeNull();
 
     failure = new AttemptError(502, 'bad gateway', null);
-    h.actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone: 'x' } });
+    h.actor.send({ type: 'SUBMIT' });
     await tick();
     expect(h.actor.getSnapshot().context.snackbar?.message).toBe(GENERIC_FAILURE);
     h.actor.stop();
@@ -112,7 +115,6 @@ describe('download machine io', () => {
 
   it('asks for confirmation before removing a device and sends the chosen one on Sim', async () => {
     const h = harness(async () => reply(9, [{ type: 'device.removal_requested', data: { device_id: 'd2' } }]));
-    h.actor.send({ type: 'START', os: 'win_pc', browser: 'Chrome' });
     await tick();
     h.actor.send({ type: 'DISCONNECT', deviceId: 'd2' });
     expect(h.actor.getSnapshot().context.confirmDevice).toBe('d2');

@@ -1,54 +1,109 @@
 // The desktop download's client machine. Its `panel` region mirrors the Rust projector
 // (events/src/flows/download): it moves on the domain events the server returns, and the
-// shared vectors (tests/vectors/download/panels.json) hold both to the same panels. The `io`
-// region starts the attempt, sends commands and follows the server's stream of changes.
+// shared vectors (tests/vectors/download/panels.json) hold both to the same panels. The
+// `request` and `live` regions are the ones every attempt machine shares
+// (lib/attempts/regions.ts): `request` starts the attempt on arrival and sends one command at a
+// time, `live` follows the attempt's stream. The visitor's fields are held here too.
 
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, enqueueActions, setup, stateIn, type SnapshotFrom } from 'xstate';
+import { AttemptError } from '../../lib/attempts/api';
 import {
-  AttemptError,
-  sendCommand,
-  startAttempt,
-  subscribeAttempt,
-  type AttemptReply,
-} from '../../lib/attempts/api';
+  attemptActions,
+  attemptGuards,
+  bootState,
+  commandActor,
+  followActor,
+  liveStates,
+  requestStates,
+  sendOrShow,
+} from '../../lib/attempts/regions';
+import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
 import { installerUrl, saveFile } from './installer';
+import { checkCode, checkPhone } from './rules';
+import { GENERIC_FAILURE, REMOVAL_FAILURE } from './texts';
 import {
+  DOWNLOAD_FLOW,
   isDomainEventType,
-  type Command,
-  type DomainEvent,
+  type DownloadCommand,
   type DownloadContext,
   type DownloadEvent,
-  type UiEvent,
+  type Field,
   type Pending,
+  type StartInput,
 } from './types';
-import { GENERIC_FAILURE, REMOVAL_FAILURE, RESEND_SECONDS, SNACKBAR_MS } from './validation';
 
-export const DOWNLOAD_FLOW = 'download';
+/** The spec's resend countdown: 'Reenviar código' comes back this long after a code was sent. */
+export const RESEND_SECONDS = 90;
+/** The spec's snackbars close by themselves after 4 s. */
+export const SNACKBAR_MS = 4000;
+
+export type CommandInput = AttemptCommandInput<DownloadCommand>;
+export type { CommandOutput } from '../../lib/attempts/regions';
 
 const GENERIC_STEPS: readonly Pending[] = ['find_user', 'list_partners', 'request_download', 'list_devices'];
+
+/** Typing in these clears the refusal about them; choosing another partner card does not. */
+const TYPED_FIELDS: readonly Field[] = ['phone', 'code'];
 
 type Ev<T extends DownloadEvent['type']> = Extract<DownloadEvent, { type: T }>;
 
 /** Every domain event first ends the wait it answered and clears the previous snackbar. */
 const settled = { pending: null, snackbar: null } as const;
 
+// Transitions several domain events share.
+/** A failure: the generic snackbar on `target`. */
+const failTo = <T extends string>(target: T) =>
+  ({ target, actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }] }) as const;
+/** A step that gave up while the panel waited on one of `steps`: the generic snackbar on `target`. */
+const gaveUp = <T extends string>(steps: readonly Pending[], target: T) =>
+  ({ guard: { type: 'gaveUpOn', params: steps }, ...failTo(target) }) as const;
+/** The server goes on with `step`: the panel waits for it. */
+const waitFor = <S extends Pending>(step: S) => ({ actions: ['settle', { type: 'wait', params: step }] }) as const;
+
+/**
+ * An `enqueueActions` that names no other action, guard, actor or delay, so its type does not
+ * depend on the machine's (parameterised actions beside it would leave their params `unknown`).
+ */
+function enqueueing<P = undefined>(
+  body: Parameters<typeof enqueueActions<DownloadContext, DownloadEvent, P, DownloadEvent, never, never, never, never, never>>[0],
+) {
+  return enqueueActions<DownloadContext, DownloadEvent, P, DownloadEvent, never, never, never, never, never>(body);
+}
+
+/** Shows `message` in the snackbar, which closes by itself after SNACKBAR_MS. */
+function snackbar(
+  context: DownloadContext,
+  enqueue: {
+    assign: (values: Partial<DownloadContext>) => void;
+    raise: (event: DownloadEvent, options: { delay: number }) => void;
+  },
+  message: string,
+) {
+  const id = context.snackbarSeq + 1;
+  enqueue.assign({ snackbar: { id, message }, snackbarSeq: id });
+  enqueue.raise({ type: 'SNACKBAR_TIMEOUT', id }, { delay: SNACKBAR_MS });
+}
+
 export const downloadMachine = setup({
   types: {
     context: {} as DownloadContext,
     events: {} as DownloadEvent,
+    // `void`, not `undefined`, which inference drops: without input the machine starts nothing.
+    input: {} as StartInput | void,
   },
   actors: {
-    startAttempt: fromPromise<AttemptReply, { os: string; browser: string }>(({ input, signal }) =>
-      startAttempt(DOWNLOAD_FLOW, { type: 'start', os: input.os, browser: input.browser }, signal),
-    ),
-    sendCommand: fromPromise<AttemptReply, { id: string; command: Command }>(({ input, signal }) =>
-      sendCommand(input.id, input.command as unknown as Record<string, unknown>, signal),
-    ),
-    followAttempt: fromCallback<UiEvent, { id: string }>(({ input, sendBack }) =>
-      subscribeAttempt(input.id, (reply) => sendBack({ type: 'REPLY', reply: reply as AttemptReply })),
-    ),
+    command: commandActor<DownloadCommand>(DOWNLOAD_FLOW),
+    follow: followActor<DownloadEvent>(),
   },
   guards: {
+    ...attemptGuards,
+    autostart: ({ context }) => context.start !== null,
+    /** The attempt exists and no command is on its way. */
+    ready: and([stateIn({ request: 'idle' }), ({ context }) => context.attemptId !== null]),
+    phoneValid: ({ context }) => checkPhone(context.phone).valid,
+    codeReady: ({ context }) => checkCode(context.code).valid && !context.codeError && context.field !== 'code',
+    partnerChosen: ({ context }) => context.partner !== null,
+    confirming: ({ context }) => context.confirmDevice !== null,
     pendingIs: ({ context }, step: Pending) => context.pending === step,
     gaveUpOn: ({ context, event }, steps: readonly Pending[]) => {
       const step = (event as Ev<'step.gave_up'>).data.step;
@@ -62,52 +117,67 @@ export const downloadMachine = setup({
     onePartner: ({ event }) => (event as Ev<'partners.listed'>).data.partners.length === 1,
   },
   actions: {
+    ...attemptActions<DownloadContext, DownloadEvent>({
+      isDomainEvent: isDomainEventType,
+      fieldOf: (field) => field as Field | null,
+    }),
+    /**
+     * A refusal with a field shows under that field; another refusal (the flow's rule, or an
+     * abuse limit's 429/403) in the snackbar; anything else, and any failed start, is the
+     * spec's generic failure.
+     */
+    requestFailed: enqueueing(({ context, event, enqueue }) => {
+      const error = (event as unknown as { error: unknown }).error;
+      const known = context.outgoing?.type !== 'start' && error instanceof AttemptError ? error : null;
+      if (known && known.status === 422 && known.field) {
+        enqueue.assign({ error: known.message, field: known.field as Field });
+        return;
+      }
+      const refused = known !== null && [403, 422, 429].includes(known.status);
+      snackbar(context, enqueue, refused ? known.message : GENERIC_FAILURE);
+    }),
     settle: assign(settled),
     clearSnackbar: assign({ snackbar: null }),
     wait: assign((_, step: Pending) => ({ pending: step })),
-    showSnackbar: enqueueActions(({ context, enqueue }, message: string) => {
-      const id = context.snackbarSeq + 1;
-      enqueue.assign({ snackbar: { id, message }, snackbarSeq: id });
-      enqueue.raise({ type: 'SNACKBAR_TIMEOUT', id }, { delay: SNACKBAR_MS });
-    }),
-    applyReply: enqueueActions(({ context, event, enqueue }) => {
-      const reply = (event as unknown as { output: AttemptReply }).output ?? (event as Ev<'REPLY'>).reply;
-      if (!reply) return;
-      let version = context.version;
-      for (const domain of reply.events) {
-        if (domain.version <= version) continue;
-        version = domain.version;
-        if (isDomainEventType(domain.type)) {
-          enqueue.raise({ type: domain.type, data: domain.data } as DomainEvent);
-        }
-      }
-      enqueue.assign({ attemptId: reply.id, version });
-    }),
-    commandFailed: enqueueActions(({ context, enqueue, event }) => {
-      const error = (event as unknown as { error: unknown }).error;
-      if (error instanceof AttemptError && error.status === 422 && error.field) {
-        enqueue.assign({ fieldError: { field: error.field, message: error.message } });
-        return;
-      }
-      // A refusal (the flow's rule, or an abuse limit's 429/403) says why; anything else is the
-      // spec's generic failure.
-      const refused = error instanceof AttemptError && [403, 422, 429].includes(error.status);
-      const message = refused ? error.message : GENERIC_FAILURE;
-      const id = context.snackbarSeq + 1;
-      enqueue.assign({ snackbar: { id, message }, snackbarSeq: id });
-      enqueue.raise({ type: 'SNACKBAR_TIMEOUT', id }, { delay: SNACKBAR_MS });
-    }),
+    showSnackbar: enqueueing<string>(({ context, enqueue }, message) => snackbar(context, enqueue, message)),
     startResendCountdown: assign({ resendAt: () => Date.now() + RESEND_SECONDS * 1000, codeError: false }),
     saveInstaller: ({ context }) => {
       if (context.attemptId) saveFile(installerUrl(context.attemptId, context.downloads));
     },
+    typed: assign(({ context, event }) => {
+      if (event.type !== 'FIELD_CHANGED') return {};
+      const clears = context.field === event.field && TYPED_FIELDS.includes(event.field);
+      return {
+        [event.field]: event.value,
+        ...(clears ? { error: null, field: null } : {}),
+        codeError: event.field === 'code' ? false : context.codeError,
+      };
+    }),
+    prepareStart: assign(({ context }) => ({
+      outgoing: { type: 'start', os: context.start?.os ?? '', browser: context.start?.browser ?? '' } as DownloadCommand,
+    })),
+    /** Sends a command; a refusal about a field is cleared first. */
+    sendCommand: enqueueing<DownloadCommand>(({ enqueue }, command) =>
+      sendOrShow<DownloadContext>(enqueue, { command }),
+    ),
+    removeDevice: enqueueing(({ context, enqueue }) => {
+      sendOrShow<DownloadContext>(enqueue, { command: { type: 'remove_device', device_id: context.confirmDevice ?? '' } });
+      enqueue.assign({ confirmDevice: null });
+    }),
   },
 }).createMachine({
   id: 'download',
   type: 'parallel',
-  context: {
+  context: ({ input }) => ({
+    start: input || null,
     attemptId: null,
     version: 0,
+    error: null,
+    field: null,
+    outgoing: null,
+    phone: '',
+    code: '',
+    partner: null,
     maskedPhone: null,
     pending: null,
     codeError: false,
@@ -118,56 +188,44 @@ export const downloadMachine = setup({
     downloads: 0,
     resendAt: null,
     confirmDevice: null,
-    fieldError: null,
-    outgoing: null,
-  },
+  }),
   on: {
+    'server.events': { actions: 'applyServerEvents' },
+    FIELD_CHANGED: { actions: 'typed' },
     DISCONNECT: { actions: assign({ confirmDevice: ({ event }) => event.deviceId }) },
     CONFIRM_NO: { actions: assign({ confirmDevice: null }) },
-    SNACKBAR_CLOSE: { actions: 'clearSnackbar' },
+    CONFIRM_YES: { guard: and(['ready', 'confirming']), actions: 'removeDevice' },
+    DISMISS: { actions: 'clearSnackbar' },
     SNACKBAR_TIMEOUT: {
       guard: ({ context, event }) => context.snackbar?.id === event.id,
       actions: 'clearSnackbar',
-    },
-    FIELD_EDITED: {
-      actions: assign(({ context, event }) => ({
-        fieldError: context.fieldError?.field === event.field ? null : context.fieldError,
-        codeError: event.field === 'code' ? false : context.codeError,
-      })),
     },
   },
   states: {
     panel: {
       initial: 'phone_entry',
       // Domain events are handled here, not at the root: a root transition into a panel
-      // would also re-enter the io region and lose the attempt.
+      // would also re-enter the request and live regions and lose the attempt.
       on: {
         'download.started': { target: '.phone_entry', actions: 'settle' },
         'phone.submitted': {
           actions: ['settle', assign({ maskedPhone: ({ event }) => event.data.masked }), { type: 'wait', params: 'send_code' }],
         },
-        'code.sent': { target: '.code_entry', actions: ['settle', 'startResendCountdown'] },
+        'code.sent': { target: '.code_entry', actions: ['settle', 'startResendCountdown', assign({ code: '' })] },
         'code.resent': { target: '.code_entry', actions: ['settle', 'startResendCountdown'] },
-        'code.resend_requested': { actions: ['settle', { type: 'wait', params: 'resend_code' }] },
+        'code.resend_requested': waitFor('resend_code'),
         'code.send_failed': [
-          {
-            guard: { type: 'pendingIs', params: 'resend_code' },
-            target: '.code_entry',
-            actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-          },
-          { target: '.phone_entry', actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }] },
+          { guard: { type: 'pendingIs', params: 'resend_code' }, ...failTo('.code_entry') },
+          failTo('.phone_entry'),
         ],
         'code.submitted': {
           actions: ['settle', assign({ codeError: false }), { type: 'wait', params: 'confirm_code' }],
         },
-        'code.confirmed': { actions: ['settle', { type: 'wait', params: 'find_user' }] },
+        'code.confirmed': waitFor('find_user'),
         'code.rejected': { actions: ['settle', assign({ codeError: true })] },
-        'user.found': { actions: ['settle', { type: 'wait', params: 'list_partners' }] },
+        'user.found': waitFor('list_partners'),
         'user.not_found': { target: '.user_not_found', actions: 'settle' },
-        'user.lookup_failed': {
-          target: '.download_error',
-          actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-        },
+        'user.lookup_failed': failTo('.download_error'),
         'partners.listed': [
           {
             guard: 'noPartner',
@@ -189,34 +247,25 @@ export const downloadMachine = setup({
           },
           {
             target: '.partner_choice',
-            actions: ['settle', assign({ partners: ({ event }) => event.data.partners })],
+            actions: ['settle', assign({ partners: ({ event }) => event.data.partners, partner: null })],
           },
         ],
-        'partners.failed': {
-          target: '.download_error',
-          actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-        },
-        'partner.chosen': { actions: ['settle', { type: 'wait', params: 'request_download' }] },
+        'partners.failed': failTo('.download_error'),
+        'partner.chosen': waitFor('request_download'),
         'download.granted': {
           target: '.download_done',
           actions: ['settle', assign({ downloads: ({ context }) => context.downloads + 1 }), 'saveInstaller'],
         },
-        'licences.full': { actions: ['settle', { type: 'wait', params: 'list_devices' }] },
+        'licences.full': waitFor('list_devices'),
         'plan.without_antivirus': { target: '.plan_without_antivirus', actions: 'settle' },
-        'download.failed': {
-          target: '.download_error',
-          actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-        },
-        'download.retry_requested': { actions: ['settle', { type: 'wait', params: 'request_download' }] },
+        'download.failed': failTo('.download_error'),
+        'download.retry_requested': waitFor('request_download'),
         'devices.listed': {
           target: '.licences_in_use',
           actions: ['settle', assign({ devices: ({ event }) => event.data.devices })],
         },
-        'devices.failed': {
-          target: '.download_error',
-          actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-        },
-        'device.removal_requested': { actions: ['settle', { type: 'wait', params: 'remove_device' }] },
+        'devices.failed': failTo('.download_error'),
+        'device.removal_requested': waitFor('remove_device'),
         'device.removed': {
           actions: [
             'settle',
@@ -232,30 +281,22 @@ export const downloadMachine = setup({
           target: '.phone_entry',
           actions: [
             'settle',
-            assign({ maskedPhone: null, codeError: false, partners: [], devices: [], resendAt: null, confirmDevice: null }),
+            assign({
+              phone: '',
+              maskedPhone: null,
+              codeError: false,
+              partners: [],
+              devices: [],
+              resendAt: null,
+              confirmDevice: null,
+            }),
           ],
         },
         'step.gave_up': [
-          {
-            guard: { type: 'gaveUpOn', params: ['resend_code'] },
-            target: '.code_entry',
-            actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-          },
-          {
-            guard: { type: 'gaveUpOn', params: ['send_code'] },
-            target: '.phone_entry',
-            actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-          },
-          {
-            guard: { type: 'gaveUpOn', params: ['confirm_code'] },
-            target: '.code_entry',
-            actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-          },
-          {
-            guard: { type: 'gaveUpOn', params: GENERIC_STEPS },
-            target: '.download_error',
-            actions: ['settle', { type: 'showSnackbar', params: GENERIC_FAILURE }],
-          },
+          gaveUp(['resend_code'], '.code_entry'),
+          gaveUp(['send_code'], '.phone_entry'),
+          gaveUp(['confirm_code'], '.code_entry'),
+          gaveUp(GENERIC_STEPS, '.download_error'),
           {
             guard: { type: 'gaveUpOn', params: ['remove_device'] },
             target: '.licences_in_use',
@@ -264,74 +305,52 @@ export const downloadMachine = setup({
           // A give-up for a step nobody waits for: the wait goes on.
           { actions: 'clearSnackbar' },
         ],
+        // 'Tentar novamente' (user not found, download error).
+        RESTART: { guard: 'ready', actions: { type: 'sendCommand', params: { type: 'restart' } } },
       },
       states: {
-        phone_entry: {},
-        code_entry: {},
+        phone_entry: {
+          on: {
+            SUBMIT: {
+              guard: and(['ready', 'phoneValid']),
+              actions: { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
+            },
+          },
+        },
+        code_entry: {
+          on: {
+            SUBMIT: {
+              guard: and(['ready', 'codeReady']),
+              actions: { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_code', code: context.code }) },
+            },
+            RESEND: { guard: 'ready', actions: { type: 'sendCommand', params: { type: 'resend_code' } } },
+          },
+        },
         user_not_found: {},
-        partner_choice: {},
-        download_done: {},
+        partner_choice: {
+          on: {
+            SUBMIT: {
+              guard: and(['ready', 'partnerChosen']),
+              actions: {
+                type: 'sendCommand',
+                params: ({ context }) => ({ type: 'choose_partner', partner_id: context.partner ?? '' }),
+              },
+            },
+          },
+        },
+        download_done: {
+          on: { RETRY_DOWNLOAD: { guard: 'ready', actions: { type: 'sendCommand', params: { type: 'retry_download' } } } },
+        },
         licences_in_use: {},
         plan_without_antivirus: {},
         download_error: {},
       },
     },
-    io: {
-      initial: 'unstarted',
-      states: {
-        unstarted: { on: { START: 'starting' } },
-        starting: {
-          invoke: {
-            src: 'startAttempt',
-            input: ({ event }) => {
-              const start = event as Ev<'START'>;
-              return { os: start.os, browser: start.browser };
-            },
-            onDone: { target: 'live', actions: 'applyReply' },
-            onError: { target: 'unstarted', actions: { type: 'showSnackbar', params: GENERIC_FAILURE } },
-          },
-        },
-        live: {
-          invoke: {
-            src: 'followAttempt',
-            input: ({ context }) => ({ id: context.attemptId ?? '' }),
-          },
-          on: { REPLY: { actions: 'applyReply' } },
-          initial: 'ready',
-          states: {
-            ready: {
-              on: {
-                COMMAND: {
-                  target: 'sending',
-                  actions: assign({ fieldError: null, outgoing: ({ event }) => event.command }),
-                },
-                CONFIRM_YES: {
-                  guard: ({ context }) => context.confirmDevice !== null,
-                  target: 'sending',
-                  actions: assign(({ context }) => ({
-                    fieldError: null,
-                    outgoing: { type: 'remove_device', device_id: context.confirmDevice ?? '' } as Command,
-                    confirmDevice: null,
-                  })),
-                },
-              },
-            },
-            sending: {
-              invoke: {
-                src: 'sendCommand',
-                input: ({ context }) => ({
-                  id: context.attemptId ?? '',
-                  // Set by the transition into this state.
-                  command: context.outgoing as Command,
-                }),
-                onDone: { target: 'ready', actions: 'applyReply' },
-                onError: { target: 'ready', actions: 'commandFailed' },
-              },
-            },
-          },
-        },
-      },
+    request: {
+      initial: 'boot',
+      states: { boot: bootState, ...requestStates<DownloadContext>() },
     },
+    live: { initial: 'off', states: liveStates<DownloadContext>() },
   },
 });
 

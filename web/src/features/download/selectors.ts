@@ -12,13 +12,9 @@ export function stepOf(snapshot: DownloadSnapshot): 1 | 2 | 3 {
   return STEP_OF[panelOf(snapshot)];
 }
 
-/** A call is running: the server's step, the start, or the browser's command. */
+/** A call is running: the server's step, or the browser's command (the start among them). */
 export function isBusy(snapshot: DownloadSnapshot): boolean {
-  return (
-    snapshot.context.pending !== null ||
-    snapshot.matches({ io: 'starting' }) ||
-    snapshot.matches({ io: { live: 'sending' } })
-  );
+  return snapshot.context.pending !== null || snapshot.matches({ request: 'sending' });
 }
 
 /** What the busy button says, from the call running (the visitor's command or the server's step). */

@@ -68,5 +68,12 @@ export const TEXTS = {
   loading: 'Carregando…',
 } as const;
 
+// Spec §5 and §8: the field messages (rules.ts) and the snackbars.
+export const INVALID_PHONE = 'Número inválido. Verifique novamente.';
+export const PHONE_HINT = 'Digite apenas números';
+export const INVALID_CODE = 'Código inválido. Verifique o número digitado.';
+export const GENERIC_FAILURE = 'Algo não funcionou como esperado, procure nosso atendimento.';
+export const REMOVAL_FAILURE = 'Não foi possível remover o dispositivo.';
+
 /** Where the contact-support button goes (the site's contact page, in a new tab). */
 export const SUPPORT_PATH = '/contato';

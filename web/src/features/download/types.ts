@@ -1,8 +1,11 @@
 // The desktop download's vocabulary: its domain events as the browser receives them (personal
 // data redacted, mirroring events/src/flows/download/events.rs), its commands, and the
-// machine's context and events.
+// machine's context and events (machine.ts uses them).
 
-import type { AttemptReply } from '../../lib/attempts/api';
+import type { AttemptContext, AttemptRegionEvent, VisitorEvent } from '../../lib/attempts/regions';
+
+/** The flow name of `POST /api/attempts` and the stream category. */
+export const DOWNLOAD_FLOW = 'download';
 
 export type Panel =
   | 'phone_entry'
@@ -104,7 +107,7 @@ export function isDomainEventType(type: string): type is DomainEventType {
 }
 
 /** Commands of events/src/flows/download/commands.rs. */
-export type Command =
+export type DownloadCommand =
   | { type: 'start'; os: string; browser: string }
   | { type: 'submit_phone'; phone: string }
   | { type: 'resend_code' }
@@ -119,15 +122,24 @@ export interface Snackbar {
   message: string;
 }
 
-export interface FieldError {
-  field: string;
-  message: string;
+/** The fields a refusal names: the phone, the code, its resend, the partner card, the device. */
+export type Field = 'phone' | 'code' | 'resend' | 'partner' | 'device';
+
+/** What the page starts the attempt with: the route's os and the detected browser. */
+export interface StartInput {
+  os: string;
+  browser: string;
 }
 
-export interface DownloadContext {
-  attemptId: string | null;
-  /** Last stream version applied: replies and the stream overlap, so events are applied once. */
-  version: number;
+export interface DownloadContext extends AttemptContext<DownloadCommand, Field> {
+  /** The attempt to start on arrival; none in tests that feed events by hand. */
+  start: StartInput | null;
+  // The visitor's fields.
+  phone: string;
+  code: string;
+  /** The partner card chosen on the partner-choice panel. */
+  partner: string | null;
+  // Mirrored from the server's events.
   maskedPhone: string | null;
   pending: Pending | null;
   codeError: boolean;
@@ -140,20 +152,20 @@ export interface DownloadContext {
   resendAt: number | null;
   /** The device whose disconnection awaits 'Sim' or 'Não'. */
   confirmDevice: string | null;
-  fieldError: FieldError | null;
-  /** The command being sent. */
-  outgoing: Command | null;
 }
 
-export type UiEvent =
-  | { type: 'START'; os: string; browser: string }
-  | { type: 'COMMAND'; command: Command }
-  | { type: 'REPLY'; reply: AttemptReply }
+/** The fields the visitor types in or chooses. */
+export type TypedField = 'phone' | 'code' | 'partner';
+
+/** The visitor's events: the shared ones (DISMISS closes the snackbar), and the download's own. */
+export type ClientEvent =
+  | VisitorEvent<TypedField>
+  | { type: 'RETRY_DOWNLOAD' }
+  | { type: 'RESTART' }
   | { type: 'DISCONNECT'; deviceId: string }
   | { type: 'CONFIRM_YES' }
   | { type: 'CONFIRM_NO' }
-  | { type: 'SNACKBAR_CLOSE' }
   | { type: 'SNACKBAR_TIMEOUT'; id: number }
-  | { type: 'FIELD_EDITED'; field: string };
+  | AttemptRegionEvent;
 
-export type DownloadEvent = DomainEvent | UiEvent;
+export type DownloadEvent = DomainEvent | ClientEvent;

@@ -12,6 +12,8 @@ import {
   followActor,
   liveStates,
   requestStates,
+  send,
+  sendOrShow,
 } from './regions';
 import type { AttemptContext, AttemptRegionEvent, Command, CommandInput, CommandOutput } from './regions';
 
@@ -145,5 +147,41 @@ describe('attempt regions', () => {
     expect(await run({ attemptId: null, command: { type: 'start' } })).toEqual({ id: ID, events: [] });
     await run({ attemptId: ID, command: { type: 'next' } });
     expect(urls).toEqual(['/api/attempts', `/api/attempts/${ID}/commands`]);
+  });
+});
+
+describe('send and sendOrShow', () => {
+  function recorder() {
+    const assigned: Partial<TestContext>[] = [];
+    const raised: string[] = [];
+    return {
+      assigned,
+      raised,
+      enqueue: {
+        assign: (values: Partial<TestContext>) => assigned.push(values),
+        raise: (event: { type: 'request.send' }) => raised.push(event.type),
+      },
+    };
+  }
+
+  it('sends a built command with the message cleared', () => {
+    const r = recorder();
+    sendOrShow<TestContext>(r.enqueue, { command: { type: 'next' } });
+    expect(r.assigned).toEqual([{ error: null, field: null, outgoing: { type: 'next' } }]);
+    expect(r.raised).toEqual(['request.send']);
+  });
+
+  it('shows why a command cannot be sent, and sends nothing', () => {
+    const r = recorder();
+    sendOrShow<TestContext>(r.enqueue, { error: 'Número inválido.', field: 'phone' });
+    expect(r.assigned).toEqual([{ error: 'Número inválido.', field: 'phone' }]);
+    expect(r.raised).toEqual([]);
+  });
+
+  it('sends a command with what else the context takes, leaving the message', () => {
+    const r = recorder();
+    send<TestContext>(r.enqueue, { type: 'resend' }, { seen: [] });
+    expect(r.assigned).toEqual([{ seen: [], outgoing: { type: 'resend' } }]);
+    expect(r.raised).toEqual(['request.send']);
   });
 });

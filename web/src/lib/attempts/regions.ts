@@ -1,15 +1,19 @@
-// The request and live regions of a flow machine that mirrors an attempt (activation, cloud).
-// `request` sends one command at a time, the first one starting the attempt; `live` follows the
-// attempt's stream once it exists, for the steps the server runs later. Both hand the server's
-// events to `applyServerEvents`, which raises each domain event once, in version order, for the
-// machine's `panel` region. A flow's machine lists these actors, actions and guards in its
-// `setup` and spreads the states into its regions:
+// The request and live regions of a flow machine that mirrors an attempt (activation, cloud,
+// download), and the visitor's events in the words the three flows share. `request` sends one
+// command at a time, the first one starting the attempt; `live` follows the attempt's stream
+// once it exists, for the steps the server runs later. Both hand the server's events to
+// `applyServerEvents`, which raises each domain event once, in version order, for the machine's
+// `panel` region. A flow's machine lists these actors, actions and guards in its `setup` and
+// spreads the states into its regions:
 //
 //   setup({ actors: { command: commandActor<Command>(FLOW), follow: followActor<Event>() },
 //           actions: { ...attemptActions<Context, Event>({ isDomainEvent, fieldOf }) },
 //           guards: attemptGuards })
 //   request: { initial: 'idle', states: requestStates<Context>() }
+//     (or, for a flow that starts its attempt on arrival, initial 'boot' with `boot: bootState`)
 //   live: { initial: 'off', states: liveStates<Context>() }
+//
+// Its actions send a command with `send` or `sendOrShow` (below), inside `enqueueActions`.
 
 import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
 import type { ActionFunction, EventObject } from 'xstate';
@@ -30,6 +34,20 @@ export interface CommandOutput {
 
 /** The events the regions raise and receive: part of each machine's event type. */
 export type AttemptRegionEvent = { type: 'server.events'; events: AttemptEvent[] } | { type: 'request.send' };
+
+/** The visitor typed in (or chose) one of the panel's fields; the machine holds the value. */
+export type FieldChanged<TField extends string, TValue = string> = { type: 'FIELD_CHANGED'; field: TField; value: TValue };
+
+/**
+ * What a visitor does, in the same words in every flow: change a field, submit the panel's
+ * form (the machine knows which command the panel's fields make), ask for the code again,
+ * close the message. A flow adds its own (cloud's BACK, download's RESTART, ...).
+ */
+export type VisitorEvent<TField extends string> =
+  | FieldChanged<TField>
+  | { type: 'SUBMIT' }
+  | { type: 'RESEND' }
+  | { type: 'DISMISS' };
 
 /** What the regions read and write in the machine's context. */
 export interface AttemptContext<TCommand extends Command = Command, TField extends string = string> {
@@ -148,6 +166,14 @@ export function requestStates<TContext extends AttemptContext>() {
   } as const;
 }
 
+/**
+ * The `request` region's first state for a flow that starts its attempt on arrival: with the
+ * machine's `autostart` guard, its `prepareStart` action puts the start command in `outgoing`.
+ */
+export const bootState = {
+  always: [{ guard: 'autostart', target: 'sending', actions: 'prepareStart' }, { target: 'idle' }],
+} as const;
+
 /** The `live` region's `off` and `following` states: following starts once the attempt exists. */
 export function liveStates<TContext extends AttemptContext>() {
   return {
@@ -156,4 +182,35 @@ export function liveStates<TContext extends AttemptContext>() {
       invoke: { src: 'follow', input: ({ context }: { context: TContext }) => ({ id: context.attemptId ?? '' }) },
     },
   } as const;
+}
+
+/** What `send` and `sendOrShow` need of `enqueueActions`' `enqueue`. */
+export interface Enqueue<TContext> {
+  assign: (values: Partial<TContext>) => void;
+  raise: (event: { type: 'request.send' }) => void;
+}
+
+/** Sends `command`, with what else the context takes along (`also`). */
+export function send<TContext extends AttemptContext>(
+  enqueue: Enqueue<TContext>,
+  command: NonNullable<TContext['outgoing']>,
+  also: Partial<TContext> = {},
+) {
+  enqueue.assign({ ...also, outgoing: command });
+  enqueue.raise({ type: 'request.send' });
+}
+
+/** A command made of the panel's fields, or the first field that keeps it from being sent. */
+export type Built<TCommand, TField> = { command: TCommand } | { error: string; field: TField };
+
+/** Sends the built command and clears the message, or shows why it cannot be sent beside its field. */
+export function sendOrShow<TContext extends AttemptContext>(
+  enqueue: Enqueue<TContext>,
+  built: Built<NonNullable<TContext['outgoing']>, NonNullable<TContext['field']>>,
+) {
+  if ('error' in built) {
+    enqueue.assign({ error: built.error, field: built.field } as Partial<TContext>);
+    return;
+  }
+  send(enqueue, built.command, { error: null, field: null } as Partial<TContext>);
 }

@@ -5,8 +5,8 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { TERMS_PATHS } from '../../../content/company';
 import { ActivationActor } from '../context';
 import { resendIn } from '../machine';
-import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../messages';
-import { PINCODE_LENGTH } from '../validation';
+import { ACTIVATE_BUTTON, RESEND_LINK, resendingIn } from '../texts';
+import { PINCODE_LENGTH } from '../rules';
 import { busyLabelOf, isBusy } from '../selectors';
 import { PanelForm } from './PanelForm';
 
@@ -42,7 +42,7 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
         label="Código recebido por SMS"
         value={pincode}
         invalid={invalid}
-        onChange={(value) => actor.send({ type: 'PINCODE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'pincode', value })}
       />
       <p className="activation-resend" aria-live="polite">
         {counting ? (
@@ -56,7 +56,7 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
       <Checkbox
         id="activation-terms"
         checked={terms}
-        onChange={(value) => actor.send({ type: 'TERMS_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'terms', value })}
         required
       >
         Li e concordo com os{' '}

@@ -3,7 +3,7 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { ActivationActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
-import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../messages';
+import { DEFAULT_BUTTON, EMAIL_HINT, PHONE_HINT } from '../texts';
 import { PanelForm } from './PanelForm';
 
 /** Spec panel 2: phone and e-mail, button 'Validar' (telecom partner). */
@@ -22,7 +22,7 @@ export function EmailPanel({ heading }: { heading: string }) {
         hint={PHONE_HINT}
         value={phone}
         invalid={field === 'phone'}
-        onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'phone', value })}
       />
       <div className="flow-field">
         <label className="flow-field__label" htmlFor="activation-email">E-mail</label>
@@ -31,7 +31,7 @@ export function EmailPanel({ heading }: { heading: string }) {
           name="email"
           type="email"
           value={email}
-          onChange={(event) => actor.send({ type: 'EMAIL_CHANGED', value: event.target.value })}
+          onChange={(event) => actor.send({ type: 'FIELD_CHANGED', field: 'email', value: event.target.value })}
           autoComplete="email"
           aria-required="true"
           aria-invalid={field === 'email'}

@@ -1,7 +1,7 @@
 import { IMaskInput } from 'react-imask';
 import { FieldHint, describedBy } from '../../../components/flow/FieldHint';
-import type { Field } from '../validation';
-import { CPF_CNPJ_MAX, LICENCE_MAX } from '../validation';
+import type { Field } from '../types';
+import { CPF_CNPJ_MAX, LICENCE_MAX } from '../rules';
 
 export { PhoneField } from '../../../components/flow/PhoneField';
 export { FieldHint } from '../../../components/flow/FieldHint';

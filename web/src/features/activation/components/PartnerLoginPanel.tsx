@@ -1,5 +1,5 @@
 import { ActivationActor } from '../context';
-import { PARTNER_LOGIN_TEXT } from '../messages';
+import { PARTNER_LOGIN_TEXT } from '../texts';
 
 /** Spec panel 6: the link to the broadband partner's authorization page. */
 export function PartnerLoginPanel({ partner }: { partner: string }) {

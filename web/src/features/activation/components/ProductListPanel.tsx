@@ -1,7 +1,7 @@
 import { shallowEqual } from '@xstate/react';
 import { ActivationActor } from '../context';
 import type { Platform } from '../types';
-import { PRODUCT_LINES, PRODUCT_LIST_HEADING } from '../messages';
+import { PRODUCT_LINES, PRODUCT_LIST_HEADING } from '../texts';
 import { PRODUCT_NAMES, productTarget } from '../platform';
 
 /** Spec panel 4: one download button per product the plan grants. */

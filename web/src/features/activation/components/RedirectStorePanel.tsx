@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ActivationActor } from '../context';
 import type { Platform } from '../types';
-import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../messages';
+import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../texts';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
 /**

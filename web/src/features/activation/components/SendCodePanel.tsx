@@ -4,7 +4,7 @@ import { busyLabelOf, isBusy } from '../selectors';
 import type { VariantConfig } from '../variants';
 import { CpfCnpjField, LicenceField, PhoneField } from './Fields';
 import { PanelForm } from './PanelForm';
-import { LICENCE_FROM_LINK_HINT, LICENCE_HINT, PHONE_HINT, cpfCnpjHint } from '../messages';
+import { LICENCE_FROM_LINK_HINT, LICENCE_HINT, PHONE_HINT, cpfCnpjHint } from '../texts';
 
 /** Spec panel 1: heading, phone, CPF/CNPJ (carrier), licence (hidden in the carrier flow). */
 export function SendCodePanel({ config }: { config: VariantConfig }) {
@@ -26,7 +26,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
         hint={PHONE_HINT}
         value={phone}
         invalid={field === 'phone'}
-        onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'phone', value })}
       />
       {config.cpfCnpjIsVisible && (
         <CpfCnpjField
@@ -35,7 +35,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
           hint={cpfCnpjHint(config.partner)}
           value={cpfCnpj}
           invalid={field === 'cpf_cnpj'}
-          onChange={(value) => actor.send({ type: 'CPF_CNPJ_CHANGED', value })}
+          onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'cpf_cnpj', value })}
         />
       )}
       {config.licenceIsVisible && (
@@ -45,7 +45,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
           hint={config.disabledInputSerial ? LICENCE_FROM_LINK_HINT : LICENCE_HINT}
           value={licence}
           invalid={field === 'licence'}
-          onChange={(value) => actor.send({ type: 'LICENCE_CHANGED', value })}
+          onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'licence', value })}
           disabled={licenceLocked || config.disabledInputSerial}
         />
       )}

@@ -6,8 +6,8 @@ import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
-import { TEXTS } from '../texts';
-import { checkCode, INVALID_CODE } from '../validation';
+import { INVALID_CODE, TEXTS } from '../texts';
+import { checkCode } from '../rules';
 
 /** Seconds left until `at` (client clock), ticking every second. */
 function useSecondsUntil(at: number | null): number {
@@ -32,8 +32,9 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
   const maskedPhone = DownloadActor.useSelector((s) => s.context.maskedPhone);
   const rejected = DownloadActor.useSelector((s) => s.context.codeError);
   const resendAt = DownloadActor.useSelector((s) => s.context.resendAt);
-  const fieldError = DownloadActor.useSelector((s) => s.context.fieldError);
-  const [code, setCode] = useState('');
+  const fieldError = DownloadActor.useSelector((s) => s.context.field);
+  const serverMessage = DownloadActor.useSelector((s) => s.context.error);
+  const code = DownloadActor.useSelector((s) => s.context.code);
   const [touched, setTouched] = useState(false);
   const secondsLeft = useSecondsUntil(resendAt);
   const busy = DownloadActor.useSelector(isBusy);
@@ -43,14 +44,15 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
   const local = checkCode(code);
   const codeMessage =
     (rejected ? INVALID_CODE : null) ??
-    (fieldError?.field === 'code' ? fieldError.message : null) ??
+    (fieldError === 'code' ? serverMessage : null) ??
     (touched && code.length > 0 ? local.message : null);
-  const resendMessage = fieldError?.field === 'resend' ? fieldError.message : null;
+  const resendMessage = fieldError === 'resend' ? serverMessage : null;
   const [shown, dismiss] = useDismissible(codeMessage ?? resendMessage, code);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (local.valid && !codeMessage) actor.send({ type: 'COMMAND', command: { type: 'submit_code', code } });
+    // The machine sends a valid code not yet refused.
+    actor.send({ type: 'SUBMIT' });
   };
 
   return (
@@ -65,10 +67,7 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
         id="dl-code"
         label={TEXTS.codeLabel}
         value={code}
-        onChange={(digits) => {
-          setCode(digits);
-          actor.send({ type: 'FIELD_EDITED', field: 'code' });
-        }}
+        onChange={(digits) => actor.send({ type: 'FIELD_CHANGED', field: 'code', value: digits })}
         onBlur={() => setTouched(true)}
         invalid={codeMessage !== null}
         describedBy={shown ? 'dl-code-error' : undefined}
@@ -80,7 +79,7 @@ export function CodePanel({ onChangeNumber }: { onChangeNumber?: () => void }) {
           <button
             type="button"
             className="dl-link"
-            onClick={() => actor.send({ type: 'COMMAND', command: { type: 'resend_code' } })}
+            onClick={() => actor.send({ type: 'RESEND' })}
           >
             {TEXTS.resend}
           </button>

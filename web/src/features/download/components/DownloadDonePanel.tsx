@@ -15,7 +15,7 @@ export function DownloadDonePanel() {
         <button
           type="button"
           className="dl-link"
-          onClick={() => actor.send({ type: 'COMMAND', command: { type: 'retry_download' } })}
+          onClick={() => actor.send({ type: 'RETRY_DOWNLOAD' })}
         >
           {TEXTS.doneRetryLink}
         </button>

@@ -98,9 +98,7 @@ export function LicencesPanel() {
   const devices = DownloadActor.useSelector((s) => s.context.devices);
   const confirmId = DownloadActor.useSelector((s) => s.context.confirmDevice);
   const confirming = devices.find((d) => d.id === confirmId);
-  const refusal = DownloadActor.useSelector((s) =>
-    s.context.fieldError?.field === 'device' ? s.context.fieldError.message : null,
-  );
+  const refusal = DownloadActor.useSelector((s) => (s.context.field === 'device' ? s.context.error : null));
   const [shownRefusal, dismiss] = useDismissible(refusal, String(devices.length));
   return (
     <section className="dl-panel" aria-labelledby="dl-licences-title">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { DownloadActor } from '../context';
@@ -11,17 +11,15 @@ import defaultLogo from './default-partner.svg';
 export function PartnerChoicePanel() {
   const actor = DownloadActor.useActorRef();
   const partners = DownloadActor.useSelector((s) => s.context.partners);
-  const refusal = DownloadActor.useSelector((s) =>
-    s.context.fieldError?.field === 'partner' ? s.context.fieldError.message : null,
-  );
-  const [chosen, setChosen] = useState<string | null>(null);
+  const refusal = DownloadActor.useSelector((s) => (s.context.field === 'partner' ? s.context.error : null));
+  const chosen = DownloadActor.useSelector((s) => s.context.partner);
   const busy = DownloadActor.useSelector(isBusy);
   const busyLabel = DownloadActor.useSelector(busyLabelOf);
   const [shownRefusal, dismiss] = useDismissible(refusal, chosen ?? '');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (chosen) actor.send({ type: 'COMMAND', command: { type: 'choose_partner', partner_id: chosen } });
+    actor.send({ type: 'SUBMIT' });
   };
 
   return (
@@ -41,7 +39,7 @@ export function PartnerChoicePanel() {
               name="partner"
               value={partner.id}
               checked={chosen === partner.id}
-              onChange={() => setChosen(partner.id)}
+              onChange={() => actor.send({ type: 'FIELD_CHANGED', field: 'partner', value: partner.id })}
             />
             <img
               className="dl-partner__logo"

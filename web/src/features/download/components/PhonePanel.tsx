@@ -1,28 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/flow/ErrorBanner';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { DownloadActor } from '../context';
 import { busyLabelOf, isBusy } from '../selectors';
-import { TEXTS } from '../texts';
-import { checkPhone, PHONE_HINT } from '../validation';
+import { PHONE_HINT, TEXTS } from '../texts';
+import { checkPhone } from '../rules';
 import { useDismissible } from './useDismissible';
 
 /** Step 1: the phone that receives the SMS code. */
 export function PhonePanel() {
   const actor = DownloadActor.useActorRef();
-  const serverMessage = DownloadActor.useSelector((s) =>
-    s.context.fieldError?.field === 'phone' ? s.context.fieldError.message : null,
-  );
+  const serverMessage = DownloadActor.useSelector((s) => (s.context.field === 'phone' ? s.context.error : null));
   const busy = DownloadActor.useSelector(isBusy);
   const busyLabel = DownloadActor.useSelector(busyLabelOf);
-  const [phone, setPhone] = useState('');
+  const phone = DownloadActor.useSelector((s) => s.context.phone);
   const check = checkPhone(phone);
   const [message, dismiss] = useDismissible(check.message ?? serverMessage, phone);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (check.valid) actor.send({ type: 'COMMAND', command: { type: 'submit_phone', phone } });
+    actor.send({ type: 'SUBMIT' });
   };
 
   return (
@@ -35,10 +33,7 @@ export function PhonePanel() {
         id="dl-phone"
         label={TEXTS.phoneLabel}
         value={phone}
-        onChange={(value) => {
-          setPhone(value);
-          actor.send({ type: 'FIELD_EDITED', field: 'phone' });
-        }}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'phone', value })}
         invalid={(check.message ?? serverMessage) !== null}
         hint={PHONE_HINT}
         describedBy={message ? 'dl-phone-error' : undefined}

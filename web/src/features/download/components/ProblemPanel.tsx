@@ -26,7 +26,7 @@ export function ProblemPanel({ id, title, text, canRetry }: Props) {
           <button
             type="button"
             className="dl-link"
-            onClick={() => actor.send({ type: 'COMMAND', command: { type: 'restart' } })}
+            onClick={() => actor.send({ type: 'RESTART' })}
           >
             {TEXTS.tryAgain}
           </button>

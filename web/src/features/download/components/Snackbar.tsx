@@ -10,7 +10,7 @@ export function Snackbar() {
       {snackbar && (
         <div className="dl-snackbar" role="alert" key={snackbar.id}>
           <span className="dl-snackbar__text">{snackbar.message}</span>
-          <button type="button" className="dl-snackbar__close" onClick={() => actor.send({ type: 'SNACKBAR_CLOSE' })}>
+          <button type="button" className="dl-snackbar__close" onClick={() => actor.send({ type: 'DISMISS' })}>
             {TEXTS.close}
           </button>
         </div>

@@ -5,9 +5,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { ev, FakeEventSource, fakeAttemptServer } from '../../lib/attempts/fakeAttemptServer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import CloudActivationPage from './CloudActivationPage';
+import CloudPage from './CloudPage';
 import { CLOUD_FAQ, FAQ_VISIBLE } from './faq';
-import { MESSAGES } from './rules';
+import { MESSAGES } from './texts';
 
 const ID = 'cloud-00000000-0000-4000-8000-000000000001';
 
@@ -30,7 +30,7 @@ function renderPage() {
   return render(
     <MemoryRouter initialEntries={['/cloud/positivo']}>
       <Routes>
-        <Route path="/cloud/positivo" element={<CloudActivationPage />} />
+        <Route path="/cloud/positivo" element={<CloudPage />} />
         <Route path="/cliente/hero" element={<p>página do cliente</p>} />
       </Routes>
     </MemoryRouter>,

@@ -9,7 +9,7 @@ import { PhoneTip } from './PhoneTip';
 export const SERIAL_PLACEHOLDER = 'Ex.: PS2401BR00012345';
 
 /** Form 1: phone and serial. Our messages, not the browser's, show in the banner. */
-export function DetailsForm({ onHelp }: { onHelp: () => void }) {
+export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
   const actor = CloudActor.useActorRef();
   const phone = CloudActor.useSelector((s) => s.context.phone);
   const serial = CloudActor.useSelector((s) => s.context.serial);
@@ -22,7 +22,7 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
       aria-label="Dados para ativação"
       onSubmit={(event) => {
         event.preventDefault();
-        actor.send({ type: 'SUBMIT_DETAILS' });
+        actor.send({ type: 'SUBMIT' });
       }}
     >
       <div className="cloud-field">
@@ -30,7 +30,7 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
           id="cloud-phone"
           label="Celular"
           value={phone}
-          onChange={(value) => actor.send({ type: 'PHONE_CHANGED', value })}
+          onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'phone', value })}
           invalid={field === 'phone'}
           describedBy="cloud-phone-tip"
         />
@@ -55,7 +55,7 @@ export function DetailsForm({ onHelp }: { onHelp: () => void }) {
           spellCheck={false}
           aria-required="true"
           aria-invalid={field === 'serial'}
-          onChange={(event) => actor.send({ type: 'SERIAL_CHANGED', value: event.target.value })}
+          onChange={(event) => actor.send({ type: 'FIELD_CHANGED', field: 'serial', value: event.target.value })}
         />
       </div>
       <LoadingButton busy={disabled} busyLabel="Enviando código…" className="cloud-submit">

@@ -1,7 +1,7 @@
 // The TypeScript validators against the shared field vectors (the Rust ones run the same file).
 import { describe, expect, it } from 'vitest';
 import vectors from '../../../../tests/vectors/activation/validation.json';
-import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode } from './validation';
+import { parseCpfCnpj, parseEmail, parseLicence, parsePhone, parsePincode } from './rules';
 
 interface Case {
   field: string;

@@ -7,7 +7,7 @@ import { createActor } from 'xstate';
 import vectors from '../../../../tests/vectors/download/panels.json';
 import { downloadMachine } from './machine';
 import { isBusy, panelOf, stepOf } from './selectors';
-import { INVALID_CODE } from './validation';
+import { INVALID_CODE } from './texts';
 
 interface VectorEvent {
   type: string;

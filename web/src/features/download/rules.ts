@@ -1,17 +1,11 @@
 // The desktop download's field rules (spec §5), the same as the Rust side
 // (events/src/flows/download/validation.rs); tests/vectors/download/fields.json holds both.
+// Their messages are in texts.ts.
 
-export const INVALID_PHONE = 'Número inválido. Verifique novamente.';
-export const PHONE_HINT = 'Digite apenas números';
-export const INVALID_CODE = 'Código inválido. Verifique o número digitado.';
-export const GENERIC_FAILURE = 'Algo não funcionou como esperado, procure nosso atendimento.';
-export const REMOVAL_FAILURE = 'Não foi possível remover o dispositivo.';
+import { INVALID_CODE, INVALID_PHONE } from './texts';
 
 export const PHONE_DIGITS = 11;
 export const CODE_LENGTH = 6;
-export const RESEND_SECONDS = 90;
-export const SNACKBAR_MS = 4000;
-export const INSTALLER_FILE_NAME = 'antivirus-installer.exe';
 export const VALID_OS = ['win_pc', 'mac'] as const;
 export type DesktopOs = (typeof VALID_OS)[number];
 

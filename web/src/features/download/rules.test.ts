@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import fields from '../../../../tests/vectors/download/fields.json';
-import { checkCode, checkPhone, isDesktopOs } from './validation';
+import { checkCode, checkPhone, isDesktopOs } from './rules';
 
 interface PhoneCase {
   input: string;

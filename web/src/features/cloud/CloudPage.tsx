@@ -7,37 +7,17 @@ import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
 import { CloudFaq } from './components/CloudFaq';
-import { CodeForm } from './components/CodeForm';
-import { DetailsForm } from './components/DetailsForm';
+import { CodePanel } from './components/CodePanel';
+import { DetailsPanel } from './components/DetailsPanel';
 import { HelpPanel } from './components/HelpPanel';
+import { StepIndicator } from './components/StepIndicator';
 import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
 import { isBusy, panelOf } from './selectors';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
-const STEPS = ['Seus dados', 'Código SMS', 'Ativação'] as const;
-
-function Stepper({ current }: { current: number }) {
-  return (
-    <ol className="cloud-steps" aria-label="Etapas da ativação">
-      {STEPS.map((label, index) => (
-        <li
-          key={label}
-          className={`cloud-steps__item${index === current ? ' is-current' : ''}${index < current ? ' is-done' : ''}`}
-          aria-current={index === current ? 'step' : undefined}
-        >
-          <span className="cloud-steps__number" aria-hidden="true">
-            {index + 1}
-          </span>
-          {label}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-function CloudActivation() {
+function CloudFlow() {
   const actor = CloudActor.useActorRef();
   const panel = CloudActor.useSelector(panelOf);
   const busy = CloudActor.useSelector(isBusy);
@@ -59,10 +39,10 @@ function CloudActivation() {
               Ative o EXA Cloud do seu computador em poucos passos: informe seu celular e o número de série, e confirme
               com o código que enviaremos por SMS.
             </p>
-            <Stepper current={step} />
+            <StepIndicator current={step} />
             {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-            {panel === 'details' && <DetailsForm onHelp={openHelp} />}
-            {panel === 'code' && <CodeForm />}
+            {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
+            {panel === 'code' && <CodePanel />}
             <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
               Precisa de ajuda?
             </button>
@@ -87,7 +67,7 @@ function CloudActivation() {
 }
 
 /** /cloud/positivo: activation of the cloud product by the computer's serial number. */
-export default function CloudActivationPage() {
+export default function CloudPage() {
   usePageMeta({
     title: 'Ativar número de série | EXA Cloud',
     description: 'Ative o EXA Cloud do seu computador com o número de série e o seu celular.',
@@ -101,7 +81,7 @@ export default function CloudActivationPage() {
   );
   return (
     <CloudActor.Provider logic={machine}>
-      <CloudActivation />
+      <CloudFlow />
     </CloudActor.Provider>
   );
 }

@@ -5,7 +5,7 @@ import { CloudActor } from '../context';
 import { activationStageOf, isBusy, resendOf } from '../selectors';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
-export function CodeForm() {
+export function CodePanel() {
   const actor = CloudActor.useActorRef();
   const phoneMasked = CloudActor.useSelector((s) => s.context.phoneMasked);
   const code = CloudActor.useSelector((s) => s.context.code);
@@ -22,7 +22,7 @@ export function CodeForm() {
       aria-label="Código de verificação"
       onSubmit={(event) => {
         event.preventDefault();
-        actor.send({ type: 'SUBMIT_CODE' });
+        actor.send({ type: 'SUBMIT' });
       }}
     >
       <p className="cloud-form__lead">
@@ -34,7 +34,7 @@ export function CodeForm() {
         label="Código recebido"
         value={code}
         invalid={invalid}
-        onChange={(value) => actor.send({ type: 'CODE_CHANGED', value })}
+        onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'code', value })}
       />
       <p className="cloud-resend" aria-live="polite">
         {countdown === null ? (

@@ -10,9 +10,9 @@ import {
   INVALID_EMAIL,
   INVALID_PHONE,
   MISSING_LICENCE,
-} from './messages';
+} from './texts';
+import type { Field } from './types';
 
-export type Field = 'phone' | 'cpf_cnpj' | 'licence' | 'pincode' | 'email' | 'terms';
 export type DocumentKind = 'cpf' | 'cnpj';
 
 export type Parsed<T> = { ok: T } | { error: string; field: Field };
