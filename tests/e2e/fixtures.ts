@@ -57,9 +57,17 @@ async function stubExternalHosts(context: BrowserContext): Promise<void> {
   );
 }
 
-/** Waits until the SPA has rendered a page (its lazy chunk loaded and a <main> in place). */
+/**
+ * Waits until the SPA has rendered a page (its lazy chunk loaded and a <main> in place) and
+ * React owns it: a prerendered page shows its <main> before it hydrates, and a click then does
+ * nothing (web/src/App.tsx marks <html data-interactive> once the page's boundary committed).
+ */
 export async function waitForPage(page: Page): Promise<void> {
   await page.locator('main').first().waitFor({ state: 'visible' });
+  // Only the portal's own pages carry the mark (not the stubs of external sites).
+  if (LOCAL_HOSTS.has(new URL(page.url()).hostname)) {
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  }
 }
 
 export const test = base.extend({

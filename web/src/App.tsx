@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { EXTERNAL, TERMS_PATHS } from './content/company';
 import { ACTIVATION_VARIANTS, CLOUD_VARIANTS, DOWNLOAD_ROUTE } from './lib/flows';
@@ -26,6 +26,19 @@ const SupportLookupPage = lazy(() => import('./features/support/SupportLookupPag
 const SupportAttemptPage = lazy(() => import('./features/support/SupportAttemptPage'));
 // The analysts' funnels (docs/funnels.md), same staff session; its charts are a further chunk.
 const AnalyticsPage = lazy(() => import('./features/analytics/AnalyticsPage'));
+
+/**
+ * Marks the document once the page in the boundary above is React's (`data-interactive` on
+ * <html>): its effect runs when the boundary commits, the lazy page's chunk included. A
+ * prerendered page is visible before that and its buttons do nothing until then; the browser
+ * tests wait for the mark before they act (tests/e2e/fixtures.ts).
+ */
+function Interactive() {
+  useEffect(() => {
+    document.documentElement.dataset.interactive = 'true';
+  }, []);
+  return null;
+}
 
 export function App() {
   return (
@@ -62,6 +75,7 @@ export function App() {
         <Route path="/analise" element={<AnalyticsPage />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
+      <Interactive />
     </Suspense>
   );
 }
