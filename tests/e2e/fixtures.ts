@@ -62,10 +62,10 @@ async function stubExternalHosts(context: BrowserContext): Promise<void> {
  * React owns it: a prerendered page shows its <main> before it hydrates, and a click then does
  * nothing (web/src/App.tsx marks <html data-interactive> once the page's boundary committed).
  */
-export async function waitForPage(page: Page): Promise<void> {
+export async function waitForPage(page: Page, { interactive = true } = {}): Promise<void> {
   await page.locator('main').first().waitFor({ state: 'visible' });
   // Only the portal's own pages carry the mark (not the stubs of external sites).
-  if (LOCAL_HOSTS.has(new URL(page.url()).hostname)) {
+  if (interactive && LOCAL_HOSTS.has(new URL(page.url()).hostname)) {
     await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
   }
 }
@@ -79,7 +79,8 @@ export const test = base.extend({
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
       const response = await goto(url, options);
-      await waitForPage(page);
+      // A caller that asked for the commit alone acts before React takes the page over.
+      await waitForPage(page, { interactive: options?.waitUntil !== 'commit' });
       await auditAccessibility(page, `${url} (after navigation)`);
       return response;
     };

@@ -1,7 +1,7 @@
 import { expect, test } from '../fixtures';
 
 // The public pages arrive prerendered (web/scripts/prerender.mjs) once the server answers them with
-// web/dist/prerendered/<route>.html (docs/site.md, "Prerendered pages"); until then these tests skip.
+// web/dist/prerendered/<route>.html (docs/site.md, "Prerendered pages").
 // React must take over the server's HTML as it is: no hydration error, no element replaced.
 const PAGES = ['/', '/seguranca', '/faq', '/cloud', '/gestao', '/contato', '/seguranca/brisanet'];
 
@@ -19,7 +19,7 @@ for (const path of PAGES) {
     });
     const response = await page.goto(path, { waitUntil: 'commit' });
     const html = (await response?.text()) ?? '';
-    test.skip(!html.includes('data-prerendered='), 'the server does not answer with dist/prerendered yet');
+    expect(html).toContain(`data-prerendered="${path}"`);
     await page.locator('h1').evaluate((heading) => heading.setAttribute('data-from-server', ''));
     // Hydrated: React has attached its handlers to the heading's fiber.
     await expect
@@ -33,6 +33,6 @@ for (const path of PAGES) {
 
 test('/?show-bot opens the chatbot on a prerendered page', async ({ page }) => {
   const response = await page.goto('/?show-bot');
-  test.skip(!((await response?.text()) ?? '').includes('data-prerendered='), 'not prerendered yet');
+  expect((await response?.text()) ?? '').toContain('data-prerendered="/"');
   await expect(page.getByRole('dialog', { name: 'Chat de atendimento EXA' })).toBeVisible();
 });
