@@ -162,6 +162,7 @@ pub async fn replay_with(
 ) -> anyhow::Result<FunnelResult> {
     use futures::TryStreamExt;
     let mut checkpoint = Checkpoint::START;
+    let mut last_pass = false;
     loop {
         {
             let events = store.stream_category_after(replay.query.funnel.flow, checkpoint);
@@ -175,8 +176,15 @@ pub async fn replay_with(
             }
         }
         progress(replay.result.events_read);
-        if !store.has_held_back_after(checkpoint).await? {
+        if last_pass {
             break;
+        }
+        // The check sees a later snapshot than the read: what the read held back may have been
+        // released in between (another database's transaction ending: transaction ids are the
+        // cluster's). Once nothing is held back, one more read takes it.
+        if !store.has_held_back_after(checkpoint).await? {
+            last_pass = true;
+            continue;
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
