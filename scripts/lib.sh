@@ -35,6 +35,19 @@ ensure_clickhouse() {
   [ -x "${CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}" ] || apt_install clickhouse-server
 }
 
+# The Parquet export's test reads the file with DuckDB from PyPI (replay/tests/parquet.rs), in a
+# virtual environment of the project's own (target/ is not committed).
+DUCKDB_VERSION="2.0.0"
+ensure_duckdb() {
+  local venv="$ROOT/target/duckdb-venv"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import duckdb" 2>/dev/null; then
+    say "installing DuckDB $DUCKDB_VERSION (PyPI) into target/duckdb-venv"
+    python3 -m venv "$venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "duckdb==$DUCKDB_VERSION" || die "pip install duckdb failed"
+  fi
+  export DUCKDB_PYTHON="$venv/bin/python"
+}
+
 pg_bindir() {
   if command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then
     dirname "$(command -v initdb)"

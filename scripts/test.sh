@@ -10,6 +10,7 @@ cd "$ROOT"
 ensure_tools
 ensure_chromium
 ensure_clickhouse
+ensure_duckdb
 ensure_postgres
 PIDS=()
 cleanup() {

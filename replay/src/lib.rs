@@ -3,6 +3,7 @@
 
 pub mod clickhouse;
 pub mod export;
+pub mod export_parquet;
 pub mod funnel;
 pub mod funnel_report;
 pub mod seed;

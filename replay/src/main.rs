@@ -90,8 +90,14 @@ enum Command {
         /// sequential, strict or any.
         #[arg(long, default_value = "sequential", value_parser = parse_order)]
         order: Order,
+        /// csv (on stdout) or parquet (to --output).
+        #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
+        format: ExportFormat,
+        /// The file to write; required with --format parquet.
+        #[arg(long, required_if_eq("format", "parquet"))]
+        output: Option<std::path::PathBuf>,
         /// A ClickHouse HTTP interface (http://host:8123, credentials in the URL if any).
-        #[arg(long, conflicts_with_all = ["flow", "variant", "from", "to"])]
+        #[arg(long, conflicts_with_all = ["flow", "variant", "from", "to", "output"])]
         clickhouse: Option<String>,
         /// The ClickHouse table (created if absent).
         #[arg(long, default_value = "funnel_marks", requires = "clickhouse")]
@@ -153,6 +159,12 @@ fn parse_order(text: &str) -> Result<Order, String> {
 fn parse_breakdown(text: &str) -> Result<Breakdown, String> {
     Breakdown::parse(text)
         .ok_or_else(|| format!("detalhamento desconhecido: {text} (use variant, partner, brand, os, platform ou day)"))
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum ExportFormat {
+    Csv,
+    Parquet,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -261,7 +273,7 @@ async fn main() -> anyhow::Result<()> {
             }
             println!("{} tentativas, {} linhas enviadas para {}", done.attempts, done.rows, clickhouse.target());
         }
-        Command::Export { flow, variant, from, to, window, order, .. } => {
+        Command::Export { flow, variant, from, to, window, order, format, output, .. } => {
             let flow = flow.unwrap_or_else(|| usage_error("--flow é obrigatório sem --clickhouse"));
             let funnel = events::funnel::funnel(&flow, variant.as_deref()).unwrap_or_else(|e| usage_error(e));
             let today = chrono::Utc::now().with_timezone(&replay::funnel::sao_paulo()).date_naive();
@@ -273,6 +285,11 @@ async fn main() -> anyhow::Result<()> {
                 order,
                 breakdown: None,
             };
+            if let (ExportFormat::Parquet, Some(path)) = (format, output) {
+                let rows = export_parquet(&store, &query, &path).await?;
+                eprintln!("{rows} linhas gravadas em {}", path.display());
+                return Ok(());
+            }
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             writeln!(out, "{}", replay::export::HEADER)?;
@@ -351,4 +368,35 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The funnel facts into a Parquet file, with a bar of attempts written on a terminal.
+async fn export_parquet(
+    store: &events::EventStore,
+    query: &FunnelQuery,
+    path: &std::path::Path,
+) -> anyhow::Result<u64> {
+    let mut sink =
+        replay::export_parquet::ParquetSink::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let progress = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    progress.set_style(
+        ProgressStyle::with_template("{spinner} {pos} tentativas ({per_sec})").context("progress template")?,
+    );
+    let mut failed = None;
+    let sink_ref = &mut sink;
+    let on_finished = |finished: &replay::funnel::Finished| {
+        if failed.is_none() {
+            match sink_ref.push(&query.funnel, finished) {
+                Ok(()) => progress.inc(1),
+                Err(error) => failed = Some(error),
+            }
+        }
+    };
+    let replay = replay::funnel::Replay::new(query).with_sink(on_finished);
+    replay::funnel::replay_with(store, replay, |_| {}).await?;
+    progress.finish_and_clear();
+    if let Some(error) = failed {
+        return Err(error).context("writing the Parquet file");
+    }
+    sink.finish().context("closing the Parquet file")
 }
