@@ -35,11 +35,19 @@ test('an analyst lands on the funnels, asks the download funnel and reads the nu
   // The projector runs every second: ask again until the new attempt is in. The answer read is
   // the one to the request this click sent (the landing's own question, for the activation
   // funnel, may still be in flight and answer meanwhile).
+  // The page also asks about the period before, for its comparison: that request ends earlier.
+  const lastDay = await page.getByLabel('Até').inputValue();
   let steps: Step[] = [];
   await expect(async () => {
-    const asked = page.waitForRequest(
-      (r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/analytics/funnel' && new URL(r.url()).searchParams.get('flow') === 'download',
-    );
+    const asked = page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return (
+        r.method() === 'GET' &&
+        url.pathname === '/api/analytics/funnel' &&
+        url.searchParams.get('flow') === 'download' &&
+        url.searchParams.get('to') === lastDay
+      );
+    });
     await page.getByRole('button', { name: 'Ver funil' }).click();
     const answered = await (await asked).response();
     if (!answered?.ok()) throw new Error(`the funnel request was answered ${answered?.status() ?? 'with nothing'}`);
@@ -57,6 +65,8 @@ test('an analyst lands on the funnels, asks the download funnel and reads the nu
     await expect(row.getByRole('cell').nth(0)).toHaveText(count(step.entered));
     await expect(row.getByRole('cell').nth(3)).toHaveText(count(step.dropped));
   }
+  // The same question over the period before, beside it.
+  await expect(page.getByRole('heading', { level: 2, name: 'Comparado com o período anterior' })).toBeVisible();
   // The charts load on demand and describe themselves.
   await expect(page.getByRole('img', { name: /^Gráfico de barras do funil/ })).toBeVisible();
   await expect(page.getByRole('img', { name: /^Linha da conversão por dia/ })).toBeVisible();

@@ -2,13 +2,22 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN, ANALYST, FakeApi, renderAt, SUPPORT } from '../../testing/staff';
 import type { FunnelReply } from './api';
+import { previousParams } from './compare';
 import { CARRIER_BY_OS, CARRIER_QUERY } from './fixtures';
 import { defaultQuery, paramsOf } from './query';
 
 let api: FakeApi;
 const FUNNEL = 'GET /api/analytics/funnel';
 const location = () => screen.getByTestId('location').textContent;
-const funnelCalls = () => api.calls(FUNNEL).map((c) => c.url);
+const FUNNEL_PATH = '/api/analytics/funnel';
+const allFunnelCalls = () => api.calls(FUNNEL).map((c) => c.url);
+const periodBefore = (url: string) => `${FUNNEL_PATH}?${previousParams(new URLSearchParams(url.split('?')[1])).toString()}`;
+/** The questions asked, without the comparison's question about the period before each. */
+const funnelCalls = () => {
+  const urls = allFunnelCalls();
+  const before = new Set(urls.map(periodBefore));
+  return urls.filter((url) => !before.has(url));
+};
 
 beforeEach(() => {
   api = new FakeApi()
@@ -105,6 +114,35 @@ describe('/analise funnels', () => {
     api.on(FUNNEL, { status: 400, body: { message: 'Variante desconhecida para esse fluxo.' } });
     renderAt(`/analise?${CARRIER_QUERY}`);
     expect((await screen.findByRole('alert')).textContent).toBe('Variante desconhecida para esse fluxo.');
+  });
+
+  it('asks the period before as well and shows the change per step', async () => {
+    const before: FunnelReply = {
+      ...CARRIER_BY_OS,
+      from: '2026-10-09',
+      to: '2026-10-31',
+      groups: CARRIER_BY_OS.groups.map((g) => ({
+        ...g,
+        attempts: 80,
+        steps: g.steps.map((step, i) => (i === 1 ? { ...step, from_first: 0.7, median_ms: 7_700 } : step)),
+      })),
+    };
+    const previousUrl = periodBefore(`${FUNNEL_PATH}?${CARRIER_QUERY}`);
+    api.on(`GET ${previousUrl}`, { status: 200, body: before });
+    renderAt(`/analise?${CARRIER_QUERY}`);
+    const table = await screen.findByRole('table', { name: 'android · antes: 80 tentativas' });
+    expect(allFunnelCalls()).toContain(previousUrl);
+    expect(previousUrl).toContain('from=2026-10-09&to=2026-10-31');
+    expect(screen.getByText(/De 09\/10\/2026 a 31\/10\/2026/)).toBeTruthy();
+    const [, , second] = within(table).getAllByRole('row');
+    expect(within(second).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      '70%',
+      '83,3%',
+      '+13,3 p.p.',
+      '7,7 s',
+      '5,2 s',
+      '2,5 s mais rápido',
+    ]);
   });
 
   it("renders the contract's numbers in the step table, pt-BR", async () => {

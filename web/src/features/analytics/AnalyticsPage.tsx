@@ -12,6 +12,7 @@ import { RequireStaff } from '../../components/staff/RequireStaff';
 import { StaffApiError } from '../../lib/staff/api';
 import { useStaffQuery } from '../../lib/staff/query';
 import { getFunnel, type FunnelReply } from './api';
+import { previousParams } from './compare';
 import { FunnelForm } from './components/FunnelForm';
 import { NoPermission } from './components/NoPermission';
 import { FIELD_ORDER } from './components/QueryField';
@@ -37,6 +38,13 @@ function Funnels() {
   const funnel = useStaffQuery<FunnelReply>({
     queryKey: ['analytics', 'funnel', apiQuery],
     queryFn: ({ signal }) => getFunnel(new URLSearchParams(apiQuery), signal),
+    enabled: asked,
+  });
+  // The same question over the period before, for the comparison; asked beside the first.
+  const previousQuery = valid ? previousParams(new URLSearchParams(apiQuery)).toString() : '';
+  const previous = useStaffQuery<FunnelReply>({
+    queryKey: ['analytics', 'funnel', previousQuery],
+    queryFn: ({ signal }) => getFunnel(new URLSearchParams(previousQuery), signal),
     enabled: asked,
   });
   const loading = asked && funnel.isFetching;
@@ -80,7 +88,7 @@ function Funnels() {
           <p>{message}</p>
         </div>
       )}
-      {reply && <Results reply={reply} />}
+      {reply && <Results reply={reply} previous={previous.isFetching ? undefined : previous.data} />}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   ORDER_OPTIONS,
   variantOptionLabel,
 } from '../format';
+import { ComparisonSection } from './ComparisonSection';
 import { FunnelSection } from './FunnelSection';
 import { HistogramSection } from './HistogramSection';
 import { PerDaySection } from './PerDaySection';
@@ -25,7 +26,7 @@ function describeReply(reply: FunnelReply): string {
   return parts.join(' · ');
 }
 
-export function Results({ reply }: { reply: FunnelReply }) {
+export function Results({ reply, previous }: { reply: FunnelReply; previous?: FunnelReply }) {
   const labelOf = (key: string) => groupLabel(key, reply.breakdown ?? '');
   const attempts = reply.groups.reduce((sum, g) => sum + g.attempts, 0);
   return (
@@ -47,6 +48,7 @@ export function Results({ reply }: { reply: FunnelReply }) {
           </p>
           <FunnelSection reply={reply} labelOf={labelOf} />
           <TablesSection reply={reply} labelOf={labelOf} />
+          {previous && <ComparisonSection reply={reply} previous={previous} labelOf={labelOf} />}
           <HistogramSection key={`${reply.flow}-${reply.variant ?? ''}-${reply.breakdown ?? ''}`} reply={reply} labelOf={labelOf} />
           <PerDaySection reply={reply} />
         </>
