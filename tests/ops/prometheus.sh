@@ -56,6 +56,16 @@ wait_until "a rule failed or was not evaluated" rules \
 wait_until "the pool ratio has no series" query 'len(data["result"]) == 1' \
   --data-urlencode 'query=exa_db_pool_connections{state="in_use"} / ignoring(state) exa_db_pool_max_connections'
 
+# Every query of the Grafana dashboard is one this Prometheus evaluates (a typo is an error).
+python3 -c 'import json,sys; [print(t["expr"]) for p in json.load(open(sys.argv[1]))["panels"] for t in p["targets"]]' \
+  "$ROOT/deploy/grafana/exa-portal.json" | while IFS= read -r expr; do
+  api query --data-urlencode "query=$expr" >/dev/null || die "prometheus: the dashboard's query does not evaluate: $expr"
+done
+# The deployment's own configuration is valid (its rules path pointed at this checkout's).
+sed "s|/etc/prometheus/exa-rules.yml|$ROOT/deploy/prometheus/rules.yml|" "$ROOT/deploy/prometheus/prometheus.yml" \
+  >"$DIR/deployment.yml"
+promtool check config "$DIR/deployment.yml" >/dev/null || die "prometheus: deploy/prometheus/prometheus.yml is invalid"
+
 # Answers counted by class move between scrapes: ten 404s of the API.
 for _ in 1 2 3 4 5 6 7 8 9 10; do curl -s -o /dev/null "http://${ADMIN%:*}:${PUBLIC_PORT:?}/api/nao-existe" || true; done
 wait_until "exa_http_responses_total{class=\"4xx\"} did not grow" query \
