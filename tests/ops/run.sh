@@ -92,6 +92,17 @@ http {
 CONF
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 "$NGINX" -t -q -p "$OPS/nginx" -e "$OPS/nginx/error.log" -c "$OPS/nginx/nginx.conf" || die "nginx -t failed"
+# The deployment's own file (deploy/nginx/exa.conf) passes nginx -t with its paths pointed here.
+mkdir -p "$OPS/nginx/site"
+cp deploy/nginx/*.locations.conf "$OPS/nginx/site/"
+sed -e "s|/etc/nginx/exa/|$OPS/nginx/site/|" -e "s|/etc/ssl/exa/portal.crt|$OPS/proxy.crt|" \
+  -e "s|/etc/ssl/exa/portal.key|$OPS/proxy.key|" deploy/nginx/exa.conf >"$OPS/nginx/site/exa.conf"
+{
+  printf 'pid %s/site.pid;\nevents {}\nhttp {\n' "$OPS/nginx"
+  for kind in client_body proxy fastcgi uwsgi scgi; do printf '    %s_temp_path %s/tmp/%s;\n' "$kind" "$OPS/nginx" "$kind"; done
+  printf '    include %s/site/exa.conf;\n}\n' "$OPS/nginx"
+} >"$OPS/nginx/site.conf"
+"$NGINX" -t -q -p "$OPS/nginx" -e "$OPS/nginx/error.log" -c "$OPS/nginx/site.conf" || die "nginx -t failed on deploy/nginx/exa.conf"
 "$NGINX" -p "$OPS/nginx" -e "$OPS/nginx/error.log" -c "$OPS/nginx/nginx.conf" &
 PIDS+=($!)
 PROXY="https://127.0.0.1:$TLS_PORT"
