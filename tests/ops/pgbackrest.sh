@@ -155,4 +155,4 @@ new_events=$((new_events - events_at_t))
 DATABASE_URL="$RESTORED" ./target/debug/replay tail --after "$checkpoint_at_t" >"$W/after.jsonl"
 check "events read after the last checkpoint" "$(wc -l <"$W/after.jsonl")" "$new_events"
 check "each once" "$(python3 -c 'import json,sys; print(len({json.loads(l)["checkpoint"] for l in open(sys.argv[1])}))' "$W/after.jsonl")" "$new_events"
-say "pgbackrest: restore (recovery and promotion) took ${restore_secs} s; whole test $((SECONDS - started)) s"
+say "pgbackrest: $events_at_t events restored ($((events_after_t - events_at_t)) after T left out), $new_events read after it; restore (recovery and promotion) took ${restore_secs} s; whole test $((SECONDS - started)) s"
