@@ -48,6 +48,31 @@ ensure_duckdb() {
   export DUCKDB_PYTHON="$venv/bin/python"
 }
 
+# The production pieces' tests (tests/ops/) run Debian's engines, started under target/ops/
+# by the tests themselves and stopped when they end. On a machine run by systemd the packages
+# start their own service when installed: stopped and disabled again, the tests need none.
+quiet_service() {
+  [ -d /run/systemd/system ] && command -v systemctl >/dev/null || return 0
+  systemctl disable --now "$@" >/dev/null 2>&1 || true
+}
+
+ensure_nginx() {
+  command -v openssl >/dev/null || apt_install openssl
+  [ -x "$(command -v nginx || echo /usr/sbin/nginx)" ] && return
+  apt_install nginx
+  quiet_service nginx
+}
+
+ensure_prometheus() {
+  command -v prometheus >/dev/null && command -v promtool >/dev/null && return
+  apt_install --no-install-recommends prometheus
+  quiet_service prometheus
+}
+
+ensure_pgbackrest() {
+  command -v pgbackrest >/dev/null || apt_install --no-install-recommends pgbackrest
+}
+
 pg_bindir() {
   if command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then
     dirname "$(command -v initdb)"

@@ -11,6 +11,9 @@ ensure_tools
 ensure_chromium
 ensure_clickhouse
 ensure_duckdb
+ensure_nginx
+ensure_prometheus
+ensure_pgbackrest
 ensure_postgres
 PIDS=()
 cleanup() {
@@ -35,8 +38,8 @@ if [ -f tests/package.json ]; then
   npm_install "$ROOT/tests"
   # cargo test built the binary already (integration tests need it); a separate
   # `cargo build` would unify features differently and compile everything again.
-  [ -x target/debug/orchestrator ] && [ -x target/debug/sandbox ] \
-    || cargo build --locked -p orchestrator -p sandbox
+  [ -x target/debug/orchestrator ] && [ -x target/debug/sandbox ] && [ -x target/debug/replay ] \
+    || cargo build --locked -p orchestrator -p sandbox -p replay
   E2E_DATABASE_URL="$(fresh_database exa_e2e)"
   # Ports nothing else holds, so the tests cannot talk to some other server.
   E2E_SANDBOX_PORT="$(free_port "${E2E_SANDBOX_PORT:-18090}")"
@@ -57,5 +60,8 @@ if [ -f tests/package.json ]; then
     E2E_DATABASE_URL="$E2E_DATABASE_URL" npx playwright test)
   say "API: schemathesis against docs/openapi.yaml on the same portal (every check)"
   bash tests/api/schemathesis.sh "http://127.0.0.1:$E2E_PORT" "$E2E_DATABASE_URL" "$ROOT/target/debug/orchestrator"
+  say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest"
+  bash tests/ops/run.sh
+  bash tests/ops/pgbackrest.sh
 fi
 say "all tests passed"

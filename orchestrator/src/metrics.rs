@@ -42,6 +42,12 @@ pub struct RuleLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ClassLabel {
+    /// `1xx` to `5xx`.
+    pub class: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct PoolLabel {
     /// `in_use` or `idle`.
     pub state: String,
@@ -59,6 +65,8 @@ pub struct Metrics {
     commands: Family<CommandLabels, Histogram, fn() -> Histogram>,
     upstream_calls: Family<EndpointLabel, Histogram, fn() -> Histogram>,
     step_retries: Family<EndpointLabel, Counter>,
+    steps_given_up: Family<EndpointLabel, Counter>,
+    http_responses: Family<ClassLabel, Counter>,
     runner_lag: Histogram,
     store_appends: Histogram,
     sse_clients: Gauge,
@@ -104,6 +112,18 @@ impl Metrics {
             "Steps that failed and were planned again, by the endpoint of their last call",
             step_retries.clone(),
         );
+        let steps_given_up = Family::<EndpointLabel, Counter>::default();
+        registry.register(
+            "steps_given_up",
+            "Steps that failed past their retries (the attempt ends in a refusal), by the endpoint of their last call",
+            steps_given_up.clone(),
+        );
+        let http_responses = Family::<ClassLabel, Counter>::default();
+        registry.register("http_responses", "Answers of the public port, by status class", http_responses.clone());
+        for class in ["2xx", "4xx", "5xx"] {
+            // Present at 0 from the start, so a rate over them exists before the first error.
+            drop(http_responses.get_or_create(&ClassLabel { class: class.into() }));
+        }
         let runner_lag = seconds_buckets();
         registry.register("runner_lag_seconds", "From a step's due time to its claim by a runner", runner_lag.clone());
         let store_appends = seconds_buckets();
@@ -137,6 +157,8 @@ impl Metrics {
             commands,
             upstream_calls,
             step_retries,
+            steps_given_up,
+            http_responses,
             runner_lag,
             store_appends,
             sse_clients,
@@ -189,6 +211,21 @@ impl Metrics {
         self.step_retries.get_or_create(&EndpointLabel { endpoint: endpoint.to_string() }).inc();
     }
 
+    pub fn step_given_up(&self, endpoint: &str) {
+        self.steps_given_up.get_or_create(&EndpointLabel { endpoint: endpoint.to_string() }).inc();
+    }
+
+    pub fn http_response(&self, status: u16) {
+        let class = match status {
+            100..=199 => "1xx",
+            200..=299 => "2xx",
+            300..=399 => "3xx",
+            400..=499 => "4xx",
+            _ => "5xx",
+        };
+        self.http_responses.get_or_create(&ClassLabel { class: class.into() }).inc();
+    }
+
     pub fn runner_lag(&self, lag: Duration) {
         self.runner_lag.observe(lag.as_secs_f64());
     }
@@ -235,6 +272,9 @@ mod tests {
         metrics.command("cloud", "submit_code", Duration::from_millis(12));
         metrics.upstream_call("bff.packs", Duration::from_millis(40));
         metrics.step_retried("bff.packs");
+        metrics.step_given_up("sso.token");
+        metrics.http_response(503);
+        metrics.http_response(201);
         metrics.runner_lag(Duration::from_millis(3));
         metrics.store_append(Duration::from_millis(2));
         let mut registry_text = String::new();
@@ -245,6 +285,10 @@ mod tests {
             "exa_command_duration_seconds_count{flow=\"cloud\",command=\"submit_code\"} 1",
             "exa_upstream_call_duration_seconds_count{endpoint=\"bff.packs\"} 1",
             "exa_step_retries_total{endpoint=\"bff.packs\"} 1",
+            "exa_steps_given_up_total{endpoint=\"sso.token\"} 1",
+            "exa_http_responses_total{class=\"5xx\"} 1",
+            "exa_http_responses_total{class=\"2xx\"} 1",
+            "exa_http_responses_total{class=\"4xx\"} 0",
             "exa_runner_lag_seconds_count 1",
             "exa_store_append_duration_seconds_count 1",
         ] {

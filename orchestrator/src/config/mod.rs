@@ -236,6 +236,34 @@ mod tests {
         }
     }
 
+    /// deploy/exa.env.example is what an operator copies: it names every setting (set or
+    /// commented out at its default), and leaves every secret empty, so none has a usable default.
+    #[test]
+    fn the_environment_template_names_every_setting_and_no_secret_value() {
+        use clap::CommandFactory;
+        let template = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/exa.env.example"))
+            .expect("deploy/exa.env.example");
+        let value_of = |name: &str| {
+            template.lines().find_map(|line| line.trim_start_matches('#').strip_prefix(&format!("{name}=")))
+        };
+        let command = Cli::command();
+        for arg in command.get_arguments().filter(|arg| !arg.is_hide_set()) {
+            let Some(name) = arg.get_env().map(|n| n.to_string_lossy().into_owned()) else { continue };
+            let value = value_of(&name);
+            if name == "SANDBOX_URL" || name == "WEB_DIST" {
+                continue; // production sets every upstream's URL; the unit sets WEB_DIST
+            }
+            let value = value.unwrap_or_else(|| panic!("deploy/exa.env.example lacks {name}"));
+            if arg.is_hide_env_values_set() {
+                assert_eq!(value, "", "{name} is a secret: the template must not give it a value");
+            }
+        }
+        let required = DEVELOPMENT_SECRETS.iter().map(|(n, _)| *n).chain(UPSTREAM_URL_SETTINGS.iter().map(|(n, _)| *n));
+        for name in required.chain(["DATABASE_URL", "PII_KEK_HEX", "PII_HMAC_HEX"]) {
+            assert_eq!(value_of(name), Some(""), "{name} must be set by the operator, empty in the template");
+        }
+    }
+
     #[test]
     fn the_readme_lists_every_variable() {
         use clap::CommandFactory;

@@ -8,6 +8,7 @@ pub mod json;
 pub mod no_store;
 pub mod public_config;
 pub mod request_id;
+pub mod response_metrics;
 pub mod security_headers;
 pub mod server;
 pub mod sse;
@@ -31,6 +32,7 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
     let security =
         security_headers::SecurityHeaders::new(web_dist, &state.site.chatbot_url, &state.site.chatbot_avatar_url);
     let security = axum::middleware::from_fn_with_state(std::sync::Arc::new(security), security_headers::add);
+    let responses = axum::middleware::from_fn_with_state(state.metrics.clone(), response_metrics::count);
     let api = Router::new()
         .merge(health::router())
         .merge(api::attempts::router())
@@ -63,5 +65,7 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         // Before the id is set: a client's id that is not a UUID is dropped, so one is made.
         .layer(axum::middleware::from_fn(request_id::keep_uuids_only))
+        // Outermost: the bounds' 503s and the body limit's 413s are answers too.
+        .layer(responses)
         .with_state(state)
 }

@@ -266,8 +266,14 @@ impl Runner {
             for call in calls.calls() {
                 metrics.upstream_call(&call.endpoint, Duration::from_millis(call.latency_ms));
             }
-            if let Ok(Tick::Retrying { step, .. }) = &tick {
-                metrics.step_retried(calls.last().map(|c| c.endpoint).as_deref().unwrap_or(step));
+            match &tick {
+                Ok(Tick::Retrying { step, .. }) => {
+                    metrics.step_retried(calls.last().map(|c| c.endpoint).as_deref().unwrap_or(step));
+                }
+                Ok(Tick::GaveUp { step, .. }) => {
+                    metrics.step_given_up(calls.last().map(|c| c.endpoint).as_deref().unwrap_or(step));
+                }
+                _ => {}
             }
         }
         tick
