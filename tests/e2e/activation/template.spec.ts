@@ -21,6 +21,8 @@ test('each partner page shows the partner logo file', async ({ page }) => {
 });
 
 test('the partner logo never overlaps ours, from 320px up', async ({ page }) => {
+  // Four page loads, each audited by axe (the fixture's goto): the budget of four tests.
+  test.setTimeout(120_000);
   for (const width of [320, 375, 768, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     await page.goto('/seguranca/ativarbradescoseguros');

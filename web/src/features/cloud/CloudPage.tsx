@@ -23,6 +23,7 @@ function CloudFlow() {
   const busy = CloudActor.useSelector(isBusy);
   const error = CloudActor.useSelector((s) => s.context.error);
   const [helpOpen, setHelpOpen] = useState(false);
+  const modalShown = useCallback(() => actor.send({ type: 'MODAL_SHOWN' }), [actor]);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
 
@@ -61,7 +62,7 @@ function CloudFlow() {
       </section>
       <HelpPanel open={helpOpen} onClose={closeHelp} />
       <LoadingOverlay visible={busy && panel !== 'success' && panel !== 'done'} label="Processando sua ativação" />
-      {(panel === 'success' || panel === 'done') && <SuccessModal />}
+      {(panel === 'success' || panel === 'done') && <SuccessModal onShown={modalShown} />}
     </SiteShell>
   );
 }

@@ -185,7 +185,13 @@ export const cloudMachine = setup({
         success: {
           // The account is active: later copies of the same news change nothing.
           on: { 'account.signed_in': {}, 'cloud.activated': {} },
-          after: { [SUCCESS_MODAL_MS]: 'done' },
+          initial: 'opening',
+          states: {
+            // The 3 s count from when the modal is on screen (SuccessModal says so once it is
+            // mounted), not from when the news arrived: a busy phone renders late.
+            opening: { on: { MODAL_SHOWN: 'shown' } },
+            shown: { after: { [SUCCESS_MODAL_MS]: '#cloud.panel.done' } },
+          },
         },
         done: { type: 'final', entry: 'redirect' },
       },

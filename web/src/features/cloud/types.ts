@@ -70,6 +70,6 @@ export interface CloudContext extends AttemptContext<CloudCommand, Field> {
 }
 
 /** The visitor's events: the shared ones, and BACK from form 2 to form 1. */
-export type ClientEvent = VisitorEvent<Field> | { type: 'BACK' } | AttemptRegionEvent;
+export type ClientEvent = VisitorEvent<Field> | { type: 'BACK' } | { type: 'MODAL_SHOWN' } | AttemptRegionEvent;
 
 export type CloudEvent = ClientEvent | DomainEvent;

@@ -1,9 +1,12 @@
 import { useEffect, useRef } from 'react';
 
-/** Shown for 3 s once the cloud account is active, before /cliente/hero. */
-export function SuccessModal() {
+/** Shown for 3 s once the cloud account is active, before /cliente/hero; the 3 s start at `onShown`. */
+export function SuccessModal({ onShown }: { onShown: () => void }) {
   const title = useRef<HTMLHeadingElement>(null);
-  useEffect(() => title.current?.focus(), []);
+  useEffect(() => {
+    title.current?.focus();
+    onShown();
+  }, [onShown]);
   return (
     <div className="cloud-modal-mask">
       <div className="cloud-modal" role="dialog" aria-modal="true" aria-labelledby="cloud-success-title">
