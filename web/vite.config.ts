@@ -53,5 +53,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // A page test renders a whole route in jsdom; on a loaded 2-core machine that alone took
+    // more than the default 5 s. A budget for the work, not a wait on anything.
+    testTimeout: 20_000,
   },
 });

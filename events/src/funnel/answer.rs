@@ -9,6 +9,7 @@ use chrono::{Duration, NaiveDate};
 
 use super::compute::{Order, Progress, Tally};
 use super::definitions::Funnel;
+use super::drivers::Drivers;
 use super::track::{AttemptFacts, Breakdown, Facts};
 
 #[derive(Debug, Clone)]
@@ -54,6 +55,8 @@ pub struct FunnelAnswer {
     pub per_day: BTreeMap<NaiveDate, DayCount>,
     /// Attempts counted (entered the first step or not).
     pub attempts: u64,
+    /// Over all breakdown values, what drives drop-off.
+    pub drivers: Drivers,
 }
 
 impl FunnelAnswer {
@@ -65,11 +68,11 @@ impl FunnelAnswer {
         let key = attempt.facts.key(query.breakdown);
         self.tallies.entry(key).or_insert_with(|| Tally::new(&query.funnel)).add(&reached, attempt.refusal.as_deref());
         if !reached.is_empty() {
+            let converted = reached.len() == query.funnel.steps.len();
             let day = self.per_day.entry(attempt.facts.day).or_default();
             day.entered += 1;
-            if reached.len() == query.funnel.steps.len() {
-                day.converted += 1;
-            }
+            day.converted += u64::from(converted);
+            self.drivers.add(&attempt.facts, converted);
         }
         reached
     }

@@ -6,10 +6,12 @@
 pub mod answer;
 pub mod compute;
 pub mod definitions;
+pub mod drivers;
 pub mod projection;
 pub mod track;
 
 pub use answer::{DayCount, FunnelAnswer, FunnelQuery};
 pub use compute::{Histogram, Order, Progress, StepRow, Tally};
 pub use definitions::{funnel, Funnel, FunnelError, FunnelStep, ACTIVATION_VARIANTS};
+pub use drivers::{Driver, Drivers};
 pub use track::{sao_paulo, AttemptFacts, AttemptTrack, Breakdown, Facts, LIMITED_EVENT};

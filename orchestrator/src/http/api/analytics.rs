@@ -83,5 +83,14 @@ pub fn render(query: &FunnelQuery, answer: &FunnelAnswer, as_of: chrono::DateTim
         "steps": funnel.steps.iter().map(|s| json!({ "key": s.key, "label": s.label })).collect::<Vec<_>>(),
         "groups": groups,
         "per_day": answer.per_day.iter().map(|(day, c)| json!({ "day": day.to_string(), "entered": c.entered, "converted": c.converted })).collect::<Vec<_>>(),
+        "drivers": answer.drivers.findings().iter().map(|d| json!({
+            "dimension": d.dimension,
+            "value": d.value,
+            "attempts": d.attempts,
+            "dropped": d.dropped,
+            "drop_rate": d.drop_rate,
+            "others_drop_rate": d.others_drop_rate,
+            "odds_ratio": d.odds_ratio,
+        })).collect::<Vec<_>>(),
     })
 }

@@ -145,6 +145,32 @@ describe('/analise funnels', () => {
     ]);
   });
 
+  it('lists what drives drop-off with its odds ratio', async () => {
+    api.on(FUNNEL, {
+      status: 200,
+      body: {
+        ...CARRIER_BY_OS,
+        drivers: [
+          { dimension: 'os', value: 'iOS', attempts: 40, dropped: 30, drop_rate: 0.75, others_drop_rate: 0.25, odds_ratio: 8.5726 },
+          { dimension: 'weekday', value: 'sábado', attempts: 40, dropped: 4, drop_rate: 0.1, others_drop_rate: 0.3, odds_ratio: 0.4 },
+        ],
+      },
+    });
+    renderAt(`/analise?${CARRIER_QUERY}`);
+    expect(await screen.findByRole('heading', { level: 2, name: 'O que pesa nas desistências' })).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Valores que pesam nas desistências' });
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(first).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      'Sistema operacional',
+      '40',
+      '75%',
+      '25%',
+      '8,57× mais desistências',
+    ]);
+    expect(within(second).getByRole('rowheader').textContent).toBe('sábado');
+    expect(within(second).getAllByRole('cell').at(-1)?.textContent).toBe('2,5× menos desistências');
+  });
+
   it("renders the contract's numbers in the step table, pt-BR", async () => {
     renderAt(`/analise?${CARRIER_QUERY}`);
     const table = await screen.findByRole('table', { name: 'android · 120 tentativas' });

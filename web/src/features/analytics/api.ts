@@ -58,6 +58,17 @@ export interface PerDay {
   converted: number;
 }
 
+/** A breakdown value over- or under-represented among drop-offs (docs/funnels.md). */
+export interface Driver {
+  dimension: 'variant' | 'partner' | 'brand' | 'os' | 'platform' | 'weekday';
+  value: string;
+  attempts: number;
+  dropped: number;
+  drop_rate: number;
+  others_drop_rate: number;
+  odds_ratio: number;
+}
+
 export interface FunnelReply {
   flow: Flow;
   variant?: Variant | null;
@@ -70,6 +81,7 @@ export interface FunnelReply {
   steps: FunnelStepDef[];
   groups: FunnelGroup[];
   per_day: PerDay[];
+  drivers?: Driver[];
 }
 
 export const ALL_GROUPS_KEY = 'todas';

@@ -11,6 +11,7 @@ import {
   variantOptionLabel,
 } from '../format';
 import { ComparisonSection } from './ComparisonSection';
+import { DriversSection } from './DriversSection';
 import { FunnelSection } from './FunnelSection';
 import { HistogramSection } from './HistogramSection';
 import { PerDaySection } from './PerDaySection';
@@ -49,6 +50,7 @@ export function Results({ reply, previous }: { reply: FunnelReply; previous?: Fu
           <FunnelSection reply={reply} labelOf={labelOf} />
           <TablesSection reply={reply} labelOf={labelOf} />
           {previous && <ComparisonSection reply={reply} previous={previous} labelOf={labelOf} />}
+          {reply.drivers && <DriversSection drivers={reply.drivers} />}
           <HistogramSection key={`${reply.flow}-${reply.variant ?? ''}-${reply.breakdown ?? ''}`} reply={reply} labelOf={labelOf} />
           <PerDaySection reply={reply} />
         </>
