@@ -191,7 +191,8 @@ mod tests {
         let _third = streams.enter_for("c", two).expect("another session at the address");
         assert_eq!(streams.enter_for("d", two).err(), Some(Full::Address));
         let elsewhere = Client { session: Some("s3"), address: Some("other") };
-        assert_eq!(streams.enter_for("d", elsewhere).expect("another address").lifetime(), Some(clients.lifetime));
+        let other = streams.enter_for("d", elsewhere).expect("another address");
+        assert_eq!(other.lifetime(), Some(clients.lifetime));
         drop(first);
         let _again = streams.enter_for("c", one).expect("a place was given back to the session and the address");
         assert_eq!(streams.open_total(), 4);
