@@ -11,8 +11,9 @@ pub const DEFAULT_MAX_CONCURRENT_REQUESTS: u64 = 512;
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 65_536;
 pub const DEFAULT_SSE_MAX_PER_ATTEMPT: u64 = 4;
 pub const DEFAULT_SSE_MAX_TOTAL: u64 = 1_000;
-/// A visitor with a few flow pages open in a few tabs (one stream each).
-pub const DEFAULT_SSE_MAX_PER_SESSION: u64 = 6;
+/// A visitor with a few flow pages open in a few tabs (one stream each); below the six
+/// connections a browser opens to one host over HTTP/1.1, which more streams would starve.
+pub const DEFAULT_SSE_MAX_PER_SESSION: u64 = 4;
 /// Many visitors share an address (an office, a carrier's NAT); one address still holds at
 /// most 5% of the process's streams. A visitor past it reads the attempt every 2 s instead.
 pub const DEFAULT_SSE_MAX_PER_ADDRESS: u64 = 50;
