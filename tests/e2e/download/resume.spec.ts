@@ -17,8 +17,8 @@ test('reload and Back/Forward keep the attempt at the phone, code and download p
   const phone = scenario('11910015001');
   await page.goto('/');
   const before = await toCodePanel(page, request, phone);
+  await expect.poll(() => keptAttempt(page, PAGE)).toMatch(/^download-/);
   const attempt = await keptAttempt(page, PAGE);
-  expect(attempt).toMatch(/^download-/);
   const f = ui(page);
   const codePanel = async () => {
     await expect(f.code).toBeVisible();
