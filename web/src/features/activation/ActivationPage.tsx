@@ -69,7 +69,8 @@ function placeOf(variant: Variant, search: string): string {
 function useKeptActivation(place: string) {
   const attemptId = ActivationActor.useSelector((s) => s.context.attemptId);
   const settled = ActivationActor.useSelector((s) => s.matches({ request: 'idle' }));
-  useKeptAttempt(place, attemptId, settled);
+  const error = ActivationActor.useSelector((s) => s.context.error);
+  useKeptAttempt(place, attemptId, settled, false, error);
 }
 
 /**

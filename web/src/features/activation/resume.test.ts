@@ -7,6 +7,7 @@ import vectors from '../../../../tests/vectors/activation/flows.json';
 import { activationMachine } from './machine';
 import type { CommandOutput } from './machine';
 import type { Variant } from './chain';
+import type { CommandInput } from './types';
 import { panelOf } from './selectors';
 
 const KEPT = 'activation-00000000-0000-4000-8000-000000000001';
@@ -29,7 +30,7 @@ function readBack(variant: Variant, steps: Step[]) {
   const machine = activationMachine.provide({
     actors: {
       resume: fromPromise<CommandOutput, { id: string }>(async ({ input }) => ({ id: input.id, events })),
-      command: fromPromise<CommandOutput, { command: { type: string } }>(({ input }) => {
+      command: fromPromise<CommandOutput, CommandInput>(({ input }) => {
         started.push(input.command.type);
         return new Promise(() => {});
       }),

@@ -31,7 +31,7 @@ function CloudFlow() {
   const settled = CloudActor.useSelector((s) => s.matches({ request: 'idle' }));
   // An active account is not resumed: the visitor went on to /cliente/hero, and coming back
   // here must not send them there again.
-  useKeptAttempt(PLACE, attemptId, settled, panel === 'success' || panel === 'done');
+  useKeptAttempt(PLACE, attemptId, settled, panel === 'success' || panel === 'done', error);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);

@@ -52,7 +52,8 @@ function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: (
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
   const attemptId = DownloadActor.useSelector((s) => s.context.attemptId);
   const settled = DownloadActor.useSelector((s) => s.matches({ request: 'idle' }));
-  useKeptAttempt(placeOf(os), attemptId, settled);
+  const message = DownloadActor.useSelector((s) => s.context.snackbar?.message ?? s.context.error);
+  useKeptAttempt(placeOf(os), attemptId, settled, false, message);
   const panel = DownloadActor.useSelector(panelOf);
   const step = DownloadActor.useSelector(stepOf);
   const busy = DownloadActor.useSelector(isBusy);

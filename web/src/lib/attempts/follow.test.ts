@@ -82,3 +82,13 @@ describe('followAttemptEvents', () => {
     expect(reads).toBe(3);
   });
 });
+
+describe('startsOver', () => {
+  it("tells the refusals that send the visitor to reload from the others", async () => {
+    const { startsOver } = await import('./resume');
+    expect(startsOver('Esta tentativa chegou ao limite de ações. Recarregue a página para começar de novo.')).toBe(true);
+    expect(startsOver('Máximo de tentativas excedido. Recarregue a página para recomeçar ou fale com nosso atendimento.')).toBe(true);
+    expect(startsOver('Código inválido. Verifique o número digitado.')).toBe(false);
+    expect(startsOver(null)).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@
 // answers it only to the session that started it. The page's machine reads it back and folds
 // its events like any other (lib/attempts/regions.ts, `resuming`).
 
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
 const PREFIX = 'exa.attempt:';
 
@@ -39,14 +39,31 @@ export function keepAttempt(place: string, id: string | null): void {
 }
 
 /**
- * Keeps the page's attempt while it lives: `attemptId` once the server gave one; forgotten
- * when the page settled without one (the kept one was gone) or when `finished` says the
- * attempt is not to be resumed.
+ * Whether a refusal tells the visitor to reload to start over (an attempt at its limit of
+ * actions, wrong codes or downloads): such an attempt is no longer kept, so the reload does.
  */
-export function useKeptAttempt(place: string, attemptId: string | null, settled: boolean, finished = false): void {
+export function startsOver(message: string | null | undefined): boolean {
+  return typeof message === 'string' && /Recarregue a página/i.test(message);
+}
+
+/**
+ * Keeps the page's attempt while it lives: `attemptId` once the server gave one; forgotten
+ * when the page settled without one (the kept one was gone), when `finished` says the
+ * attempt is not to be resumed, or for good once `message` tells the visitor to start over.
+ */
+export function useKeptAttempt(
+  place: string,
+  attemptId: string | null,
+  settled: boolean,
+  finished = false,
+  message: string | null = null,
+): void {
+  const abandoned = useRef(false);
+  if (startsOver(message)) abandoned.current = true;
+  const forget = finished || abandoned.current;
   useEffect(() => {
-    if (finished) keepAttempt(place, null);
+    if (forget) keepAttempt(place, null);
     else if (attemptId !== null) keepAttempt(place, attemptId);
     else if (settled) keepAttempt(place, null);
-  }, [place, attemptId, settled, finished]);
+  }, [place, attemptId, settled, forget]);
 }
