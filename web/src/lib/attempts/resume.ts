@@ -58,12 +58,13 @@ export function useKeptAttempt(
   finished = false,
   message: string | null = null,
 ): void {
+  // Sticky: the message may close (a snackbar does), the attempt stays abandoned.
   const abandoned = useRef(false);
-  if (startsOver(message)) abandoned.current = true;
-  const forget = finished || abandoned.current;
+  const over = startsOver(message);
   useEffect(() => {
-    if (forget) keepAttempt(place, null);
+    if (over) abandoned.current = true;
+    if (finished || abandoned.current) keepAttempt(place, null);
     else if (attemptId !== null) keepAttempt(place, attemptId);
     else if (settled) keepAttempt(place, null);
-  }, [place, attemptId, settled, forget]);
+  }, [place, attemptId, settled, finished, over]);
 }
