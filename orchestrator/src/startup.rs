@@ -80,7 +80,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let Registry { flows, steps } = registry(&deps, &settings);
     let notifier = Notifier::spawn(db.clone(), stop);
     let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault));
-    let streams = crate::attempts::streams::OpenStreams::new(server.streams);
+    let streams = crate::attempts::streams::OpenStreams::new(server.streams).with_clients(server.stream_clients);
     let metrics = Arc::new(crate::metrics::Metrics::new());
     metrics.abuse_rules(crate::abuse::rules::Rule::ALL.map(crate::abuse::rules::Rule::name));
     let state = AppState {

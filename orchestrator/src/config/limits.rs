@@ -11,6 +11,14 @@ pub const DEFAULT_MAX_CONCURRENT_REQUESTS: u64 = 512;
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 65_536;
 pub const DEFAULT_SSE_MAX_PER_ATTEMPT: u64 = 4;
 pub const DEFAULT_SSE_MAX_TOTAL: u64 = 1_000;
+/// A visitor with a few flow pages open in a few tabs (one stream each); below the six
+/// connections a browser opens to one host over HTTP/1.1, which more streams would starve.
+pub const DEFAULT_SSE_MAX_PER_SESSION: u64 = 4;
+/// Many visitors share an address (an office, a carrier's NAT); one address still holds at
+/// most 5% of the process's streams. A visitor past it reads the attempt every 2 s instead.
+pub const DEFAULT_SSE_MAX_PER_ADDRESS: u64 = 50;
+/// Longer than any flow's wait (a code lives 10 minutes); the browser reconnects after it.
+pub const DEFAULT_SSE_LIFETIME_SECS: u64 = 900;
 
 /// The abuse limits' defaults (production's), one constant each.
 pub const DEFAULT_SMS_PER_PHONE_10MIN: u32 = 5;
@@ -113,6 +121,15 @@ pub struct ServerConfig {
     /// Event streams (SSE) open at once in this process.
     #[arg(long, env = "SSE_MAX_TOTAL", default_value_t = DEFAULT_SSE_MAX_TOTAL, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub sse_max_total: u64,
+    /// Visitors' event streams open at once for one browser session.
+    #[arg(long, env = "SSE_MAX_PER_SESSION", default_value_t = DEFAULT_SSE_MAX_PER_SESSION, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub sse_max_per_session: u64,
+    /// Visitors' event streams open at once from one client address (an IPv6 /64).
+    #[arg(long, env = "SSE_MAX_PER_ADDRESS", default_value_t = DEFAULT_SSE_MAX_PER_ADDRESS, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub sse_max_per_address: u64,
+    /// Seconds one visitor's event stream stays open before the server ends it.
+    #[arg(long, env = "SSE_LIFETIME_SECS", default_value_t = DEFAULT_SSE_LIFETIME_SECS, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub sse_lifetime_secs: u64,
 }
 
 impl Default for ServerConfig {
@@ -124,6 +141,9 @@ impl Default for ServerConfig {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             sse_max_per_attempt: DEFAULT_SSE_MAX_PER_ATTEMPT,
             sse_max_total: DEFAULT_SSE_MAX_TOTAL,
+            sse_max_per_session: DEFAULT_SSE_MAX_PER_SESSION,
+            sse_max_per_address: DEFAULT_SSE_MAX_PER_ADDRESS,
+            sse_lifetime_secs: DEFAULT_SSE_LIFETIME_SECS,
         }
     }
 }

@@ -28,6 +28,8 @@ pub struct ServerLimits {
     pub body_bytes: usize,
     /// Event streams open at once, per attempt and in all.
     pub streams: crate::attempts::streams::StreamCaps,
+    /// Visitors' event streams per session and per address, and their lifetime.
+    pub stream_clients: crate::attempts::streams::ClientCaps,
 }
 
 impl Default for ServerLimits {
@@ -48,6 +50,11 @@ impl ServerLimits {
             streams: crate::attempts::streams::StreamCaps {
                 per_attempt: size(config.sse_max_per_attempt),
                 total: size(config.sse_max_total),
+            },
+            stream_clients: crate::attempts::streams::ClientCaps {
+                per_session: size(config.sse_max_per_session),
+                per_address: size(config.sse_max_per_address),
+                lifetime: Duration::from_secs(config.sse_lifetime_secs),
             },
         }
     }

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::abuse;
 use crate::attempts::service::{owner_reply, AttemptService, MAX_KEY_CHARS};
+use crate::attempts::streams::Client;
 use crate::attempts::{client_info, session};
 use crate::error::ApiError;
 use crate::http::client_ip::ClientIp;
@@ -129,15 +130,22 @@ const READ_RETRY: Duration = Duration::from_secs(1);
 const FALLBACK_POLL: Duration = Duration::from_secs(5);
 
 /// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
-/// Wakes on NOTIFY; re-reads at least every second in case a notification was lost.
+/// Wakes on NOTIFY; re-reads every FALLBACK_POLL in case a notification was lost. Capped per
+/// attempt, session, address and in all, and ends after its lifetime (issue 26).
 async fn stream(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ip: ClientIp,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let (stream_id, _) = service(&state).authorize(&id, session::from_headers(&headers)).await?;
-    // Held while the stream is open: dropped with the stream's state when it ends.
-    let place = state.streams.enter(stream_id.as_str()).map_err(|_| ApiError::TooManyStreams)?;
+    let token = session::from_headers(&headers);
+    let (stream_id, _) = service(&state).authorize(&id, token.clone()).await?;
+    // Held while the stream is open: dropped with the stream's state when it ends. Counted
+    // against the attempt, the session (by its hash) and the address; a refused page reads
+    // the attempt on a timer instead (web/src/lib/attempts/api.ts).
+    let session = token.map(|t| hex::encode(session::hash(&t)));
+    let client = Client { session: session.as_deref(), address: ip.limit_key() };
+    let place = state.streams.enter_for(stream_id.as_str(), client).map_err(|_| ApiError::TooManyStreams)?;
     let receiver = state.notifier.subscribe();
     // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events) and reads
     // only the events after it, when a notification names the attempt or, should one be

@@ -23,6 +23,8 @@ import { SendCodePanel } from './components/SendCodePanel';
 import { TopBar } from './components/TopBar';
 import { ActivationFooter } from './components/ActivationFooter';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
+import { keptAttempt, useKeptAttempt } from '../../lib/attempts/resume';
+import { ACTIVATION_FLOW } from './types';
 
 /** Spec section 3: the telecom partner's plan id, kept in local storage. */
 export const AGILITY_PLAN_KEY = 'hash_agility_plan';
@@ -42,13 +44,33 @@ const PARTNER_RETURN_PARAMS = ['code', 'state'];
 function startInput(variant: Variant, search: string, firstRound: boolean): StartInput {
   const query = new URLSearchParams(search);
   const partnerReturn = variant === 'broadband' && firstRound;
+  // A partner's return is a new attempt; "Alterar número" too.
+  const resumable = firstRound && !(partnerReturn && query.has('code'));
   return {
+    resume: resumable ? keptAttempt(ACTIVATION_FLOW, placeOf(variant, search)) : null,
     variant,
     licenca: query.get('licenca'),
     code: partnerReturn ? query.get('code') : null,
     state: partnerReturn ? query.get('state') : null,
     returnUrl: variant === 'broadband' ? `${window.location.origin}${VARIANT_CONFIGS[variant].path}` : null,
   };
+}
+
+/**
+ * Where this tab keeps the page's attempt: the variant's page, and the licence its link
+ * brought (another link is another attempt).
+ */
+function placeOf(variant: Variant, search: string): string {
+  const licence = new URLSearchParams(search).get('licenca');
+  return `${VARIANT_CONFIGS[variant].path}${licence ? `?licenca=${licence}` : ''}`;
+}
+
+/** Keeps the page's attempt in this tab (lib/attempts/resume.ts). */
+function useKeptActivation(place: string) {
+  const attemptId = ActivationActor.useSelector((s) => s.context.attemptId);
+  const settled = ActivationActor.useSelector((s) => s.matches({ request: 'idle' }));
+  const error = ActivationActor.useSelector((s) => s.context.error);
+  useKeptAttempt(place, attemptId, settled, false, error);
 }
 
 /**
@@ -79,8 +101,17 @@ function useStoredPlan() {
   }, [planId]);
 }
 
-function ActivationFlow({ variant, onChangeNumber }: { variant: Variant; onChangeNumber: () => void }) {
+function ActivationFlow({
+  variant,
+  place,
+  onChangeNumber,
+}: {
+  variant: Variant;
+  place: string;
+  onChangeNumber: () => void;
+}) {
   const config = VARIANT_CONFIGS[variant];
+  useKeptActivation(place);
   const platform: Platform = useMemo(() => currentPlatform(), []);
   const actor = ActivationActor.useActorRef();
   const panel = ActivationActor.useSelector(panelOf);
@@ -125,7 +156,7 @@ export default function ActivationPage({ variant }: Props) {
       key={`${resolved}${location.search}#${round}`}
       options={{ input: startInput(resolved, location.search, round === 0) }}
     >
-      <ActivationFlow variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
+      <ActivationFlow variant={resolved} place={placeOf(resolved, location.search)} onChangeNumber={() => setRound((n) => n + 1)} />
     </ActivationActor.Provider>
   );
 }

@@ -15,6 +15,8 @@ import {
   bootState,
   liveStates,
   requestStates,
+  resumeActor,
+  resumingState,
   send,
   sendOrShow,
 } from '../../lib/attempts/regions';
@@ -116,6 +118,7 @@ export const activationMachine = setup({
   actors: {
     command: commandActor<Command>(ACTIVATION_FLOW),
     follow: followActor<ActivationEvent>(),
+    resume: resumeActor(),
     ticker: tickerActor,
   },
   actions: {
@@ -266,6 +269,8 @@ export const activationMachine = setup({
   context: ({ input }) => ({
     variant: input.variant,
     start: input,
+    resumeId: input.resume ?? null,
+    replayed: false,
     attemptId: null,
     version: 0,
     startedVariant: null,
@@ -374,6 +379,7 @@ export const activationMachine = setup({
       initial: 'boot',
       states: {
         boot: bootState,
+        resuming: resumingState<ActivationContext>(),
         ...requestStates<ActivationContext>(),
       },
     },

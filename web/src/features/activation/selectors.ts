@@ -34,6 +34,7 @@ export function isBusy(snapshot: ActivationSnapshot): boolean {
   return (
     snapshot.context.pending !== null ||
     panelOf(snapshot) === 'starting' ||
+    snapshot.matches({ request: 'resuming' }) ||
     (snapshot.matches({ request: 'sending' }) && !QUIET_COMMANDS.includes(snapshot.context.outgoing?.type ?? ''))
   );
 }

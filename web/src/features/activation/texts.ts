@@ -35,6 +35,9 @@ export const RESEND_LINK = 'Reenviar código';
 export const resendingIn = (seconds: number) => `Reenviando em ${seconds} segundos...`;
 export const PRODUCT_LIST_HEADING = 'Estes são os serviços disponíveis para seu plano.';
 export const REDIRECT_TEXT = 'Aguarde um instante enquanto te direcionamos ...';
+/** The way on from panel 5 when the visitor came back to it (not the spec's: it redirects once). */
+export const STORE_LINK = 'Baixar o app na loja';
+export const STORE_LINK_DESKTOP = 'Conhecer o EXA Segurança';
 export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segurança';
 
 // Ours: one line under each field on why it is asked, and the endings.

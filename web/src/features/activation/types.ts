@@ -79,6 +79,8 @@ export interface StartInput {
   returnUrl?: string | null;
   /** False in tests that feed events by hand. */
   autostart?: boolean;
+  /** The attempt this tab left on this page, read back instead of starting a new one. */
+  resume?: string | null;
 }
 
 export interface ActivationContext extends AttemptContext<Command, Field> {

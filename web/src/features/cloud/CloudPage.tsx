@@ -16,12 +16,22 @@ import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
 import { isBusy, panelOf } from './selectors';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
+import { keptAttempt, useKeptAttempt } from '../../lib/attempts/resume';
+import { CLOUD_FLOW } from './types';
+
+/** Where this tab keeps the page's attempt. */
+const PLACE = '/cloud/positivo';
 
 function CloudFlow() {
   const actor = CloudActor.useActorRef();
   const panel = CloudActor.useSelector(panelOf);
   const busy = CloudActor.useSelector(isBusy);
   const error = CloudActor.useSelector((s) => s.context.error);
+  const attemptId = CloudActor.useSelector((s) => s.context.attemptId);
+  const settled = CloudActor.useSelector((s) => s.matches({ request: 'idle' }));
+  // An active account is not resumed: the visitor went on to /cliente/hero, and coming back
+  // here must not send them there again.
+  useKeptAttempt(PLACE, attemptId, settled, panel === 'success' || panel === 'done', error);
   const [helpOpen, setHelpOpen] = useState(false);
   const modalShown = useCallback(() => actor.send({ type: 'MODAL_SHOWN' }), [actor]);
   const openHelp = useCallback(() => setHelpOpen(true), []);
@@ -76,12 +86,13 @@ export default function CloudPage() {
   });
   useProofOfWork();
   const navigate = useNavigate();
+  const [resume] = useState(() => keptAttempt(CLOUD_FLOW, PLACE));
   const machine = useMemo(
     () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
     [navigate],
   );
   return (
-    <CloudActor.Provider logic={machine}>
+    <CloudActor.Provider logic={machine} options={{ input: { resume } }}>
       <CloudFlow />
     </CloudActor.Provider>
   );

@@ -13,6 +13,9 @@ import {
   followActor,
   liveStates,
   requestStates,
+  resumeActor,
+  resumeBootState,
+  resumingState,
   sendOrShow,
 } from '../../lib/attempts/regions';
 import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
@@ -37,6 +40,11 @@ export const SUCCESS_REDIRECT = '/cliente/hero';
 const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];
 
 export type CommandInput = AttemptCommandInput<CloudCommand>;
+
+/** The page's input: the attempt this tab left on it, if any. */
+export interface CloudInput {
+  resume?: string | null;
+}
 export type { CommandOutput } from '../../lib/attempts/regions';
 export type { CloudContext, CloudEvent } from './types';
 
@@ -66,10 +74,13 @@ export const cloudMachine = setup({
   types: {
     context: {} as CloudContext,
     events: {} as CloudEvent,
+    // `void`, not `undefined`, which inference drops.
+    input: {} as CloudInput | void,
   },
   actors: {
     command: commandActor<CloudCommand>(CLOUD_FLOW),
     follow: followActor<CloudEvent>(),
+    resume: resumeActor(),
   },
   actions: {
     ...attemptActions<CloudContext, CloudEvent>({
@@ -110,7 +121,9 @@ export const cloudMachine = setup({
 }).createMachine({
   id: 'cloud',
   type: 'parallel',
-  context: {
+  context: ({ input }) => ({
+    resumeId: (input && input.resume) || null,
+    replayed: false,
     attemptId: null,
     version: 0,
     phone: '',
@@ -123,7 +136,7 @@ export const cloudMachine = setup({
     field: null,
     resendSeconds: 0,
     outgoing: null,
-  },
+  }),
   on: {
     'server.events': { actions: 'applyServerEvents' },
     DISMISS: { actions: 'dismiss' },
@@ -196,7 +209,10 @@ export const cloudMachine = setup({
         done: { type: 'final', entry: 'redirect' },
       },
     },
-    request: { initial: 'idle', states: requestStates<CloudContext>() },
+    request: {
+      initial: 'boot',
+      states: { boot: resumeBootState, resuming: resumingState<CloudContext>(), ...requestStates<CloudContext>() },
+    },
     live: {
       initial: 'off',
       states: {

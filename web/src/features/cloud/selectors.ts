@@ -19,7 +19,7 @@ export function resendOf(snapshot: CloudSnapshot): 'link' | 'countdown' | null {
 
 /** The loader covers the form while a command is sent or a server step runs. */
 export function isBusy(snapshot: CloudSnapshot): boolean {
-  return snapshot.context.busy || snapshot.matches({ request: 'sending' });
+  return snapshot.context.busy || snapshot.matches({ request: 'sending' }) || snapshot.matches({ request: 'resuming' });
 }
 
 /**

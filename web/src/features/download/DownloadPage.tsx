@@ -19,6 +19,8 @@ import { TEXTS } from './texts';
 import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './rules';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
+import { keptAttempt, useKeptAttempt } from '../../lib/attempts/resume';
+import { DOWNLOAD_FLOW } from './types';
 
 function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
   switch (panel) {
@@ -43,8 +45,15 @@ function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber:
   }
 }
 
+/** Where this tab keeps the page's attempt: one per operating system's page. */
+const placeOf = (os: DesktopOs) => `/av-desktop/download/${os}`;
+
 function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
+  const attemptId = DownloadActor.useSelector((s) => s.context.attemptId);
+  const settled = DownloadActor.useSelector((s) => s.matches({ request: 'idle' }));
+  const message = DownloadActor.useSelector((s) => s.context.snackbar?.message ?? s.context.error);
+  useKeptAttempt(placeOf(os), attemptId, settled, false, message);
   const panel = DownloadActor.useSelector(panelOf);
   const step = DownloadActor.useSelector(stepOf);
   const busy = DownloadActor.useSelector(isBusy);
@@ -78,9 +87,11 @@ export default function DownloadPage() {
   useProofOfWork();
   const browser = useMemo(() => detectBrowser(navigator.userAgent), []);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
-  // A new os is a new attempt: the key gives it a fresh machine, which starts it with its input.
+  // A new os is a new attempt: the key gives it a fresh machine, which starts it with its input,
+  // or on arrival reads back the attempt this tab left on the page ("Alterar número" does not).
+  const resume = round === 0 ? keptAttempt(DOWNLOAD_FLOW, placeOf(os)) : null;
   return (
-    <DownloadActor.Provider key={`${os}#${round}`} options={{ input: { os, browser } }}>
+    <DownloadActor.Provider key={`${os}#${round}`} options={{ input: { os, browser, resume } }}>
       <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
     </DownloadActor.Provider>
   );

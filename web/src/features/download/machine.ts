@@ -15,6 +15,8 @@ import {
   followActor,
   liveStates,
   requestStates,
+  resumeActor,
+  resumingState,
   sendOrShow,
 } from '../../lib/attempts/regions';
 import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
@@ -94,6 +96,7 @@ export const downloadMachine = setup({
   actors: {
     command: commandActor<DownloadCommand>(DOWNLOAD_FLOW),
     follow: followActor<DownloadEvent>(),
+    resume: resumeActor(),
   },
   guards: {
     ...attemptGuards,
@@ -170,6 +173,8 @@ export const downloadMachine = setup({
   type: 'parallel',
   context: ({ input }) => ({
     start: input || null,
+    resumeId: (input && input.resume) || null,
+    replayed: false,
     attemptId: null,
     version: 0,
     error: null,
@@ -254,7 +259,14 @@ export const downloadMachine = setup({
         'partner.chosen': waitFor('request_download'),
         'download.granted': {
           target: '.download_done',
-          actions: ['settle', assign({ downloads: ({ context }) => context.downloads + 1 }), 'saveInstaller'],
+          actions: [
+            'settle',
+            assign({ downloads: ({ context }) => context.downloads + 1 }),
+            // Not again when the page is read back: the visitor has the file; 'clique aqui' asks again.
+            enqueueActions(({ context, enqueue }) => {
+              if (!context.replayed) enqueue('saveInstaller');
+            }),
+          ],
         },
         'licences.full': waitFor('list_devices'),
         'plan.without_antivirus': { target: '.plan_without_antivirus', actions: 'settle' },
@@ -348,7 +360,7 @@ export const downloadMachine = setup({
     },
     request: {
       initial: 'boot',
-      states: { boot: bootState, ...requestStates<DownloadContext>() },
+      states: { boot: bootState, resuming: resumingState<DownloadContext>(), ...requestStates<DownloadContext>() },
     },
     live: { initial: 'off', states: liveStates<DownloadContext>() },
   },

@@ -14,7 +14,11 @@ export function stepOf(snapshot: DownloadSnapshot): 1 | 2 | 3 {
 
 /** A call is running: the server's step, or the browser's command (the start among them). */
 export function isBusy(snapshot: DownloadSnapshot): boolean {
-  return snapshot.context.pending !== null || snapshot.matches({ request: 'sending' });
+  return (
+    snapshot.context.pending !== null ||
+    snapshot.matches({ request: 'sending' }) ||
+    snapshot.matches({ request: 'resuming' })
+  );
 }
 
 /** What the busy button says, from the call running (the visitor's command or the server's step). */

@@ -129,6 +129,8 @@ export type Field = 'phone' | 'code' | 'resend' | 'partner' | 'device';
 export interface StartInput {
   os: string;
   browser: string;
+  /** The attempt this tab left on this page, read back instead of starting a new one. */
+  resume?: string | null;
 }
 
 export interface DownloadContext extends AttemptContext<DownloadCommand, Field> {

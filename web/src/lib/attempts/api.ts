@@ -99,13 +99,22 @@ export function getAttempt<View>(id: string, signal?: AbortSignal): Promise<Atte
   return call<View>(`/api/attempts/${encodeURIComponent(id)}`, { method: 'GET', signal });
 }
 
+/** How often a page whose stream was refused reads its attempt instead. */
+export const POLL_MS = 2000;
+
+/** `EventSource.CLOSED`: the browser gave up on the stream and will not reconnect. */
+const CLOSED = 2;
+
 /**
  * Follows the attempt's changes (steps the server finishes later). Returns a function that
- * stops following. EventSource reconnects by itself after a dropped connection.
+ * stops following. EventSource reconnects by itself after a dropped connection or a stream
+ * the server ended (its lifetime), but not after a refusal (429 when one client holds too
+ * many streams): then `onRefused` is called once.
  */
 export function subscribeAttempt<View>(
   id: string,
   onReply: (reply: AttemptReply<View>) => void,
+  onRefused: () => void = () => {},
 ): () => void {
   const source = new EventSource(`/api/attempts/${encodeURIComponent(id)}/stream`);
   source.onmessage = (message) => {
@@ -115,6 +124,11 @@ export function subscribeAttempt<View>(
       // A malformed message is skipped; the next one carries the whole view again.
     }
   };
+  source.onerror = () => {
+    if (source.readyState !== CLOSED) return;
+    source.onerror = null;
+    onRefused();
+  };
   return () => source.close();
 }
 
@@ -122,21 +136,42 @@ export function subscribeAttempt<View>(
  * Follows the attempt's new events. A message that skips versions (a reconnect after a drop)
  * is completed by reading the whole attempt, and so is the start, since steps may have finished
  * between the command's reply and the subscription; receivers skip what they already applied.
+ * When the stream is refused, the same read every POLL_MS takes its place, so the page never
+ * waits on news that cannot come.
  */
 export function followAttemptEvents(id: string, onEvents: (events: AttemptEvent[]) => void): () => void {
   let last = 0;
-  const catchUp = () => {
+  let polling = false;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const catchUp = () =>
     getAttempt(id)
       .then((all) => onEvents(all.events))
       .catch(() => {});
+  // One poll at a time: a slow answer is not piled on.
+  const poll = () => {
+    if (polling) return;
+    polling = true;
+    void catchUp().finally(() => {
+      polling = false;
+    });
   };
-  const unsubscribe = subscribeAttempt(id, (reply) => {
-    const events = reply.events ?? [];
-    const first = events[0];
-    if (first && first.version > last + 1) catchUp();
-    for (const event of events) last = Math.max(last, event.version);
-    onEvents(events);
-  });
-  catchUp();
-  return unsubscribe;
+  const unsubscribe = subscribeAttempt(
+    id,
+    (reply) => {
+      const events = reply.events ?? [];
+      const first = events[0];
+      if (first && first.version > last + 1) catchUp();
+      for (const event of events) last = Math.max(last, event.version);
+      onEvents(events);
+    },
+    () => {
+      poll();
+      timer = setInterval(poll, POLL_MS);
+    },
+  );
+  void catchUp();
+  return () => {
+    unsubscribe();
+    if (timer !== null) clearInterval(timer);
+  };
 }

@@ -46,6 +46,8 @@ export function fakeAttemptServer(flow: string, id: string) {
       server.sent = [];
       server.replyTo = () => [];
       FakeEventSource.last = null;
+      // Each test is a new tab: no attempt kept from the previous one (lib/attempts/resume.ts).
+      window.sessionStorage.clear();
       vi.stubGlobal('EventSource', FakeEventSource);
       vi.stubGlobal(
         'fetch',

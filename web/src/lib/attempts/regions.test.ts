@@ -42,7 +42,7 @@ const testMachine = setup({
   guards: attemptGuards,
 }).createMachine({
   type: 'parallel',
-  context: { attemptId: null, version: 0, error: null, field: null, outgoing: null, seen: [] },
+  context: { attemptId: null, version: 0, error: null, field: null, outgoing: null, resumeId: null, replayed: false, seen: [] },
   on: {
     'server.events': { actions: 'applyServerEvents' },
     'a.happened': { actions: 'see' },

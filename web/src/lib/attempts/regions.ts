@@ -10,14 +10,16 @@
 //           actions: { ...attemptActions<Context, Event>({ isDomainEvent, fieldOf }) },
 //           guards: attemptGuards })
 //   request: { initial: 'idle', states: requestStates<Context>() }
-//     (or, for a flow that starts its attempt on arrival, initial 'boot' with `boot: bootState`)
+//     (or initial 'boot' with `boot: bootState` for a flow that starts its attempt on arrival,
+//      `boot: resumeBootState` for one that does not; either resumes a `resumeId` first, with
+//      `resuming: resumingState` and the actor `resume: resumeActor()`)
 //   live: { initial: 'off', states: liveStates<Context>() }
 //
 // Its actions send a command with `send` or `sendOrShow` (below), inside `enqueueActions`.
 
 import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
 import type { ActionFunction, EventObject } from 'xstate';
-import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
+import { AttemptError, followAttemptEvents, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
 import type { AttemptEvent } from './api';
 
 export type Command = { type: string } & Record<string, unknown>;
@@ -60,6 +62,13 @@ export interface AttemptContext<TCommand extends Command = Command, TField exten
   field: TField | null;
   /** The command `request.send` sends. */
   outgoing: TCommand | null;
+  /** The attempt this tab left, to read back on arrival (its id only; see lib/attempts/resume.ts). */
+  resumeId: string | null;
+  /**
+   * The last new events came from that read, not live: what a panel does once when reached
+   * (save the installer, leave for the app store) was already done when the visitor was here.
+   */
+  replayed: boolean;
 }
 
 /** Sends one command of `flow`: the first one starts the attempt. */
@@ -77,6 +86,20 @@ export function followActor<TEvent extends EventObject>() {
   return fromCallback<TEvent, { id: string }>(({ sendBack, input }) =>
     followAttemptEvents(input.id, (events) => sendBack({ type: 'server.events', events })),
   );
+}
+
+/** The id of the resume read's invocation: its done event is `xstate.done.actor.resume`. */
+const RESUME_ID = 'resume';
+
+/**
+ * Reads back the attempt this tab left, with all its events: the machine folds them exactly
+ * as it folds a command's reply or the stream's, so the panel is the one the visitor left.
+ */
+export function resumeActor() {
+  return fromPromise<CommandOutput, { id: string }>(async ({ input, signal }) => {
+    const reply = await getAttempt(input.id, signal);
+    return { id: reply.id ?? input.id, events: reply.events };
+  });
 }
 
 /** The server events carried by `server.events` or by a command's reply (its done event). */
@@ -123,6 +146,7 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
   type Action = AttemptAction<TContext, TEvent>;
   const applyServerEvents: Action = enqueueActions<TContext, TEvent, undefined, TEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
     let version = context.version;
+    const replayed = event.type === `xstate.done.actor.${RESUME_ID}`;
     for (const server of [...serverEventsOf(event)].sort((a, b) => a.version - b.version)) {
       if (server.version <= version) continue;
       version = server.version;
@@ -130,7 +154,8 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
         enqueue.raise({ type: server.type, data: server.data ?? {}, at: server.at } as unknown as TEvent);
       }
     }
-    enqueue.assign({ version } as Partial<TContext>);
+    // Set before the raised events are handled, so their actions can read it.
+    enqueue.assign((version > context.version ? { version, replayed } : { version }) as Partial<TContext>);
   });
   const rememberAttempt: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ context, event }) => {
     const output = 'output' in event ? (event.output as CommandOutput) : null;
@@ -141,11 +166,14 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
     return { error: failure.error, field: fieldOf(failure.field) } as Partial<TContext>;
   });
   const dismiss: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: null, field: null }) as Partial<TContext>);
-  return { applyServerEvents, rememberAttempt, requestFailed, dismiss };
+  /** The attempt could not be read back (gone, or another session's): the page starts afresh. */
+  const forgetResume: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ resumeId: null }) as Partial<TContext>);
+  return { applyServerEvents, rememberAttempt, requestFailed, dismiss, forgetResume };
 }
 
 export const attemptGuards = {
   hasAttempt: ({ context }: { context: AttemptContext }) => context.attemptId !== null,
+  resumable: ({ context }: { context: AttemptContext }) => context.resumeId !== null,
 };
 
 /** The `request` region's `idle` and `sending` states; a machine may add a first state of its own. */
@@ -171,8 +199,33 @@ export function requestStates<TContext extends AttemptContext>() {
  * machine's `autostart` guard, its `prepareStart` action puts the start command in `outgoing`.
  */
 export const bootState = {
-  always: [{ guard: 'autostart', target: 'sending', actions: 'prepareStart' }, { target: 'idle' }],
+  always: [
+    { guard: 'resumable', target: 'resuming' },
+    { guard: 'autostart', target: 'sending', actions: 'prepareStart' },
+    { target: 'idle' },
+  ],
 } as const;
+
+/** The `request` region's first state for a flow that waits for the visitor's first command. */
+export const resumeBootState = {
+  always: [{ guard: 'resumable', target: 'resuming' }, { target: 'idle' }],
+} as const;
+
+/**
+ * The `request` region's `resuming` state: reads the attempt back and folds its events; when
+ * the server no longer knows it for this session, forgets it and boots as a first visit.
+ */
+export function resumingState<TContext extends AttemptContext>() {
+  return {
+    invoke: {
+      id: RESUME_ID,
+      src: 'resume',
+      input: ({ context }: { context: TContext }) => ({ id: context.resumeId ?? '' }),
+      onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
+      onError: { target: 'boot', actions: 'forgetResume' },
+    },
+  } as const;
+}
 
 /** The `live` region's `off` and `following` states: following starts once the attempt exists. */
 export function liveStates<TContext extends AttemptContext>() {

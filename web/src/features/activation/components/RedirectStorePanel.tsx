@@ -1,21 +1,26 @@
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ActivationActor } from '../context';
 import type { Platform } from '../types';
-import { ACTIVATED_HEADING, REDIRECT_TEXT } from '../texts';
+import { ACTIVATED_HEADING, REDIRECT_TEXT, STORE_LINK, STORE_LINK_DESKTOP } from '../texts';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
 
 /**
  * Spec panel 5: records the redirect as it opens, then after 3 s leaves for the App Store on
- * iOS, Google Play on Android, /seguranca otherwise.
+ * iOS, Google Play on Android, /seguranca otherwise. Read back after the visitor came back
+ * (from the store, or a reload), it offers the way on instead of leaving again by itself,
+ * which would trap the Back button.
  */
 export function RedirectStorePanel({ platform }: { platform: Platform }) {
   const actor = ActivationActor.useActorRef();
   const navigate = useNavigate();
+  // As the panel opened: later news does not turn a read-back panel into a leaving one.
+  const [replayed] = useState(() => actor.getSnapshot().context.replayed);
+  const target = storeRedirectTarget(platform);
   const startRedirect = useEffectEvent(() => {
+    if (replayed) return undefined;
     actor.send({ type: 'STORE_REDIRECTED', platform });
     return setTimeout(() => {
-      const target = storeRedirectTarget(platform);
       if (target.startsWith('/')) navigate(target);
       else window.location.assign(target);
     }, STORE_REDIRECT_MS);
@@ -34,10 +39,18 @@ export function RedirectStorePanel({ platform }: { platform: Platform }) {
       <h1 id="activation-done" className="activation-heading">
         {ACTIVATED_HEADING}
       </h1>
-      <p className="activation-redirect">
-        <span className="activation-spinner activation-spinner--small" aria-hidden="true" />
-        {REDIRECT_TEXT}
-      </p>
+      {replayed ? (
+        <p className="activation-redirect">
+          <a className="button button--primary" href={target}>
+            {target.startsWith('/') ? STORE_LINK_DESKTOP : STORE_LINK}
+          </a>
+        </p>
+      ) : (
+        <p className="activation-redirect">
+          <span className="activation-spinner activation-spinner--small" aria-hidden="true" />
+          {REDIRECT_TEXT}
+        </p>
+      )}
     </section>
   );
 }
