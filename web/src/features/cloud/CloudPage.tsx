@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { openChatbot } from '../../components/Chatbot';
 import { ErrorBanner } from '../../components/flow/ErrorBanner';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
+import { WaitingLine } from '../../components/flow/WaitingLine';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
 import { CloudFaq } from './components/CloudFaq';
@@ -22,6 +23,7 @@ function CloudFlow() {
   const panel = CloudActor.useSelector(panelOf);
   const busy = CloudActor.useSelector(isBusy);
   const error = CloudActor.useSelector((s) => s.context.error);
+  const queueUntil = CloudActor.useSelector((s) => s.context.queueUntil);
   const [helpOpen, setHelpOpen] = useState(false);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
@@ -40,6 +42,7 @@ function CloudFlow() {
               com o código que enviaremos por SMS.
             </p>
             <StepIndicator current={step} />
+            {queueUntil !== null && <WaitingLine until={queueUntil} />}
             {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
             {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
             {panel === 'code' && <CodePanel />}

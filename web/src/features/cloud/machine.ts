@@ -8,6 +8,7 @@ import { and, assign, enqueueActions, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   commandActor,
   followActor,
@@ -98,6 +99,7 @@ export const cloudMachine = setup({
     resend: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'resend' } })),
     back: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'back' } })),
   },
+  delays: attemptDelays,
   guards: {
     ...attemptGuards,
     idle: and([({ context }) => !context.busy, stateIn({ request: 'idle' })]),
@@ -123,6 +125,7 @@ export const cloudMachine = setup({
     field: null,
     resendSeconds: 0,
     outgoing: null,
+    queueUntil: null,
   },
   on: {
     'server.events': { actions: 'applyServerEvents' },

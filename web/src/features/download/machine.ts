@@ -9,6 +9,7 @@ import { and, assign, enqueueActions, setup, stateIn, type SnapshotFrom } from '
 import { AttemptError } from '../../lib/attempts/api';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   bootState,
   commandActor,
@@ -95,6 +96,7 @@ export const downloadMachine = setup({
     command: commandActor<DownloadCommand>(DOWNLOAD_FLOW),
     follow: followActor<DownloadEvent>(),
   },
+  delays: attemptDelays,
   guards: {
     ...attemptGuards,
     autostart: ({ context }) => context.start !== null,
@@ -175,6 +177,7 @@ export const downloadMachine = setup({
     error: null,
     field: null,
     outgoing: null,
+    queueUntil: null,
     phone: '',
     code: '',
     partner: null,

@@ -19,6 +19,7 @@ import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
 import type { ActionFunction, EventObject } from 'xstate';
 import { AttemptError, followAttemptEvents, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
 import type { AttemptEvent } from './api';
+import { queueWaitMs, refusedAtTheDoor } from './queue';
 
 export type Command = { type: string } & Record<string, unknown>;
 
@@ -60,6 +61,8 @@ export interface AttemptContext<TCommand extends Command = Command, TField exten
   field: TField | null;
   /** The command `request.send` sends. */
   outgoing: TCommand | null;
+  /** While the start waits in line (503 past capacity): when it is tried again (ms epoch). */
+  queueUntil: number | null;
 }
 
 /** Sends one command of `flow`: the first one starts the attempt. */
@@ -115,7 +118,7 @@ export interface AttemptActionOptions<TField extends string> {
   fieldOf: (field: string | null) => TField | null;
 }
 
-/** The regions' actions: `applyServerEvents`, `rememberAttempt`, `requestFailed` and `dismiss`. */
+/** The regions' actions: `applyServerEvents`, `rememberAttempt`, `requestFailed`, `dismiss`, `joinQueue` and `leaveQueue`. */
 export function attemptActions<TContext extends AttemptContext, TEvent extends EventObject>({
   isDomainEvent,
   fieldOf,
@@ -141,14 +144,31 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
     return { error: failure.error, field: fieldOf(failure.field) } as Partial<TContext>;
   });
   const dismiss: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: null, field: null }) as Partial<TContext>);
-  return { applyServerEvents, rememberAttempt, requestFailed, dismiss };
+  const joinQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => {
+    const error = 'error' in event ? event.error : null;
+    return { queueUntil: Date.now() + queueWaitMs(error), error: null, field: null } as Partial<TContext>;
+  });
+  const leaveQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ queueUntil: null }) as Partial<TContext>);
+  return { applyServerEvents, rememberAttempt, requestFailed, dismiss, joinQueue, leaveQueue };
 }
 
 export const attemptGuards = {
   hasAttempt: ({ context }: { context: AttemptContext }) => context.attemptId !== null,
+  /** The start was refused past capacity: wait in line instead of failing. */
+  refusedAtTheDoor: ({ context, event }: { context: AttemptContext; event: EventObject }) =>
+    refusedAtTheDoor('error' in event ? event.error : null, context.attemptId),
 };
 
-/** The `request` region's `idle` and `sending` states; a machine may add a first state of its own. */
+/** The regions' delays: the waiting line's turn. */
+export const attemptDelays = {
+  queueTurn: ({ context }: { context: AttemptContext }) => Math.max(0, (context.queueUntil ?? 0) - Date.now()),
+};
+
+/**
+ * The `request` region's `idle`, `sending` and `waiting` states; a machine may add a first state
+ * of its own. A start refused past capacity waits in `waiting` (the page shows the waiting line,
+ * the visitor's fields stay as they are) and is sent again when its turn comes.
+ */
 export function requestStates<TContext extends AttemptContext>() {
   return {
     idle: { on: { 'request.send': 'sending' } },
@@ -160,9 +180,13 @@ export function requestStates<TContext extends AttemptContext>() {
           command: context.outgoing ?? ({ type: 'noop' } as NonNullable<TContext['outgoing']>),
         }),
         onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
-        onError: { target: 'idle', actions: 'requestFailed' },
+        onError: [
+          { guard: 'refusedAtTheDoor', target: 'waiting', actions: 'joinQueue' },
+          { target: 'idle', actions: 'requestFailed' },
+        ],
       },
     },
+    waiting: { after: { queueTurn: 'sending' }, exit: 'leaveQueue' },
   } as const;
 }
 
