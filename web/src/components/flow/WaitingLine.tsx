@@ -20,7 +20,6 @@ export function secondsLeft(until: number, now: number): number {
 export function WaitingLine({ until }: Props) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    setNow(Date.now());
     const timer = window.setInterval(() => setNow(Date.now()), 250);
     return () => window.clearInterval(timer);
   }, [until]);
