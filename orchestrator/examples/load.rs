@@ -160,7 +160,8 @@ async fn main() -> anyhow::Result<()> {
         let normal = ends.iter().filter(|(_, e, _)| matches!(e, Ok(f) if f.normal())).count();
         // Issue 30: who got in, who waited, who gave up in line, and whether every admitted
         // attempt ended normally (a give-up among them is a failure of admission control).
-        let in_line = ends.iter().filter(|(_, e, _)| matches!(e, Err(m) if m.contains(journeys::GAVE_UP_IN_LINE))).count();
+        let in_line =
+            ends.iter().filter(|(_, e, _)| matches!(e, Err(m) if m.contains(journeys::GAVE_UP_IN_LINE))).count();
         let admitted = level.attempts - in_line;
         let refused = driver.take_refused();
         let rate = match level.arrivals {

@@ -178,7 +178,9 @@ impl AbuseGuard {
                 }));
             }
         }
-        if let Some(wait) = rate::take(&self.rates, Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()).await? {
+        if let Some(wait) =
+            rate::take(&self.rates, Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()).await?
+        {
             if let Some(key) = &prefix {
                 rate::give_back(&self.rates, Rule::SmsPerPrefix, key, prefix_rate).await?;
             }

@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use crate::config::AbuseConfig;
-use crate::texts::{PARTNER_LOGINS, PROOF_MISSING, SMS_BUSY, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES};
+use crate::texts::{
+    PARTNER_LOGINS, PROOF_MISSING, SMS_BUSY, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES,
+};
 
 /// A limit, by the name its refusals carry (`abuse.limited`'s `rule`, metrics, docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
