@@ -17,24 +17,33 @@ async function callInFlight(request: APIRequestContext): Promise<boolean> {
   return calls.some((call) => call.outcome === 'pending');
 }
 
-test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, request }) => {
-  test.setTimeout(60_000);
+test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
   expect(TINY_URL && TINY_SANDBOX_URL, 'E2E_TINY_URL and E2E_TINY_SANDBOX_URL (scripts/test.sh starts them)').toBeTruthy();
-  // The next upstream call of the tiny portal takes 6 s: the step making it holds the only slot.
-  const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
-    data: { endpoint: '*', latency_ms: 6000, times: 1 },
-  });
-  expect(fault.status()).toBe(201);
-  const other = await request.post(`${TINY_URL}/api/attempts`, {
-    data: { flow: 'activation', command: { type: 'start', variant: 'standard' } },
-  });
-  expect(other.status()).toBe(201);
-  await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
-
+  // The second visitor, the one who will wait, types their details first.
   const phone = freshPhone();
   const serial = freshSerial('FILA');
   await page.goto(`${TINY_URL}/cloud/positivo`);
-  await fillForm1(page, phone.typed, serial);
+  const phoneField = page.getByLabel('Celular', { exact: true });
+  await phoneField.click();
+  await phoneField.pressSequentially(phone.typed.replace(/\D/g, ''));
+  await page.getByLabel('Número de série', { exact: true }).fill(serial);
+
+  // The next upstream call of the tiny portal takes 12 s (under its 15 s upstream time-out):
+  // the step making it holds the only slot.
+  const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
+    data: { endpoint: '*', latency_ms: 12000, times: 1 },
+  });
+  expect(fault.status()).toBe(201);
+  // A first visitor sends their details: the code's step waits on that slow call.
+  const first = await context.newPage();
+  await first.goto(`${TINY_URL}/cloud/positivo`);
+  await first.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  await fillForm1(first, freshPhone().typed, freshSerial('FILA'));
+  await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
+
+  // Past capacity: the second visitor's start is refused at the door.
+  await page.getByRole('button', { name: 'Continuar' }).click();
 
   const line = page.getByRole('status').filter({ hasText: QUEUE });
   await expect(line).toBeVisible();
@@ -44,7 +53,7 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
   await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue(serial);
 
   // The slow call ends, the slot frees, the page's next try is admitted and the code is sent.
-  await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
   await expect(line).toHaveCount(0);
   await expect
     .poll(async () => ((await (await request.get(`${TINY_SANDBOX_URL}/sms?to=${phone.msisdn}`)).json()) as unknown[]).length, {
