@@ -56,8 +56,24 @@ if [ -f tests/package.json ]; then
   PIDS+=($!)
   wait_for "http://127.0.0.1:$E2E_PORT/readyz" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \
     || die "the portal did not start (target/e2e-portal.log)"
+  # A second portal with a tiny capacity (one runner slot; a new attempt waits while it is busy)
+  # and a sandbox and database of its own, for the waiting line's test (e2e/cloud/waiting-line.spec.ts).
+  E2E_TINY_DATABASE_URL="$(fresh_database exa_e2e_tiny)"
+  E2E_TINY_SANDBOX_PORT="$(free_port $((E2E_PORT + 10)))"
+  SANDBOX_BIND="127.0.0.1:$E2E_TINY_SANDBOX_PORT" SANDBOX_SEED=7 ./target/debug/sandbox \
+    >"$ROOT/target/e2e-tiny-sandbox.log" 2>&1 &
+  PIDS+=($!)
+  wait_for "http://127.0.0.1:$E2E_TINY_SANDBOX_PORT/sms" 60 || die "the tiny sandbox did not start"
+  E2E_TINY_PORT="$(free_port $((E2E_TINY_SANDBOX_PORT + 1)))"
+  SANDBOX_MODE=true DATABASE_URL="$E2E_TINY_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_TINY_PORT" \
+    SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
+    RUNNER_CONCURRENCY=1 ADMISSION_SIGNALS=slots ADMISSION_MAX_SLOTS_BUSY_PERCENT=100 ADMISSION_RETRY_AFTER_SECS=1 \
+    ./target/debug/orchestrator serve >"$ROOT/target/e2e-tiny-portal.log" 2>&1 &
+  PIDS+=($!)
+  wait_for "http://127.0.0.1:$E2E_TINY_PORT/readyz" 60 || die "the tiny portal did not start"
   (cd tests && BASE_URL="http://127.0.0.1:$E2E_PORT" SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" \
-    E2E_DATABASE_URL="$E2E_DATABASE_URL" npx playwright test)
+    E2E_DATABASE_URL="$E2E_DATABASE_URL" E2E_TINY_URL="http://127.0.0.1:$E2E_TINY_PORT" \
+    E2E_TINY_SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" npx playwright test)
   say "API: schemathesis against docs/openapi.yaml on the same portal (every check)"
   bash tests/api/schemathesis.sh "http://127.0.0.1:$E2E_PORT" "$E2E_DATABASE_URL" "$ROOT/target/debug/orchestrator"
   say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest"

@@ -123,11 +123,14 @@ async fn main() -> anyhow::Result<()> {
     let env = [
         ("DATABASE_URL", database.as_str()),
         ("SANDBOX_URL", sandbox_url.as_str()),
-        ("DATABASE_MAX_CONNECTIONS", "32"),
         // The proof of work is the visitor's browser's CPU, not the server's: at its default
         // difficulty the generator, on the server's two cores, would mostly measure itself.
         // The server checks a proof with one hash whatever the difficulty.
         ("ALTCHA_MAX_COUNTER", "1000"),
+        // The generated phones, (11) 98000-NNNN, are one block of 10,000 numbers: to the prefix
+        // breaker that is pumping (issue 30), which a partner's campaign spread over every area
+        // code is not.
+        ("LIMIT_SMS_PER_PREFIX_MINUTE", "1000000"),
     ];
     let server = Server::start(&binary, &env).await?;
     let db = PgPool::connect(&database).await?;
@@ -137,7 +140,7 @@ async fn main() -> anyhow::Result<()> {
 
     let counts_statements = count_statements_afresh(&db).await.is_ok();
     println!(
-        "load: {}, DATABASE_MAX_CONNECTIONS=32, ALTCHA_MAX_COUNTER=1000, defaults otherwise; statements counted: {}; machine load {}",
+        "load: {}, ALTCHA_MAX_COUNTER=1000, LIMIT_SMS_PER_PREFIX_MINUTE=1000000, defaults otherwise (admission control on); statements counted: {}; machine load {}",
         binary.display(),
         if counts_statements { "yes (pg_stat_statements)" } else { "no (pg_stat_statements not loaded)" },
         load_average()
@@ -159,6 +162,12 @@ async fn main() -> anyhow::Result<()> {
         let xids = current_xid(&db).await? - xid_before - 1;
         let statements = if counts_statements { Some(statements_since_reset(&db).await?) } else { None };
         let normal = ends.iter().filter(|(_, e, _)| matches!(e, Ok(f) if f.normal())).count();
+        // Issue 30: who got in, who waited, who gave up in line, and whether every admitted
+        // attempt ended normally (a give-up among them is a failure of admission control).
+        let in_line =
+            ends.iter().filter(|(_, e, _)| matches!(e, Err(m) if m.contains(journeys::GAVE_UP_IN_LINE))).count();
+        let admitted = level.attempts - in_line;
+        let refused = driver.take_refused();
         let rate = match level.arrivals {
             Arrivals::Closed { .. } => normal as f64 / elapsed.as_secs_f64(),
             // Attempts ended a second while they kept arriving, after the first 6 s (the
@@ -187,6 +196,12 @@ async fn main() -> anyhow::Result<()> {
             level.attempts,
             elapsed.as_secs_f64(),
             rate / limit
+        );
+        println!(
+            "  admitted {admitted} of {} visitors ({refused} starts refused with 503 and waited out, {in_line} gave up in line); \
+             admitted and ended normally {normal}; admitted but not ended normally {}",
+            level.attempts,
+            admitted - normal
         );
         if let Some(statements) = statements {
             let per_attempt = |calls: i64| calls as f64 / level.attempts as f64;

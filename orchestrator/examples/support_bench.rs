@@ -186,6 +186,7 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
         download: DownloadConfig::default(),
         abuse: orchestrator::config::AbuseConfig::default(),
         server: orchestrator::config::ServerConfig::default(),
+        admission: orchestrator::config::AdmissionConfig::default(),
     };
     let (_, never) = tokio::sync::watch::channel(false);
     let parts = orchestrator::startup::Parts::from_config(&config)?;

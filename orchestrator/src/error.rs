@@ -49,6 +49,9 @@ pub enum ApiError {
     /// A body that could not be read: too large (413) or not JSON (415), with the message.
     #[error("body refused: {0}")]
     Body(StatusCode, &'static str),
+    /// Admission control refused a new attempt: the portal is past capacity (issue 30).
+    #[error("past capacity ({})", .0.signal.name())]
+    Busy(crate::admission::Busy),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
@@ -70,12 +73,48 @@ pub struct Limited {
 
 impl From<events::StoreError> for ApiError {
     fn from(error: events::StoreError) -> Self {
-        ApiError::Internal(error.into())
+        match error {
+            events::StoreError::Database(sqlx::Error::PoolTimedOut) => ApiError::Database(sqlx::Error::PoolTimedOut),
+            error => ApiError::Internal(error.into()),
+        }
     }
+}
+
+/// How long a visitor is asked to wait when no database connection came in time.
+const POOL_RETRY_AFTER_SECS: u32 = 2;
+
+impl ApiError {
+    /// No pooled database connection came within `DATABASE_ACQUIRE_TIMEOUT_MS`, however deep
+    /// in the request it happened: an overload to wait out (503), not a fault (500).
+    fn pool_timed_out(&self) -> bool {
+        match self {
+            ApiError::Database(sqlx::Error::PoolTimedOut) => true,
+            ApiError::Internal(error) => error.chain().any(|cause| {
+                matches!(cause.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::PoolTimedOut))
+                    || matches!(
+                        cause.downcast_ref::<events::StoreError>(),
+                        Some(events::StoreError::Database(sqlx::Error::PoolTimedOut))
+                    )
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// A 503 the visitor is asked to wait out, with `Retry-After`.
+fn unavailable(message: &str, retry_after_secs: u64) -> Response {
+    let mut response =
+        (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "message": message, "field": null }))).into_response();
+    response.headers_mut().insert(axum::http::header::RETRY_AFTER, retry_after_secs.max(1).into());
+    response
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if self.pool_timed_out() {
+            tracing::warn!(error = %self, "no database connection in time; answered 503");
+            return unavailable(crate::texts::DATABASE_BUSY, POOL_RETRY_AFTER_SECS.into());
+        }
         let (status, body) = match &self {
             ApiError::Rejected(rejection) => {
                 (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": rejection.message, "field": rejection.field }))
@@ -105,6 +144,7 @@ impl IntoResponse for ApiError {
             ApiError::TooManyStreams => {
                 (StatusCode::TOO_MANY_REQUESTS, json!({ "message": crate::texts::TOO_MANY_STREAMS }))
             }
+            ApiError::Busy(busy) => return unavailable(crate::texts::PAST_CAPACITY, busy.retry_after.as_secs()),
             ApiError::TimedOut => (StatusCode::SERVICE_UNAVAILABLE, json!({ "message": crate::texts::TIMED_OUT })),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, json!({ "message": crate::texts::CHANGED_MEANWHILE })),
             ApiError::Database(_) | ApiError::Internal(_) => {

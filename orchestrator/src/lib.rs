@@ -2,6 +2,7 @@
 //! are their own crate (`orchestrator/sandbox`), which this one never links.
 
 pub mod abuse;
+pub mod admission;
 pub mod analytics;
 pub mod attempts;
 pub mod clock;

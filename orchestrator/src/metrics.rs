@@ -53,6 +53,14 @@ pub struct PoolLabel {
     pub state: String,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct SignalLabel {
+    /// Admission control's signal: `lag`, `slots` or `pool`.
+    pub signal: String,
+}
+
+type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
+
 /// 1 ms to about 65 s, doubling.
 fn seconds_buckets() -> Histogram {
     Histogram::new(exponential_buckets(0.001, 2.0, 17))
@@ -74,6 +82,10 @@ pub struct Metrics {
     pool_max: Gauge,
     abuse_refusals: Family<RuleLabel, Counter>,
     sms_breaker_trips: Counter,
+    admission_threshold: Family<SignalLabel, FloatGauge>,
+    admission_enabled: Family<SignalLabel, Gauge>,
+    admission_value: Family<SignalLabel, FloatGauge>,
+    admission_refusals: Family<SignalLabel, Counter>,
 }
 
 impl Default for Metrics {
@@ -150,6 +162,30 @@ impl Metrics {
             "Times the portal-wide SMS ceiling opened the circuit breaker",
             sms_breaker_trips.clone(),
         );
+        let admission_threshold = Family::<SignalLabel, FloatGauge>::default();
+        registry.register(
+            "admission_threshold",
+            "Admission control's thresholds (lag and pool in seconds, slots in percent busy)",
+            admission_threshold.clone(),
+        );
+        let admission_enabled = Family::<SignalLabel, Gauge>::default();
+        registry.register(
+            "admission_signal_enabled",
+            "1 when the signal may refuse new attempts (ADMISSION_SIGNALS)",
+            admission_enabled.clone(),
+        );
+        let admission_value = Family::<SignalLabel, FloatGauge>::default();
+        registry.register(
+            "admission_signal",
+            "Admission control's signals now (lag and pool in seconds, slots in percent busy)",
+            admission_value.clone(),
+        );
+        let admission_refusals = Family::<SignalLabel, Counter>::default();
+        registry.register(
+            "admission_refusals",
+            "New attempts refused past capacity (503), by the signal past its threshold",
+            admission_refusals.clone(),
+        );
         Self {
             registry,
             attempts_started,
@@ -166,7 +202,41 @@ impl Metrics {
             pool_max,
             abuse_refusals,
             sms_breaker_trips,
+            admission_threshold,
+            admission_enabled,
+            admission_value,
+            admission_refusals,
         }
+    }
+
+    /// Shows admission control's configuration (every signal, enabled or not).
+    pub fn admission_thresholds(&self, thresholds: &crate::admission::Thresholds) {
+        use crate::admission::Signal;
+        for signal in Signal::ALL {
+            let label = SignalLabel { signal: signal.name().into() };
+            let value = match signal {
+                Signal::Lag => thresholds.max_lag.as_secs_f64(),
+                Signal::Slots => thresholds.max_slots_busy_percent as f64,
+                Signal::Pool => thresholds.max_pool_wait.as_secs_f64(),
+            };
+            self.admission_threshold.get_or_create(&label).set(value);
+            self.admission_enabled.get_or_create(&label).set(i64::from(thresholds.enabled.contains(&signal)));
+            drop(self.admission_refusals.get_or_create(&label));
+        }
+    }
+
+    /// The signals as last measured (read at each scrape).
+    pub fn admission_reading(&self, reading: &crate::admission::Reading) {
+        let set = |name: &str, value: f64| {
+            self.admission_value.get_or_create(&SignalLabel { signal: name.into() }).set(value);
+        };
+        set("lag", reading.lag.as_secs_f64());
+        set("slots", reading.slots_busy_percent() as f64);
+        set("pool", reading.pool_wait.as_secs_f64());
+    }
+
+    pub fn admission_refused(&self, signal: &str) {
+        self.admission_refusals.get_or_create(&SignalLabel { signal: signal.to_string() }).inc();
     }
 
     /// Shows every rule, at 0 until it refuses something (the rules are a fixed set).

@@ -25,14 +25,25 @@ use crate::upstream::Upstreams;
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 pub async fn connect(config: &ServeConfig) -> anyhow::Result<PgPool> {
-    connect_to(&config.database_url, config.database_max_connections).await
+    let acquire = std::time::Duration::from_millis(config.admission.database_acquire_timeout_ms);
+    connect_with(&config.database_url, config.database_max_connections, acquire).await
 }
 
 /// Connects to `url` and applies the migrations (the command-line tools use this too).
 pub async fn connect_to(url: &secrecy::SecretString, max_connections: u32) -> anyhow::Result<PgPool> {
+    connect_with(url, max_connections, std::time::Duration::from_secs(10)).await
+}
+
+/// As [`connect_to`], a request waiting at most `acquire` for a connection (then it is
+/// answered 503, `ApiError`'s mapping).
+pub async fn connect_with(
+    url: &secrecy::SecretString,
+    max_connections: u32,
+    acquire: std::time::Duration,
+) -> anyhow::Result<PgPool> {
     let pool = PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(std::time::Duration::from_secs(10))
+        .acquire_timeout(acquire)
         .connect(url.expose_secret())
         .await
         .context("connecting to PostgreSQL (DATABASE_URL)")?;
@@ -48,6 +59,7 @@ pub struct Parts {
     pub flows: FlowSettings,
     pub abuse: crate::config::AbuseConfig,
     pub server: crate::http::server::ServerLimits,
+    pub admission: crate::admission::Admission,
 }
 
 impl Parts {
@@ -59,6 +71,7 @@ impl Parts {
             flows: FlowSettings { partners: config.partners.clone(), download: config.download.clone() },
             abuse: config.abuse.clone(),
             server: crate::http::server::ServerLimits::of(&config.server),
+            admission: crate::admission::Admission::from_config(&config.admission)?,
         })
     }
 }
@@ -72,17 +85,19 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, abuse, server } = parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
+    crate::admission::sampler::spawn(db.clone(), admission.load.clone(), admission.sample_every, stop.clone());
     let notifier = Notifier::spawn(db.clone(), stop);
-    let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault));
+    let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault, &db));
     let streams = crate::attempts::streams::OpenStreams::new(server.streams).with_clients(server.stream_clients);
     let metrics = Arc::new(crate::metrics::Metrics::new());
     metrics.abuse_rules(crate::abuse::rules::Rule::ALL.map(crate::abuse::rules::Rule::name));
+    metrics.admission_thresholds(&admission.thresholds);
     let state = AppState {
         db,
         store,
@@ -96,6 +111,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         downloads: crate::attempts::streams::OpenStreams::new(crate::http::api::installer::DOWNLOAD_CAPS),
         support_streams: crate::attempts::streams::OpenStreams::new(crate::http::api::support::STREAM_CAPS),
         metrics,
+        admission: Arc::new(admission),
     };
     Ok(App { state, registry_steps: steps })
 }
@@ -113,12 +129,16 @@ pub fn spawn_runners(
         .map(|_| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
             let metrics = app.state.metrics.clone();
+            let load = app.state.admission.load.clone();
+            load.add_slots(concurrency);
             let stop = stop.clone();
             tokio::spawn(async move {
                 let config = RunnerConfig { lease, concurrency, ..RunnerConfig::default() };
                 loop {
                     let runner = flows.iter().fold(
-                        Runner::new(db.clone(), store.clone(), config.clone()).with_metrics(metrics.clone()),
+                        Runner::new(db.clone(), store.clone(), config.clone())
+                            .with_metrics(metrics.clone())
+                            .with_load(load.clone()),
                         |runner, flow| runner.with_flow(flow.clone()),
                     );
                     let stopping = stopped(stop.clone());

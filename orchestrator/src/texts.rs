@@ -24,6 +24,11 @@ pub const TOO_MANY_STREAMS: &str =
     "Muitas páginas estão acompanhando esta tentativa. Feche outras abas e tente de novo.";
 /// The request took longer than the server's time-out.
 pub const TIMED_OUT: &str = "O servidor demorou para responder. Tente novamente em instantes.";
+/// A new attempt refused at the door past capacity (issue 30); the page shows it in its
+/// waiting line and tries again by itself.
+pub const PAST_CAPACITY: &str = "Muitas pessoas estão ativando agora. Você entra em instantes.";
+/// No database connection came in time.
+pub const DATABASE_BUSY: &str = "Estamos com muito movimento agora. Tente novamente em alguns segundos.";
 /// Someone else changed the attempt first.
 pub const CHANGED_MEANWHILE: &str = "Sua solicitação mudou enquanto era processada. Tente novamente.";
 
@@ -43,6 +48,8 @@ pub const SMS_PER_PHONE: &str =
     "Você pediu muitos códigos para este número. Por segurança, aguarde alguns minutos e tente de novo.";
 pub const SMS_PER_DAY: &str =
     "Este número chegou ao limite de códigos por hoje. Tente de novo amanhã ou fale com nosso atendimento.";
+/// The portal-wide ceiling reached: a place frees within seconds.
+pub const SMS_BUSY: &str = "Muitos códigos estão sendo enviados agora. Tente de novo em alguns segundos.";
 pub const SMS_PAUSED: &str = "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
 pub const STARTS_PER_IP: &str = "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
 /// Wrong codes past the limit, in the flows whose spec has no text of its own for it.

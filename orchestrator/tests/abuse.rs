@@ -340,27 +340,48 @@ async fn partner_log_ins_are_limited_per_email(db: PgPool) {
     assert_eq!(logins, 2, "the partner was asked twice");
 }
 
+/// Issue 30: the portal-wide ceiling is a rate; reaching it refuses the send with a short
+/// `Retry-After` and opens no breaker (a partner's campaign is not an attack).
 #[sqlx::test(migrations = "../migrations")]
-async fn the_portal_wide_ceiling_opens_the_breaker_for_every_phone(db: PgPool) {
+async fn the_portal_wide_ceiling_refuses_past_its_rate_without_opening_a_breaker(db: PgPool) {
+    let h = world(db, |config| config.abuse.sms_per_minute = 3).await;
+    for area in ["11", "21", "31"] {
+        let visitor = h.download().await;
+        let phone = format!("({area}) 97777-1000");
+        assert_eq!(h.command(&visitor, json!({ "type": "submit_phone", "phone": phone })).await.0, 200);
+    }
+    let visitor = h.download().await;
+    let full = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(41) 97777-1000" })).await;
+    refused_by(&full, 429, rules::Rule::SmsPerMinute, orchestrator::texts::SMS_BUSY);
+    let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
+    assert!(metrics.contains("exa_sms_breaker_trips_total 0"), "{metrics}");
+    assert!(metrics.contains("exa_abuse_refusals_total{rule=\"sms_per_minute\"} 1"), "{metrics}");
+}
+
+/// Issue 30: a burst of codes to one number prefix looks like pumping: past the prefix's limit
+/// its breaker opens for the cool-down, and numbers of other prefixes still get their codes.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_burst_to_one_prefix_opens_its_breaker_and_other_prefixes_go_on(db: PgPool) {
     let h = world(db, |config| {
-        config.abuse.sms_per_minute = 3;
+        config.abuse.sms_per_prefix_minute = 3;
         config.abuse.sms_breaker_cooldown_secs = 300;
     })
     .await;
-    for i in 0..3 {
-        let visitor = h.download().await;
-        assert_eq!(
-            h.command(&visitor, json!({ "type": "submit_phone", "phone": format!("(11) 97777-100{i}") })).await.0,
-            200
-        );
+    let world = &h;
+    let send = |phone: &'static str| async move {
+        let visitor = world.download().await;
+        world.command(&visitor, json!({ "type": "submit_phone", "phone": phone })).await
+    };
+    for phone in ["(11) 97777-1000", "(11) 97777-2000", "(11) 97777-3000"] {
+        assert_eq!(send(phone).await.0, 200, "{phone}");
     }
-    let visitor = h.download().await;
-    let tripped = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 97777-1003" })).await;
-    refused_by(&tripped, 429, rules::Rule::SmsPerMinute, orchestrator::texts::SMS_PAUSED);
-    // Open: even a scenario phone is refused, for the cool-down.
-    let visitor = h.download().await;
-    let open = h.command(&visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0001" })).await;
-    refused_by(&open, 429, rules::Rule::SmsBreaker, orchestrator::texts::SMS_PAUSED);
+    refused_by(&send("(11) 97777-4000").await, 429, rules::Rule::SmsPerPrefix, orchestrator::texts::SMS_PAUSED);
+    refused_by(&send("(11) 97777-5000").await, 429, rules::Rule::SmsBreaker, orchestrator::texts::SMS_PAUSED);
+    // Another prefix of the same area code, and another area code, go on.
+    assert_eq!(send("(11) 97778-1000").await.0, 200);
+    assert_eq!(send("(21) 97777-1000").await.0, 200);
+    assert_eq!(h.codes_sent("5511977774000").await + h.codes_sent("5511977775000").await, 0);
+    assert_eq!(h.codes_sent("5521977771000").await, 1);
     let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
     assert!(metrics.contains("exa_sms_breaker_trips_total 1"), "{metrics}");
     assert!(metrics.contains("exa_abuse_refusals_total{rule=\"sms_breaker\"} 1"), "{metrics}");
@@ -372,7 +393,7 @@ async fn the_portal_wide_ceiling_opens_the_breaker_for_every_phone(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(db: PgPool) {
     const CEILING: u32 = 12;
-    let h = world(db, |config| config.abuse.sms_per_minute = CEILING).await;
+    let h = world(db, |config| config.abuse.sms_per_prefix_minute = CEILING).await;
     let victim = "(11) 96666-0000";
     let sends = |phone: &str| {
         [
@@ -401,6 +422,7 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
     assert_eq!((through, h.codes_sent("5511966660000").await), (0, 0));
 
     // 2. Doing the work every time, one number, every flow and "Voltar", four rounds.
+    let prefix_began = std::time::Instant::now();
     let mut through = 0;
     for _ in 0..4 {
         for (flow, command) in sends(victim) {
@@ -425,7 +447,7 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
     report.push(("um número, com prova", 16, through, sent));
     assert_eq!((through, sent), (5, 5), "the per-phone limit");
 
-    // 3. Many numbers at once: the portal-wide ceiling opens the breaker.
+    // 3. Many numbers of one prefix at once: the prefix's limit opens its breaker.
     let numbers: Vec<String> = (0..20).map(|i| format!("(11) 96666-{:04}", 100 + i)).collect();
     let mut through = 0;
     for number in &numbers {
@@ -437,7 +459,13 @@ async fn an_sms_pumping_script_gets_no_more_than_the_limits_through_every_flow(d
         sent += h.codes_sent(&format!("55{}", events::flow::national_digits(number))).await;
     }
     report.push(("vinte números", 20, through, sent));
-    assert_eq!(through, CEILING as usize - 5, "the ceiling counts every code sent this minute");
+    // The prefix's limit is a rate (GCRA): CEILING at once, then one place every 60 s / CEILING.
+    let refilled = (prefix_began.elapsed().as_secs_f64() / (60.0 / f64::from(CEILING))).floor() as usize;
+    assert!(
+        (CEILING as usize - 5..=CEILING as usize - 5 + refilled).contains(&through),
+        "the prefix let {through} through; its rate allows {} plus {refilled} refilled",
+        CEILING - 5
+    );
     assert_eq!(sent, through);
     let metrics = h.http.get(h.app.admin_url("/metrics")).send().await.expect("metrics").text().await.expect("text");
     assert!(metrics.contains("exa_sms_breaker_trips_total 1"), "{metrics}");

@@ -60,26 +60,31 @@ async fn count(conn: &mut PgConnection, rule: Rule, key: &[u8]) -> Result<(), sq
     Ok(())
 }
 
-/// The key of the portal-wide SMS counter and breaker.
+/// The key of the portal-wide SMS ceiling.
 pub const GLOBAL_KEY: &[u8] = b"all";
 
-/// Whether the SMS breaker is open: tripped within the cool-down. Returns when it closes.
-pub async fn breaker_open(conn: &mut PgConnection, cooldown: Duration) -> Result<Option<Duration>, sqlx::Error> {
+/// Whether the SMS breaker is open for `key` (a number prefix's): tripped within the
+/// cool-down. Returns when it closes.
+pub async fn breaker_open(
+    conn: &mut PgConnection,
+    key: &[u8],
+    cooldown: Duration,
+) -> Result<Option<Duration>, sqlx::Error> {
     let left: Option<f64> = sqlx::query_scalar(
         "SELECT EXTRACT(EPOCH FROM (max(at) + make_interval(secs => $2) - now()))::float8
            FROM abuse_hits WHERE rule = $1 AND key = $3 AND at > now() - make_interval(secs => $2)",
     )
     .bind(Rule::SmsBreaker.name())
     .bind(cooldown.as_secs_f64())
-    .bind(GLOBAL_KEY)
+    .bind(key)
     .fetch_one(&mut *conn)
     .await?;
     Ok(left.map(|secs| Duration::from_secs_f64(secs.max(1.0).ceil())))
 }
 
-/// Opens the breaker (its trip is a row of its own, so every replica sees it).
-pub async fn trip_breaker(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
-    count(conn, Rule::SmsBreaker, GLOBAL_KEY).await
+/// Opens the breaker for `key` (its trip is a row of its own, so every replica sees it).
+pub async fn trip_breaker(conn: &mut PgConnection, key: &[u8]) -> Result<(), sqlx::Error> {
+    count(conn, Rule::SmsBreaker, key).await
 }
 
 /// The phone hash an attempt sends its codes to.
@@ -109,5 +114,6 @@ pub async fn purge(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
     let phones =
         sqlx::query("DELETE FROM abuse_attempt_phones WHERE updated_at < now() - interval '1 day'").execute(db).await?;
     let spent = sqlx::query("DELETE FROM altcha_spent WHERE expires_at < now()").execute(db).await?;
-    Ok(hits.rows_affected() + phones.rows_affected() + spent.rows_affected())
+    let rates = super::rate::purge(db).await?;
+    Ok(hits.rows_affected() + phones.rows_affected() + spent.rows_affected() + rates)
 }

@@ -5,6 +5,7 @@
 
 pub mod gate;
 pub mod proof;
+pub mod rate;
 pub mod rules;
 
 use std::time::Duration;
@@ -26,11 +27,13 @@ pub struct Refusal {
     pub rule: Rule,
     pub retry_after: Option<Duration>,
     pub proof: Option<ProofError>,
+    /// The prefix key whose breaker the refusal opens (a burst to one prefix).
+    pub trips: Option<Vec<u8>>,
 }
 
 impl Refusal {
     fn rule(rule: Rule) -> Self {
-        Self { rule, retry_after: None, proof: None }
+        Self { rule, retry_after: None, proof: None, trips: None }
     }
 
     /// The answer the refused request gets in `flow` (the rule's message; 403 for the proof of
@@ -61,17 +64,24 @@ pub struct AbuseGuard {
     pub limits: Limits,
     pub pow: ProofOfWork,
     trusted_proxies: crate::config::TrustedProxies,
+    /// The GCRA rates' own pool ([`rate`]).
+    rates: sqlx::PgPool,
 }
 
 impl AbuseGuard {
-    pub fn new(config: &AbuseConfig, sandbox_mode: bool, vault: &Vault) -> Self {
+    pub fn new(config: &AbuseConfig, sandbox_mode: bool, vault: &Vault, db: &sqlx::PgPool) -> Self {
         let pow = ProofOfWork::new(
             vault.derived_secret("altcha-signature"),
             vault.derived_secret("altcha-key-signature"),
             config.altcha_max_counter,
             Duration::from_secs(config.altcha_expires_secs.into()),
         );
-        Self { limits: Limits::from_config(config, sandbox_mode), pow, trusted_proxies: config.trusted_proxies.clone() }
+        Self {
+            limits: Limits::from_config(config, sandbox_mode),
+            pow,
+            trusted_proxies: config.trusted_proxies.clone(),
+            rates: rate::pool(db),
+        }
     }
 
     /// The proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`).
@@ -95,6 +105,8 @@ impl AbuseGuard {
             return Ok(Err(Refusal::rule(Rule::WrongCodes)));
         }
         let mut checks = Vec::new();
+        // Set when a code is sent: its prefix's key, unless exempt.
+        let mut rates: Option<Option<Vec<u8>>> = None;
         if let Some(sms) = &guarded.sms {
             let verified = match self.pow.verify(request.proof) {
                 Ok(verified) => verified,
@@ -103,27 +115,26 @@ impl AbuseGuard {
             if let Err(error) = proof::spend(conn, &verified).await? {
                 return Ok(Err(Refusal { proof: Some(error), ..Refusal::rule(Rule::ProofOfWork) }));
             }
-            if let Some(left) = gate::breaker_open(conn, self.limits.breaker_cooldown).await? {
-                return Ok(Err(Refusal { retry_after: Some(left), ..Refusal::rule(Rule::SmsBreaker) }));
-            }
-            checks.push(Check {
-                rule: Rule::SmsPerMinute,
-                key: gate::GLOBAL_KEY.to_vec(),
-                limit: self.limits.sms_per_minute,
-            });
-            let (phone_key, exempt) = match sms {
+            let (phone_key, exempt, national) = match sms {
                 SmsTo::Phone(national) => {
                     let key = vault.tag("abuse:phone", national);
                     gate::set_attempt_phone(conn, stream, &key).await?;
-                    (key, self.limits.phone_exempt(national))
+                    (key, self.limits.phone_exempt(national), Some(national))
                 }
                 SmsTo::AttemptPhone => match gate::attempt_phone(conn, stream).await? {
-                    Some(key) => (key, false),
+                    Some(key) => (key, false, None),
                     // No code sent yet: the flow refuses the resend; count it by attempt anyway.
-                    None => (vault.tag("abuse:attempt", stream), false),
+                    None => (vault.tag("abuse:attempt", stream), false, None),
                 },
             };
             let exempt = exempt || self.exempt_key(vault, &phone_key);
+            // A resend goes to a number whose first send was counted in its prefix already.
+            let prefix = national.filter(|_| !exempt).map(|n| vault.tag("abuse:prefix", self.limits.prefix(n)));
+            if let Some(prefix) = &prefix {
+                if let Some(left) = gate::breaker_open(conn, prefix, self.limits.breaker_cooldown).await? {
+                    return Ok(Err(Refusal { retry_after: Some(left), ..Refusal::rule(Rule::SmsBreaker) }));
+                }
+            }
             if !exempt {
                 checks.extend(self.limits.phone_rules().map(|(rule, limit)| Check {
                     rule,
@@ -131,6 +142,7 @@ impl AbuseGuard {
                     limit,
                 }));
             }
+            rates = Some(prefix);
         }
         if let Some(email) = &guarded.partner_login {
             checks.push(Check {
@@ -142,9 +154,40 @@ impl AbuseGuard {
                 checks.push(Check { rule: Rule::PartnerLoginsPerIp, key: vault.tag("abuse:ip", ip), limit });
             }
         }
-        Ok(gate::admit(conn, &checks)
-            .await?
-            .map_err(|limited| Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }))
+        if let Err(limited) = gate::admit(conn, &checks).await? {
+            return Ok(Err(Refusal { retry_after: Some(limited.retry_after), ..Refusal::rule(limited.rule) }));
+        }
+        // The rates last: a send another limit refused takes no place in them.
+        match rates {
+            Some(prefix) => self.take_rates(prefix).await,
+            None => Ok(Ok(())),
+        }
+    }
+
+    /// Takes a place in the sent number's prefix, then in the portal-wide ceiling (giving the
+    /// prefix's back when the ceiling is full). A full prefix is a burst: its refusal opens
+    /// the prefix's breaker ([`AbuseGuard::record`]).
+    async fn take_rates(&self, prefix: Option<Vec<u8>>) -> Result<Result<(), Refusal>, sqlx::Error> {
+        let prefix_rate = self.limits.prefix_rate();
+        if let Some(key) = &prefix {
+            if rate::take(&self.rates, Rule::SmsPerPrefix, key, prefix_rate).await?.is_some() {
+                return Ok(Err(Refusal {
+                    retry_after: Some(self.limits.breaker_cooldown),
+                    trips: prefix,
+                    ..Refusal::rule(Rule::SmsPerPrefix)
+                }));
+            }
+        }
+        if let Some(wait) =
+            rate::take(&self.rates, Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()).await?
+        {
+            if let Some(key) = &prefix {
+                rate::give_back(&self.rates, Rule::SmsPerPrefix, key, prefix_rate).await?;
+            }
+            let after = Duration::from_secs_f64(wait.as_secs_f64().max(1.0).ceil());
+            return Ok(Err(Refusal { retry_after: Some(after), ..Refusal::rule(Rule::SmsPerMinute) }));
+        }
+        Ok(Ok(()))
     }
 
     /// Whether a start meets any limit (most starts do not, and skip the checks).
@@ -175,8 +218,8 @@ impl AbuseGuard {
         self.limits.exempt_phones.iter().any(|phone| vault.tag("abuse:phone", phone) == key)
     }
 
-    /// Counts a refusal for the metrics, and opens the breaker when the portal-wide ceiling
-    /// was hit (in `conn`, the refusal's own transaction, so it stays open for every replica).
+    /// Counts a refusal for the metrics, and opens a prefix's breaker when a burst to it was
+    /// refused (in `conn`, the refusal's own transaction, so it stays open for every replica).
     pub async fn record(
         &self,
         conn: &mut PgConnection,
@@ -184,14 +227,14 @@ impl AbuseGuard {
         metrics: &crate::metrics::Metrics,
     ) -> Result<(), sqlx::Error> {
         metrics.abuse_refused(refusal.rule.name());
-        if refusal.rule == Rule::SmsPerMinute {
-            gate::trip_breaker(conn).await?;
+        if let Some(prefix) = &refusal.trips {
+            gate::trip_breaker(conn, prefix).await?;
             metrics.sms_breaker_tripped();
             tracing::error!(
                 alert = "sms_breaker_open",
-                limit = self.limits.sms_per_minute,
+                limit = self.limits.sms_per_prefix_minute,
                 cooldown_secs = self.limits.breaker_cooldown.as_secs(),
-                "SMS circuit breaker open: the portal-wide ceiling of codes per minute was reached; every send is refused for the cool-down"
+                "SMS circuit breaker open for a number prefix: a burst of codes to it looks like pumping; its sends are refused for the cool-down, other prefixes go on"
             );
         } else {
             tracing::warn!(rule = refusal.rule.name(), proof = ?refusal.proof, "abuse limit refused a request");

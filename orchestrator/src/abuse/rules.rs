@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use crate::config::AbuseConfig;
-use crate::texts::{PARTNER_LOGINS, PROOF_MISSING, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES};
+use crate::texts::{
+    PARTNER_LOGINS, PROOF_MISSING, SMS_BUSY, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES,
+};
 
 /// A limit, by the name its refusals carry (`abuse.limited`'s `rule`, metrics, docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -14,9 +16,13 @@ pub enum Rule {
     SmsPerPhone10Min,
     /// Codes sent to one phone in a day.
     SmsPerPhoneDay,
-    /// Codes sent by the whole portal in a minute; tripping it opens the breaker.
+    /// Codes sent by the whole portal in a minute (a GCRA rate: a refusal waits for the next
+    /// place, and opens no breaker).
     SmsPerMinute,
-    /// The breaker opened by [`Rule::SmsPerMinute`], for the cool-down.
+    /// Codes sent to one number prefix in a minute: a burst there looks like pumping, and
+    /// opens the breaker for that prefix.
+    SmsPerPrefix,
+    /// The breaker opened by [`Rule::SmsPerPrefix`] for its prefix, for the cool-down.
     SmsBreaker,
     /// Attempts started from one address in 10 minutes.
     StartsPerIp,
@@ -31,10 +37,11 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 10] = [
         Rule::SmsPerPhone10Min,
         Rule::SmsPerPhoneDay,
         Rule::SmsPerMinute,
+        Rule::SmsPerPrefix,
         Rule::SmsBreaker,
         Rule::StartsPerIp,
         Rule::WrongCodes,
@@ -48,6 +55,7 @@ impl Rule {
             Rule::SmsPerPhone10Min => "sms_per_phone_10min",
             Rule::SmsPerPhoneDay => "sms_per_phone_day",
             Rule::SmsPerMinute => "sms_per_minute",
+            Rule::SmsPerPrefix => "sms_per_prefix",
             Rule::SmsBreaker => "sms_breaker",
             Rule::StartsPerIp => "starts_per_ip",
             Rule::WrongCodes => "wrong_codes",
@@ -62,7 +70,7 @@ impl Rule {
         match self {
             Rule::SmsPerPhone10Min | Rule::StartsPerIp => Duration::from_secs(600),
             Rule::SmsPerPhoneDay => Duration::from_secs(86_400),
-            Rule::SmsPerMinute => Duration::from_secs(60),
+            Rule::SmsPerMinute | Rule::SmsPerPrefix => Duration::from_secs(60),
             Rule::PartnerLoginsPerEmail | Rule::PartnerLoginsPerIp => Duration::from_secs(3_600),
             // Counted elsewhere (the breaker by its cool-down, the others per request).
             Rule::SmsBreaker | Rule::WrongCodes | Rule::ProofOfWork => Duration::ZERO,
@@ -74,7 +82,8 @@ impl Rule {
         match self {
             Rule::SmsPerPhone10Min => SMS_PER_PHONE,
             Rule::SmsPerPhoneDay => SMS_PER_DAY,
-            Rule::SmsPerMinute | Rule::SmsBreaker => SMS_PAUSED,
+            Rule::SmsPerMinute => SMS_BUSY,
+            Rule::SmsPerPrefix | Rule::SmsBreaker => SMS_PAUSED,
             Rule::StartsPerIp => STARTS_PER_IP,
             Rule::WrongCodes if flow == "activation" => events::flows::activation::messages::CODE_LOCKED,
             Rule::WrongCodes => WRONG_CODES,
@@ -108,6 +117,9 @@ pub struct Limits {
     pub sms_per_phone_10min: u32,
     pub sms_per_phone_day: u32,
     pub sms_per_minute: u32,
+    pub sms_per_prefix_minute: u32,
+    /// Leading national digits that make a number's prefix (area code and exchange).
+    pub prefix_digits: usize,
     pub breaker_cooldown: Duration,
     pub starts_per_ip_10min: Option<u32>,
     pub wrong_codes_per_attempt: u32,
@@ -133,6 +145,8 @@ impl Limits {
             sms_per_phone_10min: config.sms_per_phone_10min,
             sms_per_phone_day: config.sms_per_phone_day,
             sms_per_minute: config.sms_per_minute,
+            sms_per_prefix_minute: config.sms_per_prefix_minute,
+            prefix_digits: usize::from(config.sms_prefix_digits),
             breaker_cooldown: Duration::from_secs(config.sms_breaker_cooldown_secs.into()),
             starts_per_ip_10min: per_ip(config.starts_per_ip_10min, PRODUCTION_STARTS_PER_IP_10MIN),
             wrong_codes_per_attempt: config.wrong_codes_per_attempt,
@@ -151,6 +165,21 @@ impl Limits {
 
     pub fn phone_exempt(&self, national: &str) -> bool {
         self.exempt_phones.iter().any(|p| p == national)
+    }
+
+    /// The prefix a national number's burst is counted under.
+    pub fn prefix<'n>(&self, national: &'n str) -> &'n str {
+        national.get(..self.prefix_digits).unwrap_or(national)
+    }
+
+    /// The portal-wide ceiling as a rate.
+    pub fn global_rate(&self) -> super::rate::Rate {
+        super::rate::Rate::per(self.sms_per_minute, Rule::SmsPerMinute.window())
+    }
+
+    /// One prefix's burst limit as a rate.
+    pub fn prefix_rate(&self) -> super::rate::Rate {
+        super::rate::Rate::per(self.sms_per_prefix_minute, Rule::SmsPerPrefix.window())
     }
 
     /// The per-phone rules a code send to a phone counts against.
@@ -179,6 +208,13 @@ mod tests {
         assert_eq!(Limits::from_config(&set, true).starts_per_ip_10min, Some(3));
         let off = AbuseConfig { starts_per_ip_10min: Some(0), ..AbuseConfig::default() };
         assert_eq!(Limits::from_config(&off, false).starts_per_ip_10min, None);
+    }
+
+    #[test]
+    fn a_numbers_prefix_is_its_area_code_and_exchange() {
+        let limits = Limits::from_config(&AbuseConfig::default(), false);
+        assert_eq!(limits.prefix("11987654321"), "1198765");
+        assert_eq!(limits.prefix("119"), "119");
     }
 
     #[test]

@@ -12,12 +12,14 @@ use clap::{Args, ValueEnum};
 use events::pii::Keys;
 use secrecy::{ExposeSecret, SecretString};
 
+mod admission;
 mod limits;
 mod networks;
 mod production;
 mod site;
 mod upstreams;
 
+pub use admission::*;
 pub use limits::*;
 pub use networks::*;
 pub use production::*;
@@ -31,8 +33,9 @@ pub struct ServeConfig {
     #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = secret)]
     pub database_url: SecretString,
 
-    /// Maximum connections in the database pool.
-    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = 10)]
+    /// Maximum connections in the database pool (default from the load benchmark,
+    /// docs/benchmarks.md).
+    #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = DEFAULT_DATABASE_MAX_CONNECTIONS)]
     pub database_max_connections: u32,
 
     /// Address the portal listens on.
@@ -90,6 +93,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub server: ServerConfig,
+
+    #[command(flatten)]
+    pub admission: AdmissionConfig,
 }
 
 /// clap's parser for secrets: the value goes straight into a [`SecretString`].

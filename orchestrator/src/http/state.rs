@@ -31,6 +31,8 @@ pub struct AppState {
     pub support_streams: crate::attempts::streams::OpenStreams,
     /// This process's Prometheus metrics (served on the admin port).
     pub metrics: std::sync::Arc<crate::metrics::Metrics>,
+    /// Admission control at the door: the live load and its thresholds.
+    pub admission: Arc<crate::admission::Admission>,
 }
 
 /// What the browser may know about the deployment (never a credential).

@@ -105,16 +105,24 @@ pub struct Runner {
     pub(super) flows: HashMap<String, Arc<dyn StepFlow>>,
     pub(super) config: RunnerConfig,
     pub(super) metrics: Option<Arc<Metrics>>,
+    /// Where its steps in flight are counted for admission control.
+    pub(super) load: Option<Arc<crate::admission::Load>>,
 }
 
 impl Runner {
     pub fn new(db: PgPool, store: EventStore, config: RunnerConfig) -> Self {
-        Self { db, store, flows: HashMap::new(), config, metrics: None }
+        Self { db, store, flows: HashMap::new(), config, metrics: None, load: None }
     }
 
     /// Counts its steps in `metrics` (lag, upstream calls, retries, appends, attempts ended).
     pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
         self.metrics = Some(metrics);
+        self
+    }
+
+    /// Counts its steps in flight in `load` (admission control's slots signal).
+    pub fn with_load(mut self, load: Arc<crate::admission::Load>) -> Self {
+        self.load = Some(load);
         self
     }
 
@@ -257,6 +265,7 @@ impl Runner {
     /// Processes a claim within the step time-out, renewing its lease meanwhile; a panic, an
     /// error or the time-out becomes a counted failure.
     async fn supervise(&self, flow: &dyn StepFlow, claimed: Claimed) -> Result<Tick, RunnerError> {
+        let _in_flight = self.load.as_ref().map(|load| load.step_started());
         if let Some(metrics) = &self.metrics {
             metrics.runner_lag((claimed.db_now - claimed.due_at).to_std().unwrap_or_default());
         }

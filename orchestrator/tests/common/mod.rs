@@ -102,6 +102,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         download: DownloadConfig::default(),
         abuse: orchestrator::config::AbuseConfig::default(),
         server: orchestrator::config::ServerConfig::default(),
+        admission: orchestrator::config::AdmissionConfig::default(),
     }
 }
 

@@ -155,7 +155,18 @@ pub struct Driver {
     /// Each answered start and command: `<flow>.<command type>` and the request's time (the
     /// load benchmark's latencies, `examples/load.rs`).
     timings: std::sync::Mutex<Vec<(String, Duration)>>,
+    /// Starts answered 503 (past capacity, issue 30), each waited out like the page does.
+    refused: std::sync::atomic::AtomicUsize,
 }
+
+/// The start's answer: admitted, or refused at the door with the wait it asked for.
+enum Door {
+    Admitted(String, Value),
+    Wait(Duration),
+}
+
+/// Text of the error of a visitor who gave up waiting in line (never admitted).
+pub const GAVE_UP_IN_LINE: &str = "gave up waiting in line";
 
 /// One visitor's attempt: its id and the browser's cookie.
 struct Attempt<'a> {
@@ -190,7 +201,13 @@ impl Driver {
             sandbox: sandbox.trim_end_matches('/').to_string(),
             patience,
             timings: std::sync::Mutex::default(),
+            refused: std::sync::atomic::AtomicUsize::new(0),
         })
+    }
+
+    /// Starts refused at the door since the last call.
+    pub fn take_refused(&self) -> usize {
+        self.refused.swap(0, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The requests' times recorded since the last call.
@@ -199,9 +216,12 @@ impl Driver {
     }
 
     fn timed(&self, flow: &str, command: &Value, took: Duration) {
-        let name = format!("{flow}.{}", command["type"].as_str().unwrap_or("?"));
+        self.timed_as(&format!("{flow}.{}", command["type"].as_str().unwrap_or("?")), took);
+    }
+
+    fn timed_as(&self, name: &str, took: Duration) {
         if let Ok(mut timings) = self.timings.lock() {
-            timings.push((name, took));
+            timings.push((name.to_string(), took));
         }
     }
 
@@ -348,31 +368,59 @@ impl Driver {
         command: Value,
     ) -> anyhow::Result<Attempt<'a>> {
         let body = json!({ "flow": journey.flow(), "command": command });
-        let (cookie, reply) = self
-            .again(|| async {
-                let mut request = self.http.post(format!("{base}/api/attempts"));
-                if let Some(cookie) = cookie {
-                    request = request.header("cookie", cookie);
+        let arrived = Instant::now();
+        // Past capacity the start is answered 503: the visitor waits in line as the page does
+        // (the server's `Retry-After` plus up to half of it at random) and gives up after the
+        // driver's patience.
+        let (cookie, reply) = loop {
+            let door = self
+                .again(|| async {
+                    let mut request = self.http.post(format!("{base}/api/attempts"));
+                    if let Some(cookie) = cookie {
+                        request = request.header("cookie", cookie);
+                    }
+                    if sends_code(journey.flow(), &command) {
+                        request = request.header("x-altcha", self.proof(base).await?);
+                    }
+                    let sent = Instant::now();
+                    let answer = request.json(&body).send().await?;
+                    if answer.status().as_u16() == 503 {
+                        let after = answer
+                            .headers()
+                            .get("retry-after")
+                            .and_then(|v| v.to_str().ok())
+                            .and_then(|v| v.parse::<u64>().ok())
+                            .unwrap_or(5);
+                        self.timed_as("start refused (503)", sent.elapsed());
+                        return Ok(Door::Wait(Duration::from_secs(after.max(1))));
+                    }
+                    if answer.status().as_u16() != 201 {
+                        bail!("start answered {}", answer.status());
+                    }
+                    self.timed(journey.flow(), &command, sent.elapsed());
+                    let cookie = answer
+                        .headers()
+                        .get("set-cookie")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.split(';').next())
+                        .context("no cookie")?
+                        .to_string();
+                    Ok(Door::Admitted(cookie, answer.json::<Value>().await?))
+                })
+                .await?;
+            match door {
+                Door::Admitted(cookie, reply) => break (cookie, reply),
+                Door::Wait(after) => {
+                    self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if arrived.elapsed() + after > self.patience {
+                        bail!("{GAVE_UP_IN_LINE} after {:.1} s", arrived.elapsed().as_secs_f64());
+                    }
+                    let jitter = rand::random::<f64>() / 2.0;
+                    tokio::time::sleep(after.mul_f64(1.0 + jitter)).await;
                 }
-                if sends_code(journey.flow(), &command) {
-                    request = request.header("x-altcha", self.proof(base).await?);
-                }
-                let sent = Instant::now();
-                let answer = request.json(&body).send().await?;
-                if answer.status().as_u16() != 201 {
-                    bail!("start answered {}", answer.status());
-                }
-                self.timed(journey.flow(), &command, sent.elapsed());
-                let cookie = answer
-                    .headers()
-                    .get("set-cookie")
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.split(';').next())
-                    .context("no cookie")?
-                    .to_string();
-                Ok((cookie, answer.json::<Value>().await?))
-            })
-            .await?;
+            }
+        };
+        self.timed_as("arrival → admission", arrived.elapsed());
         let id = reply["id"].as_str().context("no attempt id")?.to_string();
         let version = std::sync::atomic::AtomicI64::new(reply["version"].as_i64().unwrap_or(0));
         Ok(Attempt { driver: self, base, journey, id, cookie, version, stream: tokio::sync::Mutex::new(None) })
@@ -618,6 +666,9 @@ pub fn serve_command(binary: &Path, port: u16, dist: &Path, env: &[(String, Stri
         // Hundreds of codes a minute are this load's point, not pumping: lift the portal-wide
         // ceiling (the per-phone limits stay; every visitor has its own or a scenario phone).
         .env("LIMIT_SMS_PER_MINUTE", "1000000")
+        // The generated phones are one block of 10,000 numbers: to the prefix breaker that is
+        // pumping (issue 30).
+        .env("LIMIT_SMS_PER_PREFIX_MINUTE", "1000000")
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdin(Stdio::null())
         .stdout(Stdio::null())

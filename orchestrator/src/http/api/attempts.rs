@@ -54,6 +54,11 @@ async fn start(
     headers: HeaderMap,
     Body(body): Body<StartBody>,
 ) -> Result<Response, ApiError> {
+    // Past capacity a new attempt waits its turn; started ones keep their pace (issue 30).
+    if let Err(busy) = state.admission.admit() {
+        state.metrics.admission_refused(busy.signal.name());
+        return Err(ApiError::Busy(busy));
+    }
     // The OAuth return only to the portal's own origin (the flow checks the page's path).
     if let Some(url) = body.command.get(events::flows::activation::RETURN_URL_FIELD).and_then(Value::as_str) {
         if !state.site.return_origins.allows(url) {

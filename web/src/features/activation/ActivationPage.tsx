@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { ErrorBanner } from '../../components/flow/ErrorBanner';
+import { WaitingLine } from '../../components/flow/WaitingLine';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import type { Variant } from './chain';
 import { ActivationActor } from './context';
@@ -117,6 +118,7 @@ function ActivationFlow({
   const panel = ActivationActor.useSelector(panelOf);
   const busy = ActivationActor.useSelector(isBusy);
   const error = ActivationActor.useSelector((s) => s.context.error);
+  const queueUntil = ActivationActor.useSelector((s) => s.context.queueUntil);
   useStoredPlan();
 
   return (
@@ -124,6 +126,7 @@ function ActivationFlow({
       <TopBar partner={config.partner} logo={config.partnerLogo} />
       <main id="conteudo" className="activation-main">
         <div className="activation-card">
+          {queueUntil !== null && <WaitingLine until={queueUntil} />}
           {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
           {(panel === 'send_code' || panel === 'starting') && <SendCodePanel config={config} />}
           {panel === 'email' && <EmailPanel heading={config.headTitle} />}

@@ -9,6 +9,7 @@ import { and, assign, enqueueActions, fromCallback, not, setup, stateIn } from '
 import type { SnapshotFrom } from 'xstate';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   commandActor,
   followActor,
@@ -236,6 +237,7 @@ export const activationMachine = setup({
       send<ActivationContext>(enqueue, { type: 'choose_product', product: event.product, platform: event.platform });
     }),
   },
+  delays: attemptDelays,
   guards: {
     ...attemptGuards,
     autostart: ({ context }) => context.start.autostart !== false,
@@ -294,6 +296,7 @@ export const activationMachine = setup({
     pincode: '',
     terms: false,
     outgoing: null,
+    queueUntil: null,
   }),
   invoke: { src: 'ticker' },
   on: {

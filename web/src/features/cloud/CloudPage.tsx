@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { openChatbot } from '../../components/Chatbot';
 import { ErrorBanner } from '../../components/flow/ErrorBanner';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
+import { WaitingLine } from '../../components/flow/WaitingLine';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
 import { CloudFaq } from './components/CloudFaq';
@@ -32,6 +33,7 @@ function CloudFlow() {
   // An active account is not resumed: the visitor went on to /cliente/hero, and coming back
   // here must not send them there again.
   useKeptAttempt(PLACE, attemptId, settled, panel === 'success' || panel === 'done', error);
+  const queueUntil = CloudActor.useSelector((s) => s.context.queueUntil);
   const [helpOpen, setHelpOpen] = useState(false);
   const modalShown = useCallback(() => actor.send({ type: 'MODAL_SHOWN' }), [actor]);
   const openHelp = useCallback(() => setHelpOpen(true), []);
@@ -51,6 +53,7 @@ function CloudFlow() {
               com o código que enviaremos por SMS.
             </p>
             <StepIndicator current={step} />
+            {queueUntil !== null && <WaitingLine until={queueUntil} />}
             {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
             {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
             {panel === 'code' && <CodePanel />}

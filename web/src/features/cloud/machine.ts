@@ -8,6 +8,7 @@ import { and, assign, enqueueActions, setup, stateIn } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   commandActor,
   followActor,
@@ -109,6 +110,7 @@ export const cloudMachine = setup({
     resend: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'resend' } })),
     back: enqueueActions(({ enqueue }) => sendOrShow<CloudContext>(enqueue, { command: { type: 'back' } })),
   },
+  delays: attemptDelays,
   guards: {
     ...attemptGuards,
     idle: and([({ context }) => !context.busy, stateIn({ request: 'idle' })]),
@@ -136,6 +138,7 @@ export const cloudMachine = setup({
     field: null,
     resendSeconds: 0,
     outgoing: null,
+    queueUntil: null,
   }),
   on: {
     'server.events': { actions: 'applyServerEvents' },

@@ -2,6 +2,7 @@ import './download.css';
 import { useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
+import { WaitingLine } from '../../components/flow/WaitingLine';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
 import { detectBrowser } from './browser';
@@ -57,6 +58,7 @@ function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: (
   const panel = DownloadActor.useSelector(panelOf);
   const step = DownloadActor.useSelector(stepOf);
   const busy = DownloadActor.useSelector(isBusy);
+  const queueUntil = DownloadActor.useSelector((s) => s.context.queueUntil);
 
   return (
     <SiteShell>
@@ -70,6 +72,7 @@ function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: (
         </aside>
         <StepIndicator current={step} />
         <div className="dl-page__panel">
+          {queueUntil !== null && <WaitingLine until={queueUntil} />}
           <CurrentPanel panel={panel} onChangeNumber={onChangeNumber} />
         </div>
       </div>

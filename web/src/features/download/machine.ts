@@ -9,6 +9,7 @@ import { and, assign, enqueueActions, setup, stateIn, type SnapshotFrom } from '
 import { AttemptError } from '../../lib/attempts/api';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   bootState,
   commandActor,
@@ -98,6 +99,7 @@ export const downloadMachine = setup({
     follow: followActor<DownloadEvent>(),
     resume: resumeActor(),
   },
+  delays: attemptDelays,
   guards: {
     ...attemptGuards,
     autostart: ({ context }) => context.start !== null,
@@ -180,6 +182,7 @@ export const downloadMachine = setup({
     error: null,
     field: null,
     outgoing: null,
+    queueUntil: null,
     phone: '',
     code: '',
     partner: null,

@@ -21,11 +21,14 @@ export interface AttemptReply<View = Record<string, unknown>> {
 export class AttemptError extends Error {
   readonly status: number;
   readonly field: string | null;
-  constructor(status: number, message: string, field: string | null) {
+  /** Seconds the server asked to wait (`Retry-After`), when it did. */
+  readonly retryAfter: number | null;
+  constructor(status: number, message: string, field: string | null, retryAfter: number | null = null) {
     super(message);
     this.name = 'AttemptError';
     this.status = status;
     this.field = field;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -43,7 +46,13 @@ async function call<View>(url: string, init: RequestInit): Promise<AttemptReply<
     | (AttemptReply<View> & { message?: string; field?: string | null })
     | null;
   if (!response.ok || body === null) {
-    throw new AttemptError(response.status, body?.message ?? NETWORK_MESSAGE, body?.field ?? null);
+    const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
+    throw new AttemptError(
+      response.status,
+      body?.message ?? NETWORK_MESSAGE,
+      body?.field ?? null,
+      Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+    );
   }
   return body;
 }

@@ -7,6 +7,7 @@ import { AttemptError, NETWORK_MESSAGE } from './api';
 import type { AttemptEvent } from './api';
 import {
   attemptActions,
+  attemptDelays,
   attemptGuards,
   commandActor,
   followActor,
@@ -40,9 +41,10 @@ const testMachine = setup({
     see: assign(({ context, event }) => ({ seen: [...context.seen, event.type] })),
   },
   guards: attemptGuards,
+  delays: attemptDelays,
 }).createMachine({
   type: 'parallel',
-  context: { attemptId: null, version: 0, error: null, field: null, outgoing: null, resumeId: null, replayed: false, seen: [] },
+  context: { attemptId: null, version: 0, error: null, field: null, outgoing: null, resumeId: null, replayed: false, queueUntil: null, seen: [] },
   on: {
     'server.events': { actions: 'applyServerEvents' },
     'a.happened': { actions: 'see' },
@@ -82,6 +84,46 @@ function harness(reply: (input: CommandInput) => Promise<CommandOutput>) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('attempt regions', () => {
+  it('waits in line after a 503 at the start, without a banner, and sends the start again by itself', async () => {
+    vi.useFakeTimers();
+    try {
+      const answers: Array<() => Promise<CommandOutput>> = [
+        () => Promise.reject(new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 4)),
+        async () => ({ id: ID, events: [] }),
+      ];
+      const { actor, calls } = harness(() => (answers.shift() ?? answers[0]!)());
+      actor.send({ type: 'SEND', command: { type: 'start', phone: '(11) 97777-1234' } });
+      await vi.waitFor(() => expect(actor.getSnapshot().matches({ request: 'waiting' })).toBe(true));
+      const waiting = actor.getSnapshot().context;
+      expect(waiting.error).toBeNull();
+      expect(waiting.queueUntil! - Date.now()).toBeGreaterThanOrEqual(4000);
+      expect(waiting.queueUntil! - Date.now()).toBeLessThanOrEqual(6000);
+      await vi.advanceTimersByTimeAsync(6000);
+      await vi.waitFor(() => expect(actor.getSnapshot().context.attemptId).toBe(ID));
+      expect(calls.map((c) => c.command)).toEqual([
+        { type: 'start', phone: '(11) 97777-1234' },
+        { type: 'start', phone: '(11) 97777-1234' },
+      ]);
+      expect(actor.getSnapshot().context.queueUntil).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows a 503 of a started attempt's command as a failure, not a line", async () => {
+    const answers: Array<() => Promise<CommandOutput>> = [
+      async () => ({ id: ID, events: [] }),
+      () => Promise.reject(new AttemptError(503, 'Estamos com muito movimento agora.', null, 2)),
+    ];
+    const { actor, idle } = harness(() => answers.shift()!());
+    actor.send({ type: 'SEND', command: { type: 'start' } });
+    await idle();
+    actor.send({ type: 'SEND', command: { type: 'next' } });
+    await idle();
+    expect(actor.getSnapshot().context.error).toBe('Estamos com muito movimento agora.');
+    expect(actor.getSnapshot().context.queueUntil).toBeNull();
+  });
+
   it('sends one command, remembers the attempt and then follows it', async () => {
     const { actor, calls, followed, idle } = harness(async () => ({ id: ID, events: [] }));
     expect(followed).toEqual([]);

@@ -21,6 +21,7 @@ import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
 import type { ActionFunction, EventObject } from 'xstate';
 import { AttemptError, followAttemptEvents, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
 import type { AttemptEvent } from './api';
+import { queueWaitMs, refusedAtTheDoor } from './queue';
 
 export type Command = { type: string } & Record<string, unknown>;
 
@@ -69,6 +70,8 @@ export interface AttemptContext<TCommand extends Command = Command, TField exten
    * (save the installer, leave for the app store) was already done when the visitor was here.
    */
   replayed: boolean;
+  /** While the start waits in line (503 past capacity): when it is tried again (ms epoch). */
+  queueUntil: number | null;
 }
 
 /** Sends one command of `flow`: the first one starts the attempt. */
@@ -138,7 +141,7 @@ export interface AttemptActionOptions<TField extends string> {
   fieldOf: (field: string | null) => TField | null;
 }
 
-/** The regions' actions: `applyServerEvents`, `rememberAttempt`, `requestFailed` and `dismiss`. */
+/** The regions' actions: `applyServerEvents`, `rememberAttempt`, `requestFailed`, `dismiss`, `joinQueue` and `leaveQueue`. */
 export function attemptActions<TContext extends AttemptContext, TEvent extends EventObject>({
   isDomainEvent,
   fieldOf,
@@ -168,15 +171,32 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
   const dismiss: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: null, field: null }) as Partial<TContext>);
   /** The attempt could not be read back (gone, or another session's): the page starts afresh. */
   const forgetResume: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ resumeId: null }) as Partial<TContext>);
-  return { applyServerEvents, rememberAttempt, requestFailed, dismiss, forgetResume };
+  const joinQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => {
+    const error = 'error' in event ? event.error : null;
+    return { queueUntil: Date.now() + queueWaitMs(error), error: null, field: null } as Partial<TContext>;
+  });
+  const leaveQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ queueUntil: null }) as Partial<TContext>);
+  return { applyServerEvents, rememberAttempt, requestFailed, dismiss, forgetResume, joinQueue, leaveQueue };
 }
 
 export const attemptGuards = {
   hasAttempt: ({ context }: { context: AttemptContext }) => context.attemptId !== null,
   resumable: ({ context }: { context: AttemptContext }) => context.resumeId !== null,
+  /** The start was refused past capacity: wait in line instead of failing. */
+  refusedAtTheDoor: ({ context, event }: { context: AttemptContext; event: EventObject }) =>
+    refusedAtTheDoor('error' in event ? event.error : null, context.attemptId),
 };
 
-/** The `request` region's `idle` and `sending` states; a machine may add a first state of its own. */
+/** The regions' delays: the waiting line's turn. */
+export const attemptDelays = {
+  queueTurn: ({ context }: { context: AttemptContext }) => Math.max(0, (context.queueUntil ?? 0) - Date.now()),
+};
+
+/**
+ * The `request` region's `idle`, `sending` and `waiting` states; a machine may add a first state
+ * of its own. A start refused past capacity waits in `waiting` (the page shows the waiting line,
+ * the visitor's fields stay as they are) and is sent again when its turn comes.
+ */
 export function requestStates<TContext extends AttemptContext>() {
   return {
     idle: { on: { 'request.send': 'sending' } },
@@ -188,9 +208,13 @@ export function requestStates<TContext extends AttemptContext>() {
           command: context.outgoing ?? ({ type: 'noop' } as NonNullable<TContext['outgoing']>),
         }),
         onDone: { target: 'idle', actions: ['rememberAttempt', 'applyServerEvents'] },
-        onError: { target: 'idle', actions: 'requestFailed' },
+        onError: [
+          { guard: 'refusedAtTheDoor', target: 'waiting', actions: 'joinQueue' },
+          { target: 'idle', actions: 'requestFailed' },
+        ],
       },
     },
+    waiting: { after: { queueTurn: 'sending' }, exit: 'leaveQueue' },
   } as const;
 }
 

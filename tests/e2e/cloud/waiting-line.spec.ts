@@ -1,0 +1,63 @@
+// Issue 30: past capacity a new attempt waits in a line the visitor can see. The portal of this
+// test has a tiny capacity (scripts/test.sh: one runner slot, ADMISSION_SIGNALS=slots at 100 %,
+// Retry-After 1 s) and a sandbox of its own, so its one slow upstream call holds the only slot.
+// The start is answered 503: the page shows the calm panel with a countdown, no error, keeps
+// what was typed, tries again by itself and gets in once the slot is free.
+
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { fillForm1, freshPhone, freshSerial } from './helpers';
+
+const TINY_URL = process.env.E2E_TINY_URL ?? '';
+const TINY_SANDBOX_URL = process.env.E2E_TINY_SANDBOX_URL ?? '';
+const QUEUE = 'Muitas pessoas estão ativando agora. Você entra em instantes.';
+
+async function callInFlight(request: APIRequestContext): Promise<boolean> {
+  const calls = (await (await request.get(`${TINY_SANDBOX_URL}/admin/calls`)).json()) as Array<{ outcome: string }>;
+  return calls.some((call) => call.outcome === 'pending');
+}
+
+test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  expect(TINY_URL && TINY_SANDBOX_URL, 'E2E_TINY_URL and E2E_TINY_SANDBOX_URL (scripts/test.sh starts them)').toBeTruthy();
+  // The second visitor, the one who will wait, types their details first.
+  const phone = freshPhone();
+  const serial = freshSerial('FILA');
+  await page.goto(`${TINY_URL}/cloud/positivo`);
+  const phoneField = page.getByLabel('Celular', { exact: true });
+  await phoneField.click();
+  await phoneField.pressSequentially(phone.typed.replace(/\D/g, ''));
+  await page.getByLabel('Número de série', { exact: true }).fill(serial);
+
+  // The next upstream call of the tiny portal takes 12 s (under its 15 s upstream time-out):
+  // the step making it holds the only slot.
+  const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
+    data: { endpoint: '*', latency_ms: 12000, times: 1 },
+  });
+  expect(fault.status()).toBe(201);
+  // A first visitor sends their details: the code's step waits on that slow call.
+  const first = await context.newPage();
+  await first.goto(`${TINY_URL}/cloud/positivo`);
+  await first.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  await fillForm1(first, freshPhone().typed, freshSerial('FILA'));
+  await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
+
+  // Past capacity: the second visitor's start is refused at the door.
+  await page.getByRole('button', { name: 'Continuar' }).click();
+
+  const line = page.getByRole('status').filter({ hasText: QUEUE });
+  await expect(line).toBeVisible();
+  await expect(line).toContainText(/Tentando de novo em \d+ segundos?…|Entrando…/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByLabel('Celular', { exact: true })).toHaveValue(phone.typed);
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue(serial);
+
+  // The slow call ends, the slot frees, the page's next try is admitted and the code is sent.
+  await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
+  await expect(line).toHaveCount(0);
+  await expect
+    .poll(async () => ((await (await request.get(`${TINY_SANDBOX_URL}/sms?to=${phone.msisdn}`)).json()) as unknown[]).length, {
+      timeout: 10_000,
+    })
+    .toBe(1);
+});
