@@ -42,6 +42,12 @@ pub struct RuleLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReasonLabel {
+    /// A fixed reason of the code (`paused`, `credentials`): never a value from the request.
+    pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct PoolLabel {
     /// `in_use` or `idle`.
     pub state: String,
@@ -66,6 +72,7 @@ pub struct Metrics {
     pool_max: Gauge,
     abuse_refusals: Family<RuleLabel, Counter>,
     sms_breaker_trips: Counter,
+    staff_sign_in_refusals: Family<ReasonLabel, Counter>,
 }
 
 impl Default for Metrics {
@@ -130,6 +137,12 @@ impl Metrics {
             "Times the portal-wide SMS ceiling opened the circuit breaker",
             sms_breaker_trips.clone(),
         );
+        let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
+        registry.register(
+            "staff_sign_in_refusals",
+            "Staff sign-ins refused before reaching an account (paused, or no such e-mail)",
+            staff_sign_in_refusals.clone(),
+        );
         Self {
             registry,
             attempts_started,
@@ -144,6 +157,7 @@ impl Metrics {
             pool_max,
             abuse_refusals,
             sms_breaker_trips,
+            staff_sign_in_refusals,
         }
     }
 
@@ -156,6 +170,11 @@ impl Metrics {
 
     pub fn abuse_refused(&self, rule: &str) {
         self.abuse_refusals.get_or_create(&RuleLabel { rule: rule.to_string() }).inc();
+    }
+
+    /// Refused sign-ins that reach no account: counted here instead of one event each.
+    pub fn staff_sign_in_refused(&self, reason: &'static str) {
+        self.staff_sign_in_refusals.get_or_create(&ReasonLabel { reason }).inc();
     }
 
     pub fn sms_breaker_tripped(&self) {

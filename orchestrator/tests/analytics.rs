@@ -20,13 +20,13 @@ use sqlx::PgPool;
 const PASSWORD: &str = "senha-de-teste-longa";
 
 async fn signed_in(app: &TestApp, db: &PgPool, email: &str, role: Role) -> String {
-    let vault = Vault::new(db.clone(), Keys::insecure_dev());
-    Accounts { db, vault: &vault }.add(email, role, PASSWORD).await.expect("staff added");
+    common::staff::add(db, email, role).await;
+    let code = common::staff::code_now(db, email).await;
     let response = app
         .client
         .post(app.url("/api/staff/session"))
         .header("origin", format!("http://{}", app.addr))
-        .json(&json!({ "email": email, "password": PASSWORD }))
+        .json(&json!({ "email": email, "password": PASSWORD, "code": code }))
         .send()
         .await
         .expect("sign-in");
