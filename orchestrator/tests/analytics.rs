@@ -8,16 +8,15 @@ mod common;
 use common::{spawn_app, TestApp};
 use events::funnel::projection::{Projector, LIVE};
 use events::funnel::{funnel, Breakdown, FunnelQuery, Order};
-use events::pii::{Keys, Vault};
+use events::pii::Keys;
 use events::EventStore;
 use indicatif::ProgressBar;
-use orchestrator::staff::accounts::Accounts;
 use orchestrator::staff::Role;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-const PASSWORD: &str = "senha-de-teste-longa";
+use common::staff::PASSWORD;
 
 async fn signed_in(app: &TestApp, db: &PgPool, email: &str, role: Role) -> String {
     common::staff::add(db, email, role).await;
