@@ -68,6 +68,11 @@ async fn get(app: &TestApp, signed: Option<&Signed>, path: &str) -> (StatusCode,
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// The look-up: a POST with the search in its body (and the CSRF token).
+async fn search(app: &TestApp, signed: &Signed, body: Value) -> (StatusCode, Value) {
+    post(app, signed, "/api/support/attempts/search", body, true).await
+}
+
 async fn post(app: &TestApp, signed: &Signed, path: &str, body: Value, csrf: bool) -> (StatusCode, Value) {
     let mut request =
         app.client.post(app.url(path)).header("cookie", &signed.cookie).header("origin", origin(app)).json(&body);
@@ -117,15 +122,15 @@ async fn staff_events(db: &PgPool, event_type: &str) -> Vec<Value> {
 #[sqlx::test(migrations = "../migrations")]
 async fn without_a_session_every_staff_route_answers_401(db: PgPool) {
     let app = spawn_app(db).await;
-    for path in [
-        "/api/staff/session",
-        "/api/support/attempts?phone=11910000001",
-        "/api/support/attempts/download-00000000-0000-0000-0000-000000000000",
-    ] {
+    for path in ["/api/staff/session", "/api/support/attempts/download-00000000-0000-0000-0000-000000000000"] {
         let (status, body) = get(&app, None, path).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
         assert_eq!(body["message"], "Sua sessão terminou. Entre de novo.");
     }
+    let nobody = Signed { cookie: String::new(), csrf: String::new() };
+    let (status, _) =
+        post(&app, &nobody, "/api/support/attempts/search", json!({ "phone": "11910000001" }), false).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
     let forged =
         Signed { cookie: "__Host-exa_staff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA".into(), csrf: "x".into() };
     assert_eq!(get(&app, Some(&forged), "/api/staff/session").await.0, StatusCode::UNAUTHORIZED);
@@ -138,14 +143,12 @@ async fn an_analyst_is_refused_every_support_route(db: PgPool) {
     let signed = sign_in(&app, "ana.analista@exa.com.br").await;
     let (status, body) = get(&app, Some(&signed), "/api/staff/session").await;
     assert_eq!((status, body["role"].as_str()), (StatusCode::OK, Some("analyst")));
-    for path in [
-        "/api/support/attempts?phone=11910000001",
-        "/api/support/attempts/download-00000000-0000-0000-0000-000000000000",
-    ] {
-        let (status, body) = get(&app, Some(&signed), path).await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
-        assert_eq!(body["message"], "Você não tem permissão para esta ação.");
-    }
+    let (status, body) =
+        get(&app, Some(&signed), "/api/support/attempts/download-00000000-0000-0000-0000-000000000000").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(body["message"], "Você não tem permissão para esta ação.");
+    let (status, _) = search(&app, &signed, json!({ "phone": "11910000001" })).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) =
         post(&app, &signed, "/api/support/erase", json!({ "phone": "11910000001", "confirm": true }), true).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -158,8 +161,7 @@ async fn the_look_up_finds_a_visitors_attempt_by_phone_in_any_form_and_is_audite
     let id = visitor_with_phone(&app, "(11) 91234-5678").await;
     let signed = sign_in(&app, "bia@exa.com.br").await;
     for typed in ["(11) 91234-5678", "11912345678", "+55 11 91234-5678"] {
-        let query = url_encode(typed);
-        let (status, body) = get(&app, Some(&signed), &format!("/api/support/attempts?phone={query}")).await;
+        let (status, body) = search(&app, &signed, json!({ "phone": typed, "flow": "", "page": null })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["total"], 1, "{body}");
         let summary = &body["attempts"][0];
@@ -167,13 +169,23 @@ async fn the_look_up_finds_a_visitors_attempt_by_phone_in_any_form_and_is_audite
         assert_eq!(summary["flow"], "download");
         assert_eq!(summary["outcome"]["kind"], "in_flight", "{summary}");
     }
-    let (status, body) = get(&app, Some(&signed), "/api/support/attempts?phone=11912345678&outcome=completed").await;
+    let (status, body) =
+        search(&app, &signed, json!({ "phone": "11912345678", "outcome": "completed", "page": 1 })).await;
     assert_eq!((status, body["total"].as_u64()), (StatusCode::OK, Some(0)));
-    let (status, body) = get(&app, Some(&signed), "/api/support/attempts?phone=1234").await;
+    let (status, body) = search(&app, &signed, json!({ "phone": "1234" })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(body["message"].as_str().expect("message").starts_with("Telefone inválido"));
-    let (status, _) = get(&app, Some(&signed), "/api/support/attempts?phone=11912345678&from=ontem").await;
+    let (status, _) = search(&app, &signed, json!({ "phone": "11912345678", "from": "ontem" })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = search(&app, &signed, json!({ "phone": ["11912345678"] })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Issue 26: no look-up by GET, whose query string would keep the phone in logs and history.
+    let (status, _) = get(&app, Some(&signed), "/api/support/attempts?phone=11912345678").await;
+    assert!(status == StatusCode::METHOD_NOT_ALLOWED || status == StatusCode::NOT_FOUND, "{status}");
+    // Without the CSRF token the look-up is refused.
+    let (status, _) =
+        post(&app, &signed, "/api/support/attempts/search", json!({ "phone": "11912345678" }), false).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = get(&app, Some(&signed), "/api/support/attempts/not-an-id").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
@@ -481,18 +493,9 @@ async fn erasing_a_person_leaves_a_readable_timeline_and_no_token(db: PgPool) {
     assert_eq!(status, StatusCode::OK, "{detail}");
     assert_eq!(detail["fields"][0]["masked"], "dado apagado (LGPD)");
     assert_eq!(detail["timeline"].as_array().map(Vec::len), Some(2));
-    let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11933334444").await;
+    let (_, found) = search(&app, &signed, json!({ "phone": "11933334444" })).await;
     assert_eq!(found["total"], 0);
     assert_eq!(staff_events(&db, "staff.erased").await.len(), 1);
-}
-
-fn url_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'.' | b'_' => (b as char).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect()
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -535,7 +538,7 @@ async fn the_live_stream_says_changed_when_the_attempt_moves_and_not_before(db: 
         .expect("chunk");
     let text = String::from_utf8_lossy(&chunk).to_string();
     assert!(text.contains("event: changed") && text.contains("\"version\":3"), "{text}");
-    let (_, found) = get(&app, Some(&signed), "/api/support/attempts?phone=11955556666").await;
+    let (_, found) = search(&app, &signed, json!({ "phone": "11955556666" })).await;
     assert_eq!(found["attempts"][0]["retries"], 1, "{found}");
 }
 

@@ -78,7 +78,7 @@ describe('/suporte/entrar', () => {
         signedIn = true;
         return { status: 200, body: SUPPORT };
       })
-      .on('GET /api/support/attempts', { status: 200, body: { query: {}, total: 0, page: 1, pages: 0, attempts: [] } });
+      .on('POST /api/support/attempts/search', { status: 200, body: { query: {}, total: 0, page: 1, pages: 0, attempts: [] } });
     renderAt('/suporte/entrar?volta=%2Fsuporte%3Fphone%3D11910000001');
     await fillAndSubmit('bia@exa.com.br', 'uma-senha-longa-1');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/suporte?phone=11910000001'));
