@@ -3,7 +3,7 @@
 //! Over real HTTP against the real app (built in this process, release mode), on a database of
 //! its own that `replay seed` fills until it holds `--events` events (kept between runs, so a
 //! second run measures at once): signs a support agent in, then for `--lookups` phones drawn at
-//! random from the history, times `GET /api/support/attempts?phone=…` and `GET
+//! random from the history, times `POST /api/support/attempts/search` and `GET
 //! /api/support/attempts/{id}` of the newest attempt found. Prints p50/p99/max of each and the
 //! query plans (EXPLAIN ANALYZE) of the look-up and of reading one stream.
 //!
@@ -59,18 +59,22 @@ async fn main() -> anyhow::Result<()> {
     let email = format!("bench-{}@exa.com.br", uuid::Uuid::new_v4().simple());
     let password = "bench-password-123";
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
-    Accounts { db: &pool, vault: &vault }.add(&email, Role::Support, password).await?;
+    let id = Accounts { db: &pool, vault: &vault }.add(&email, Role::Support, password).await?;
+    // Support signs in with a second factor: enrolled here, its first recovery code typed.
+    let enrolled = orchestrator::staff::second_factor::enrol(&pool, &vault, id, &email).await?;
+    let code = enrolled.recovery_codes.first().context("no recovery code")?;
     let signed = client
         .post(format!("{base}/api/staff/session"))
         .header("origin", &base)
-        .json(&json!({ "email": email, "password": password }))
+        .json(&json!({ "email": email, "password": password, "code": code }))
         .send()
         .await?;
     if !signed.status().is_success() {
         bail!("sign-in answered {}", signed.status());
     }
-    let cookie = signed
-        .headers()
+    let session_headers = signed.headers().clone();
+    let csrf = signed.json::<Value>().await?["csrf_token"].as_str().context("no CSRF token")?.to_string();
+    let cookie = session_headers
         .get("set-cookie")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
@@ -81,7 +85,17 @@ async fn main() -> anyhow::Result<()> {
     let mut found = 0usize;
     for phone in &phones {
         let started = Instant::now();
-        let answer: Value = get(&client, &format!("{base}/api/support/attempts?phone={phone}"), &cookie).await?;
+        let answer: Value = client
+            .post(format!("{base}/api/support/attempts/search"))
+            .header("cookie", &cookie)
+            .header("origin", &base)
+            .header("x-csrf-token", &csrf)
+            .json(&json!({ "phone": phone }))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
         lookups.push(started.elapsed());
         let Some(id) = answer["attempts"][0]["id"].as_str() else { continue };
         found += 1;

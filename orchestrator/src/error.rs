@@ -24,9 +24,13 @@ pub enum ApiError {
     /// A staff member's role or a missing CSRF token / foreign origin.
     #[error("staff forbidden")]
     StaffForbidden,
-    /// Too many failed sign-ins for this e-mail or address.
-    #[error("too many requests")]
-    TooManyRequests,
+    /// Too many failed sign-ins for this e-mail or address: try again after the wait.
+    #[error("sign-ins paused for {0:?}")]
+    SignInsPaused(std::time::Duration),
+    /// The password was right and the second factor is missing, wrong or not enrolled: the
+    /// Portuguese message, about the `code` field.
+    #[error("second factor: {0}")]
+    SecondFactor(&'static str),
     /// Bad input to a staff route: the Portuguese message to show.
     #[error("invalid: {0}")]
     Invalid(String),
@@ -124,8 +128,16 @@ impl IntoResponse for ApiError {
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, json!({ "message": crate::texts::STAFF_SIGNED_OUT })),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, json!({ "message": crate::texts::BAD_CREDENTIALS })),
             ApiError::StaffForbidden => (StatusCode::FORBIDDEN, json!({ "message": crate::texts::STAFF_FORBIDDEN })),
-            ApiError::TooManyRequests => {
-                (StatusCode::TOO_MANY_REQUESTS, json!({ "message": crate::texts::SIGN_INS_PAUSED }))
+            ApiError::SignInsPaused(wait) => {
+                let body = json!({ "message": crate::texts::SIGN_INS_PAUSED });
+                let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
+                // Rounded up: a client that waits what it was told is not refused again.
+                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                response.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+                return response;
+            }
+            ApiError::SecondFactor(message) => {
+                (StatusCode::UNAUTHORIZED, json!({ "message": message, "field": "code" }))
             }
             ApiError::Body(status, message) => (*status, json!({ "message": message, "field": null })),
             ApiError::Invalid(message) => (StatusCode::UNPROCESSABLE_ENTITY, json!({ "message": message })),

@@ -48,6 +48,12 @@ pub struct ClassLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReasonLabel {
+    /// A fixed reason of the code (`paused`, `credentials`): never a value from the request.
+    pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct PoolLabel {
     /// `in_use` or `idle`.
     pub state: String,
@@ -86,6 +92,7 @@ pub struct Metrics {
     admission_enabled: Family<SignalLabel, Gauge>,
     admission_value: Family<SignalLabel, FloatGauge>,
     admission_refusals: Family<SignalLabel, Counter>,
+    staff_sign_in_refusals: Family<ReasonLabel, Counter>,
 }
 
 impl Default for Metrics {
@@ -186,6 +193,12 @@ impl Metrics {
             "New attempts refused past capacity (503), by the signal past its threshold",
             admission_refusals.clone(),
         );
+        let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
+        registry.register(
+            "staff_sign_in_refusals",
+            "Staff sign-ins refused before reaching an account (paused, or no such e-mail)",
+            staff_sign_in_refusals.clone(),
+        );
         Self {
             registry,
             attempts_started,
@@ -206,6 +219,7 @@ impl Metrics {
             admission_enabled,
             admission_value,
             admission_refusals,
+            staff_sign_in_refusals,
         }
     }
 
@@ -248,6 +262,11 @@ impl Metrics {
 
     pub fn abuse_refused(&self, rule: &str) {
         self.abuse_refusals.get_or_create(&RuleLabel { rule: rule.to_string() }).inc();
+    }
+
+    /// Refused sign-ins that reach no account: counted here instead of one event each.
+    pub fn staff_sign_in_refused(&self, reason: &'static str) {
+        self.staff_sign_in_refusals.get_or_create(&ReasonLabel { reason }).inc();
     }
 
     pub fn sms_breaker_tripped(&self) {

@@ -8,7 +8,7 @@ use events::pii::{PiiKind, Vault};
 
 use crate::config::AdminConfig;
 use crate::staff::accounts::Accounts;
-use crate::staff::Role;
+use crate::staff::{audit, second_factor, Role};
 use crate::support::erase;
 
 #[derive(Subcommand)]
@@ -44,6 +44,15 @@ pub enum StaffCommand {
     },
     /// Disables a staff member and ends their sessions.
     Disable {
+        #[arg(long)]
+        email: String,
+        #[command(flatten)]
+        config: AdminConfig,
+    },
+    /// Enrols (or replaces) the member's second factor: prints a QR code for an authenticator
+    /// app, the secret for typing by hand and ten one-time recovery codes, once; ends the
+    /// member's sessions. Support and admin cannot sign in without one.
+    Totp {
         #[arg(long)]
         email: String,
         #[command(flatten)]
@@ -152,6 +161,23 @@ pub async fn staff(command: StaffCommand) -> anyhow::Result<()> {
                 bail!("no staff member has this e-mail");
             }
             println!("disabled {}", PiiKind::Email.normalize(&email));
+        }
+        StaffCommand::Totp { email, config } => {
+            let (db, vault) = open(&config).await?;
+            let Some(found) = (Accounts { db: &db, vault: &vault }).credentials(&email).await? else {
+                bail!("no staff member has this e-mail");
+            };
+            let email = PiiKind::Email.normalize(&email);
+            let enrolled = second_factor::enrol(&db, &vault, found.id, &email).await?;
+            let store = events::EventStore::new(db.clone());
+            audit::record(&store, Some(found.id), audit::SECOND_FACTOR_ENROLLED, serde_json::json!({})).await?;
+            println!("{}", second_factor::terminal_qr(&enrolled.url)?);
+            println!("Leia o QR code no aplicativo autenticador de {email}, ou digite a chave:");
+            println!("secret: {}", enrolled.secret_base32);
+            println!("Códigos de recuperação (cada um vale uma vez; guarde-os fora do computador):");
+            for code in &enrolled.recovery_codes {
+                println!("recovery: {code}");
+            }
         }
         StaffCommand::SetPassword { email, config } => {
             let password = new_password()?;

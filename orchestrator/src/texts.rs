@@ -80,7 +80,16 @@ pub const BAD_CREDENTIALS: &str = "E-mail ou senha incorretos.";
 /// A role that may not, or a missing CSRF token or foreign origin.
 pub const STAFF_FORBIDDEN: &str = "Você não tem permissão para esta ação.";
 /// Sign-ins refused for a while; never says whether the e-mail exists.
-pub const SIGN_INS_PAUSED: &str = "Muitas tentativas de entrada. Por segurança, aguarde 15 minutos e tente de novo.";
+pub const SIGN_INS_PAUSED: &str =
+    "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
+/// The password was right; the second factor is asked for.
+pub const CODE_REQUIRED: &str =
+    "Digite o código de 6 dígitos do seu aplicativo autenticador ou um código de recuperação.";
+/// The second factor typed is wrong, already used or expired.
+pub const CODE_WRONG: &str = "Código incorreto ou já usado. Digite o código que aparece agora no aplicativo.";
+/// A support or admin account without a second factor enrolled.
+pub const CODE_NOT_ENROLLED: &str =
+    "Sua conta ainda não tem a verificação em duas etapas. Peça à administração para ativá-la.";
 pub const SIGN_IN_MALFORMED: &str = "Informe o e-mail e a senha.";
 pub const PASSWORD_TOO_SHORT: &str = "A senha precisa ter pelo menos 12 caracteres.";
 pub const PASSWORD_TOO_LONG: &str = "A senha é longa demais.";

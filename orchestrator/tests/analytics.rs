@@ -8,25 +8,24 @@ mod common;
 use common::{spawn_app, TestApp};
 use events::funnel::projection::{Projector, LIVE};
 use events::funnel::{funnel, Breakdown, FunnelQuery, Order};
-use events::pii::{Keys, Vault};
+use events::pii::Keys;
 use events::EventStore;
 use indicatif::ProgressBar;
-use orchestrator::staff::accounts::Accounts;
 use orchestrator::staff::Role;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-const PASSWORD: &str = "senha-de-teste-longa";
+use common::staff::PASSWORD;
 
 async fn signed_in(app: &TestApp, db: &PgPool, email: &str, role: Role) -> String {
-    let vault = Vault::new(db.clone(), Keys::insecure_dev());
-    Accounts { db, vault: &vault }.add(email, role, PASSWORD).await.expect("staff added");
+    common::staff::add(db, email, role).await;
+    let code = common::staff::code_now(db, email).await;
     let response = app
         .client
         .post(app.url("/api/staff/session"))
         .header("origin", format!("http://{}", app.addr))
-        .json(&json!({ "email": email, "password": PASSWORD }))
+        .json(&json!({ "email": email, "password": PASSWORD, "code": code }))
         .send()
         .await
         .expect("sign-in");

@@ -91,16 +91,13 @@ async fn the_visitor_and_staff_cookies_are_host_prefixed_and_always_secure(db: P
     let app = spawn_app(db.clone()).await;
     let visitor = set_cookie(&start_download(&app, None, false).await).expect("cookie");
     let email = "cookie@exa.com.br";
-    let vault = events::pii::Vault::new(db.clone(), events::pii::Keys::insecure_dev());
-    orchestrator::staff::accounts::Accounts { db: &db, vault: &vault }
-        .add(email, orchestrator::staff::Role::Support, "senha-de-teste-longa")
-        .await
-        .expect("staff added");
+    common::staff::add(&db, email, orchestrator::staff::Role::Support).await;
+    let code = common::staff::code_now(&db, email).await;
     let signed_in = app
         .client
         .post(app.url("/api/staff/session"))
         .header("origin", format!("http://{}", app.addr))
-        .json(&serde_json::json!({ "email": email, "password": "senha-de-teste-longa" }))
+        .json(&serde_json::json!({ "email": email, "password": common::staff::PASSWORD, "code": code }))
         .send()
         .await
         .expect("sign-in");

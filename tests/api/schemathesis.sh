@@ -36,8 +36,10 @@ visitor="$(cookie_from "$headers")"
 email="api-check-$(date +%s)-$$@exa.test"
 password="$(head -c 24 /dev/urandom | base64 | tr -d '/+=')"
 SANDBOX_MODE=true STAFF_PASSWORD="$password" DATABASE_URL="$DATABASE_URL" "$ORCHESTRATOR" staff add --email "$email" --role admin >/dev/null
+# Admins need a second factor: enrolled here, and signed in with one of its recovery codes.
+code="$(SANDBOX_MODE=true DATABASE_URL="$DATABASE_URL" "$ORCHESTRATOR" staff totp --email "$email" | sed -n 's/^recovery: //p' | head -n 1)"
 session="$(curl -sf -D "$headers" -H 'content-type: application/json' -H "origin: $BASE_URL" \
-  -d "{\"email\": \"$email\", \"password\": \"$password\"}" "$BASE_URL/api/staff/session")"
+  -d "{\"email\": \"$email\", \"password\": \"$password\", \"code\": \"$code\"}" "$BASE_URL/api/staff/session")"
 staff="$(cookie_from "$headers")"
 csrf="$(printf '%s' "$session" | json_field csrf_token)"
 

@@ -14,6 +14,7 @@ pub const OPENED_ATTEMPT: &str = "staff.opened_attempt";
 pub const DOWNLOADED_HISTORY: &str = "staff.downloaded_history";
 pub const REVEALED: &str = "staff.revealed";
 pub const ERASED: &str = "staff.erased";
+pub const SECOND_FACTOR_ENROLLED: &str = "staff.second_factor_enrolled";
 
 /// The stream of one staff member's actions.
 pub fn stream_of(staff_id: Uuid) -> Result<StreamId, StoreError> {

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod audit;
 pub mod auth;
 pub mod password;
+pub mod second_factor;
 pub mod sessions;
 pub mod throttle;
 

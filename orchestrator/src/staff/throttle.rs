@@ -1,17 +1,27 @@
-//! The brute-force limit of staff sign-in, counted in PostgreSQL so it holds across replicas:
-//! 5 failures for one e-mail, or 20 from one IP, within 15 minutes refuse further sign-ins
-//! for 15 minutes from the failure that reached the limit.
+//! The brute-force limit of staff sign-in, counted in PostgreSQL so it holds across replicas.
+//! It is a delay that grows, as Auth0's and Okta's are, never a lock-out of the right password
+//! for good: past a few free failures of the last day, the next try must wait after the latest
+//! failure for 30 s, doubled for each further failure, at most 15 minutes ([`wait_after`]).
+//! A try that comes too early is refused without being counted, so the right password always
+//! gets through once the wait is over (issue 26: five wrong passwords locked a member out even
+//! with the right one, and twenty from behind one proxy locked out all staff).
+//!
+//! Three counts, each with its free failures: the e-mail from this address (5: a member who
+//! mistypes), the address (20: one client guessing many e-mails) and the e-mail from anywhere
+//! (20: many addresses guessing one e-mail, which then delays its owner too, by at most the cap).
 //!
 //! A sign-in takes its place before its password is checked ([`reserve`]): under a lock on
-//! the e-mail's and the address's keys, the limit is checked and the try counted as a failure
+//! the e-mail's and the address's keys, the wait is checked and the try counted as a failure
 //! in one transaction, so a burst of tries at one instant cannot all be checked before any is
 //! counted (issue 26: 40 wrong passwords sent at once were all evaluated). The right password
-//! then forgets the e-mail's failures, its own place included ([`clear`]).
+//! (and second factor) then forgets the e-mail's failures, its own place included ([`clear`]).
 //!
 //! Neither the e-mail nor the client's address is kept in clear: both are keyed hashes (the
 //! address's `Vault::tag` under [`IP_TAG`], of its IPv4 address or IPv6 /64).
 
-use sqlx::{PgConnection, PgPool};
+use std::time::Duration;
+
+use sqlx::{PgConnection, PgPool, Row};
 
 /// Advisory-lock class of the sign-in keys ('STAF'), apart from the other locks.
 const LOCK_CLASS: i32 = 0x5354_4146;
@@ -19,14 +29,32 @@ const LOCK_CLASS: i32 = 0x5354_4146;
 /// The `Vault::tag` purpose of the client's address.
 pub const IP_TAG: &str = "staff-sign-in-ip";
 
-pub const PER_EMAIL: i64 = 5;
-pub const PER_IP: i64 = 20;
-/// The window and the refusal, in minutes.
-pub const MINUTES: i64 = 15;
+/// Free failures of one e-mail from one address.
+pub const FREE_PER_PAIR: i64 = 5;
+/// Free failures from one address, whatever the e-mail.
+pub const FREE_PER_IP: i64 = 20;
+/// Free failures of one e-mail, whatever the address.
+pub const FREE_PER_EMAIL: i64 = 20;
+/// The first wait, doubled for each failure past the free ones.
+pub const FIRST_WAIT: Duration = Duration::from_secs(30);
+/// The longest wait.
+pub const MAX_WAIT: Duration = Duration::from_secs(15 * 60);
+/// How long failures are counted (and kept).
+const WINDOW_HOURS: i64 = 24;
 
-/// Whether this sign-in may check its password: `false` when the e-mail or the address is
-/// locked out; otherwise the try is counted as a failure until [`clear`] forgets it.
-pub async fn reserve(db: &PgPool, email_hash: &[u8], ip_hash: &[u8]) -> Result<bool, sqlx::Error> {
+/// How long after its latest failure a key must wait, given its failures and free ones.
+pub fn wait_after(failures: i64, free: i64) -> Duration {
+    if failures < free {
+        return Duration::ZERO;
+    }
+    // 2^17 × 30 s is already far past the cap: no overflow, whatever the count.
+    let doublings = u32::try_from(failures - free).unwrap_or(u32::MAX).min(17);
+    FIRST_WAIT.saturating_mul(1 << doublings).min(MAX_WAIT)
+}
+
+/// `None` when this sign-in may check its password (the try is then counted as a failure
+/// until [`clear`] forgets it); otherwise how long to wait before the next try.
+pub async fn reserve(db: &PgPool, email_hash: &[u8], ip_hash: &[u8]) -> Result<Option<Duration>, sqlx::Error> {
     let mut tx = db.begin().await?;
     // One lock order for every request: the e-mail's key, then the address's.
     for key in [hex::encode(email_hash), format!("ip:{}", hex::encode(ip_hash))] {
@@ -36,36 +64,42 @@ pub async fn reserve(db: &PgPool, email_hash: &[u8], ip_hash: &[u8]) -> Result<b
             .execute(&mut *tx)
             .await?;
     }
-    if locked(&mut tx, email_hash, ip_hash).await? {
-        return Ok(false);
+    let wait = left_to_wait(&mut tx, email_hash, ip_hash).await?;
+    if !wait.is_zero() {
+        return Ok(Some(wait));
     }
     record_failure(&mut tx, email_hash, ip_hash).await?;
     tx.commit().await?;
-    Ok(true)
+    Ok(None)
 }
 
-/// Whether sign-ins for this e-mail hash or from this address hash are refused now.
-async fn locked(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u8]) -> Result<bool, sqlx::Error> {
-    // For each failure, how many failures of the same key the 15 minutes up to it hold; the
-    // key is locked while the latest failure that reached the limit is less than 15 minutes old.
-    let sql = format!(
-        "SELECT EXISTS ( \
-           SELECT 1 FROM ( \
-             SELECT failed_at, count(*) OVER (ORDER BY failed_at \
-               RANGE BETWEEN interval '{MINUTES} minutes' PRECEDING AND CURRENT ROW) AS n \
-             FROM staff_sign_in_failures \
-             WHERE email_hash = $1 AND failed_at > now() - interval '{twice} minutes') w \
-           WHERE n >= $3 AND failed_at > now() - interval '{MINUTES} minutes') \
-         OR EXISTS ( \
-           SELECT 1 FROM ( \
-             SELECT failed_at, count(*) OVER (ORDER BY failed_at \
-               RANGE BETWEEN interval '{MINUTES} minutes' PRECEDING AND CURRENT ROW) AS n \
-             FROM staff_sign_in_failures \
-             WHERE ip_hash = $2 AND failed_at > now() - interval '{twice} minutes') w \
-           WHERE n >= $4 AND failed_at > now() - interval '{MINUTES} minutes')",
-        twice = 2 * MINUTES
-    );
-    sqlx::query_scalar(&sql).bind(email_hash).bind(ip_hash).bind(PER_EMAIL).bind(PER_IP).fetch_one(&mut *conn).await
+/// The longest of the three keys' waits still to run, on the database's clock.
+async fn left_to_wait(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u8]) -> Result<Duration, sqlx::Error> {
+    let row = sqlx::query(&format!(
+        "SELECT count(*) FILTER (WHERE email_hash = $1 AND ip_hash = $2) AS pair, \
+                max(failed_at) FILTER (WHERE email_hash = $1 AND ip_hash = $2) AS pair_last, \
+                count(*) FILTER (WHERE ip_hash = $2) AS ip, \
+                max(failed_at) FILTER (WHERE ip_hash = $2) AS ip_last, \
+                count(*) FILTER (WHERE email_hash = $1) AS email, \
+                max(failed_at) FILTER (WHERE email_hash = $1) AS email_last, \
+                now() AS now \
+         FROM staff_sign_in_failures \
+         WHERE (email_hash = $1 OR ip_hash = $2) AND failed_at > now() - interval '{WINDOW_HOURS} hours'"
+    ))
+    .bind(email_hash)
+    .bind(ip_hash)
+    .fetch_one(&mut *conn)
+    .await?;
+    let now: chrono::DateTime<chrono::Utc> = row.try_get("now")?;
+    let mut longest = Duration::ZERO;
+    for (count, last, free) in
+        [("pair", "pair_last", FREE_PER_PAIR), ("ip", "ip_last", FREE_PER_IP), ("email", "email_last", FREE_PER_EMAIL)]
+    {
+        let Some(last) = row.try_get::<Option<chrono::DateTime<chrono::Utc>>, _>(last)? else { continue };
+        let until = last + chrono::Duration::from_std(wait_after(row.try_get(count)?, free)).unwrap_or_default();
+        longest = longest.max((until - now).to_std().unwrap_or(Duration::ZERO));
+    }
+    Ok(longest)
 }
 
 async fn record_failure(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u8]) -> Result<(), sqlx::Error> {
@@ -74,18 +108,32 @@ async fn record_failure(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u
         .bind(ip_hash)
         .execute(&mut *conn)
         .await?;
-    // Rows older than any window are of no use.
+    // Rows older than the window are of no use.
     sqlx::query(&format!(
-        "DELETE FROM staff_sign_in_failures WHERE failed_at < now() - interval '{} minutes'",
-        2 * MINUTES
+        "DELETE FROM staff_sign_in_failures WHERE failed_at < now() - interval '{WINDOW_HOURS} hours'"
     ))
     .execute(&mut *conn)
     .await?;
     Ok(())
 }
 
-/// A successful sign-in forgets the e-mail's failures (the IP's stay counted).
+/// A successful sign-in forgets the e-mail's failures.
 pub async fn clear(db: &PgPool, email_hash: &[u8]) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM staff_sign_in_failures WHERE email_hash = $1").bind(email_hash).execute(db).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_starts_after_the_free_failures_doubles_and_stops_at_the_cap() {
+        assert_eq!(wait_after(4, 5), Duration::ZERO);
+        assert_eq!(wait_after(5, 5), Duration::from_secs(30));
+        assert_eq!(wait_after(6, 5), Duration::from_secs(60));
+        assert_eq!(wait_after(9, 5), Duration::from_secs(480));
+        assert_eq!(wait_after(10, 5), MAX_WAIT);
+        assert_eq!(wait_after(i64::MAX, 5), MAX_WAIT);
+    }
 }

@@ -55,7 +55,20 @@ pub fn normalize_phone(typed: &str) -> Option<String> {
     Some(format!("55{digits}"))
 }
 
-/// The search key and filters of `GET /api/support/attempts`.
+/// The look-up's JSON body as the parameters [`parse`] reads: strings as they are, a number
+/// (the page) in decimal, `null` as absent; `None` for anything else (an object, a list).
+pub fn from_body(body: serde_json::Map<String, Value>) -> Option<HashMap<String, String>> {
+    body.into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| match value {
+            Value::String(text) => Some((name, text)),
+            Value::Number(number) => Some((name, number.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The search key and filters of `POST /api/support/attempts/search`.
 pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiError> {
     if params.values().any(|v| v.chars().count() > MAX_LEN) {
         return Err(invalid(crate::texts::SEARCH_TOO_LONG));

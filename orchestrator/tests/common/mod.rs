@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod flows;
+pub mod staff;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -19,6 +20,8 @@ pub struct TestApp {
     pub admin_addr: SocketAddr,
     pub client: reqwest::Client,
     pub dist: tempfile::TempDir,
+    /// The app's database (staff codes are computed from it).
+    pub db: PgPool,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -141,7 +144,7 @@ async fn spawn_with(
     // The notifier runs until the test's runtime ends: no stop flag is ever raised.
     let (_, never_stop) = tokio::sync::watch::channel(false);
     let parts = orchestrator::startup::Parts::from_config(&config).expect("parts");
-    let app = orchestrator::startup::build(db, parts, never_stop).expect("app");
+    let app = orchestrator::startup::build(db.clone(), parts, never_stop).expect("app");
     let mut state = app.state;
     let steps = app.registry_steps;
     adjust(&mut state);
@@ -157,5 +160,5 @@ async fn spawn_with(
         })
         .await;
     });
-    (TestApp { addr, admin_addr, client: reqwest::Client::new(), dist, shutdown: Some(tx) }, steps)
+    (TestApp { addr, admin_addr, client: reqwest::Client::new(), dist, db, shutdown: Some(tx) }, steps)
 }

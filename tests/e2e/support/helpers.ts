@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { expect } from '../fixtures';
 import { confirmCode, freshPhone, toCodePanel, type Phone } from '../download/support';
 
@@ -22,6 +23,11 @@ export interface Staff {
   email: string;
   password: string;
   role: Role;
+  /** Support and admin: the TOTP secret `orchestrator staff totp` printed (base32). */
+  totpSecret?: string;
+  recoveryCodes: string[];
+  /** The last TOTP time step used: the server accepts each step once. */
+  lastStep?: number;
 }
 
 /** Fails at once, with the reason, when the e2e database is not given (scripts/test.sh sets it). */
@@ -34,19 +40,55 @@ export function needsStaffDatabase(): void {
 /** A new staff member with a fresh e-mail and a 12+ character password. */
 export function createStaff(role: Role): Staff {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const staff: Staff = { email: `${role}.${tag}@exa.com.br`, password: `senha-e2e-${tag}`, role };
+  const staff: Staff = { email: `${role}.${tag}@exa.com.br`, password: `senha-e2e-${tag}`, role, recoveryCodes: [] };
+  const env = { ...process.env, SANDBOX_MODE: 'true', DATABASE_URL: process.env.E2E_DATABASE_URL };
   execFileSync(ORCHESTRATOR, ['staff', 'add', '--email', staff.email, '--role', role], {
-    env: { ...process.env, SANDBOX_MODE: 'true', DATABASE_URL: process.env.E2E_DATABASE_URL, STAFF_PASSWORD: staff.password },
+    env: { ...env, STAFF_PASSWORD: staff.password },
     stdio: 'pipe',
     timeout: 30_000,
   });
+  if (role !== 'analyst') enrolSecondFactor(staff);
   return staff;
+}
+
+/** `orchestrator staff totp`, as an admin enrols a member; keeps what it printed. */
+export function enrolSecondFactor(staff: Staff): void {
+  const printed = execFileSync(ORCHESTRATOR, ['staff', 'totp', '--email', staff.email], {
+    env: { ...process.env, SANDBOX_MODE: 'true', DATABASE_URL: process.env.E2E_DATABASE_URL },
+    stdio: 'pipe',
+    timeout: 30_000,
+  }).toString();
+  const secret = /^secret: ([A-Z2-7]+)$/m.exec(printed)?.[1];
+  if (!secret) throw new Error(`no secret in the enrolment's output:\n${printed}`);
+  staff.totpSecret = secret;
+  staff.recoveryCodes = [...printed.matchAll(/^recovery: (\S+)$/gm)].map((m) => m[1]);
+  staff.lastStep = undefined;
+}
+
+/**
+ * The member's next code, as their authenticator app shows it (RFC 6238, SHA-1, 6 digits, 30 s).
+ * A step is accepted once: a second sign-in within the same 30 s takes the next step's code,
+ * which the server accepts for its one step of drift.
+ */
+export function nextCode(staff: Staff, now = Date.now()): string {
+  if (!staff.totpSecret) throw new Error(`${staff.email} has no second factor`);
+  const totp = new TOTP({ secret: Secret.fromBase32(staff.totpSecret), algorithm: 'SHA1', digits: 6, period: 30 });
+  const current = Math.floor(now / 30_000);
+  const step = Math.max(current, (staff.lastStep ?? -1) + 1);
+  if (step > current + 1) {
+    const recovery = staff.recoveryCodes.shift();
+    if (!recovery) throw new Error('no recovery codes left');
+    return recovery;
+  }
+  staff.lastStep = step;
+  return totp.generate({ timestamp: step * 30_000 });
 }
 
 export const signInForm = (page: Page) => ({
   heading: page.getByRole('heading', { level: 1, name: 'Entrar no console de suporte' }),
   email: page.getByLabel('E-mail'),
   password: page.getByLabel('Senha'),
+  code: page.getByLabel('Código de verificação'),
   submit: page.getByRole('button', { name: 'Entrar' }),
   alert: page.getByRole('alert'),
 });
@@ -59,6 +101,12 @@ export async function signIn(page: Page, staff: Staff, open = true): Promise<voi
   await form.email.fill(staff.email);
   await form.password.fill(staff.password);
   await form.submit.click();
+  if (staff.totpSecret) {
+    // The password was right: the page asks for the second factor.
+    await expect(form.code).toBeVisible();
+    await form.code.fill(nextCode(staff));
+    await form.submit.click();
+  }
   await expect(page).not.toHaveURL(/\/suporte\/entrar/);
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures';
-import { createStaff, needsStaffDatabase, signIn, signInForm } from './helpers';
+import { createStaff, needsStaffDatabase, nextCode, signIn, signInForm } from './helpers';
 
 // Sign-in, sessions and roles of the support console (docs/support.md), in the browser.
 
@@ -60,4 +60,40 @@ test('an admin signs in with the admin role shown', async ({ page }) => {
   await signIn(page, admin);
   await expect(page.getByRole('heading', { level: 1, name: 'Buscar tentativas' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Administração');
+});
+
+test('support signs in with the authenticator code, after a wrong one and never twice with one', async ({ page }) => {
+  const staff = createStaff('support');
+  const form = signInForm(page);
+  await page.goto('/suporte/entrar');
+  await form.email.fill(staff.email);
+  await form.password.fill(staff.password);
+  await form.submit.click();
+  // The password was right: the code is asked for, the password kept.
+  await expect(form.alert).toHaveText(/código de 6 dígitos/);
+  await expect(form.code).toBeFocused();
+  await expect(form.password).toHaveValue(staff.password);
+  const code = nextCode(staff);
+  // A code one digit off is refused and the field emptied.
+  await form.code.fill(code.replace(/^./, (d) => String((Number(d) + 1) % 10)));
+  await form.submit.click();
+  await expect(form.alert).toHaveText(/Código incorreto ou já usado/);
+  await expect(form.code).toHaveValue('');
+  await form.code.fill(code);
+  await form.submit.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Buscar tentativas' })).toBeVisible();
+  await page.getByRole('banner').getByRole('button', { name: 'Sair' }).click();
+  await expect(page).toHaveURL(/\/suporte\/entrar$/);
+
+  // The same code again opens nothing; a recovery code does, once.
+  await form.email.fill(staff.email);
+  await form.password.fill(staff.password);
+  await form.submit.click();
+  await expect(form.code).toBeVisible();
+  await form.code.fill(code);
+  await form.submit.click();
+  await expect(form.alert).toHaveText(/Código incorreto ou já usado/);
+  await form.code.fill(staff.recoveryCodes[0]);
+  await form.submit.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Buscar tentativas' })).toBeVisible();
 });

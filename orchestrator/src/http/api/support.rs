@@ -1,11 +1,10 @@
 //! `/api/support/...`: look-up, one attempt, its history download, its live changes, the
 //! audited reveal of one field and the erasure of a person.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
@@ -30,7 +29,7 @@ use crate::support::{detail, erase, masking};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/support/attempts", get(search))
+        .route("/api/support/attempts/search", post(search))
         .route("/api/support/attempts/{id}", get(open))
         .route("/api/support/attempts/{id}/history", get(history))
         .route("/api/support/attempts/{id}/stream", get(stream))
@@ -51,12 +50,16 @@ async fn load(state: &AppState, id: &str) -> Result<(StreamId, Vec<RecordedEvent
     Ok((stream, history))
 }
 
+/// The look-up is a POST with the search in its JSON body: a phone, CPF or e-mail in a URL
+/// would stay in browser history and proxy and access logs (issue 26).
 async fn search(
     State(state): State<AppState>,
     SupportStaff(staff): SupportStaff,
-    params: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
+    body: Result<crate::http::json::Json<serde_json::Map<String, Value>>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(params) = params.map_err(|_| ApiError::Invalid(crate::texts::SEARCH_UNREADABLE.into()))?;
+    let unreadable = || ApiError::Invalid(crate::texts::SEARCH_UNREADABLE.into());
+    let crate::http::json::Json(body) = body.map_err(|_| unreadable())?;
+    let params = query::from_body(body).ok_or_else(unreadable)?;
     let (key, filters) = query::parse(&params)?;
     let (streams, looked_up) = match &key {
         Key::Phone(p) => (

@@ -12,7 +12,7 @@ const page = (attempts: unknown[], extra: Record<string, unknown> = {}) => ({
 beforeEach(() => {
   api = new FakeApi()
     .on('GET /api/staff/session', { status: 200, body: SUPPORT })
-    .on('GET /api/support/attempts', page([REFUSED, ABANDONED, IN_FLIGHT]));
+    .on('POST /api/support/attempts/search', page([REFUSED, ABANDONED, IN_FLIGHT]));
   api.install();
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -21,7 +21,7 @@ describe('/suporte look-up', () => {
   it('reads the query from the URL and renders one row per attempt with its badge', async () => {
     renderAt('/suporte?phone=11910000001');
     const table = await screen.findByRole('table');
-    expect(api.calls('GET /api/support/attempts').map((c) => c.url)).toEqual(['/api/support/attempts?phone=11910000001']);
+    expect(api.calls('POST /api/support/attempts/search').map((c) => c.body)).toEqual([{ phone: '11910000001' }]);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
 
@@ -55,9 +55,11 @@ describe('/suporte look-up', () => {
       expect(screen.getByTestId('location').textContent).toBe('/suporte?phone=11910000001&outcome=refused&from=2025-03-01'),
     );
     await screen.findByRole('table');
-    expect(api.calls('GET /api/support/attempts')[0].url).toBe(
-      '/api/support/attempts?phone=11910000001&outcome=refused&from=2025-03-01',
-    );
+    expect(api.calls('POST /api/support/attempts/search')[0].body).toEqual({
+      phone: '11910000001',
+      outcome: 'refused',
+      from: '2025-03-01',
+    });
   });
 
   it('searches by another kind', async () => {
@@ -66,7 +68,7 @@ describe('/suporte look-up', () => {
     fireEvent.change(screen.getByLabelText('CPF/CNPJ'), { target: { value: '529.982.247-25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
     await screen.findByRole('table');
-    expect(api.calls('GET /api/support/attempts')[0].url).toBe('/api/support/attempts?document=52998224725');
+    expect(api.calls('POST /api/support/attempts/search')[0].body).toEqual({ document: '52998224725' });
   });
 
   it('refuses a malformed phone before asking the server', async () => {
@@ -74,24 +76,24 @@ describe('/suporte look-up', () => {
     fireEvent.change(await screen.findByLabelText('Telefone'), { target: { value: '1234' } });
     fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Telefone inválido/);
-    expect(api.calls('GET /api/support/attempts')).toHaveLength(0);
+    expect(api.calls('POST /api/support/attempts/search')).toHaveLength(0);
   });
 
   it('says so when nothing matches', async () => {
-    api.on('GET /api/support/attempts', page([]));
+    api.on('POST /api/support/attempts/search', page([]));
     renderAt('/suporte?phone=11910000009');
     expect(await screen.findByRole('heading', { name: 'Nenhuma tentativa encontrada' })).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it("shows the server's Portuguese message on a refusal", async () => {
-    api.on('GET /api/support/attempts', { status: 422, body: { message: 'Telefone inválido.' } });
+    api.on('POST /api/support/attempts/search', { status: 422, body: { message: 'Telefone inválido.' } });
     renderAt('/suporte?phone=999');
     expect((await screen.findByRole('alert')).textContent).toBe('Telefone inválido.');
   });
 
   it('pages with links that keep the query', async () => {
-    api.on('GET /api/support/attempts', page([REFUSED], { total: 41, page: 2, pages: 3 }));
+    api.on('POST /api/support/attempts/search', page([REFUSED], { total: 41, page: 2, pages: 3 }));
     renderAt('/suporte?phone=11910000001&flow=activation&page=2');
     const pager = await screen.findByRole('navigation', { name: 'Páginas de resultados' });
     expect(within(pager).getByText('Página 2 de 3')).toBeTruthy();
@@ -101,13 +103,17 @@ describe('/suporte look-up', () => {
     expect(within(pager).getByRole('link', { name: 'Próxima' }).getAttribute('href')).toBe(
       '/suporte?phone=11910000001&flow=activation&page=3',
     );
-    expect(api.calls('GET /api/support/attempts')[0].url).toBe(
-      '/api/support/attempts?phone=11910000001&flow=activation&page=2',
-    );
+    expect(api.calls('POST /api/support/attempts/search')[0].body).toEqual({
+      phone: '11910000001',
+      flow: 'activation',
+      page: '2',
+    });
+    // The search travels in the body: the API's URL holds nothing personal.
+    expect(api.calls('POST /api/support/attempts/search')[0].url).toBe('/api/support/attempts/search');
   });
 
   it('goes to sign-in when the session expired meanwhile', async () => {
-    api.on('GET /api/support/attempts', { status: 401, body: { message: 'Sessão expirada.' } });
+    api.on('POST /api/support/attempts/search', { status: 401, body: { message: 'Sessão expirada.' } });
     renderAt('/suporte?phone=11910000001');
     await waitFor(() =>
       expect(screen.getByTestId('location').textContent).toBe(

@@ -29,6 +29,31 @@ describe('/suporte/entrar', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Senha'));
   });
 
+  it('asks for the second factor when the server does and sends it with the password', async () => {
+    const asked = 'Digite o código de 6 dígitos do seu aplicativo autenticador ou um código de recuperação.';
+    api.on('POST /api/staff/session', ({ body }) =>
+      (body as { code?: string }).code === '123456'
+        ? { status: 200, body: SUPPORT }
+        : { status: 401, body: { message: asked, field: 'code' } },
+    );
+    renderAt('/suporte/entrar');
+    await fillAndSubmit('bia@exa.com.br', 'uma-senha-longa-1');
+    expect((await screen.findByRole('alert')).textContent).toBe(asked);
+    const code = (await screen.findByLabelText('Código de verificação')) as HTMLInputElement;
+    expect((screen.getByLabelText('Senha') as HTMLInputElement).value).toBe('uma-senha-longa-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText('Digite o código de verificação.')).toBeTruthy();
+    expect(api.calls('POST /api/staff/session')).toHaveLength(1);
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Entrar' }));
+    await waitFor(() => expect(api.calls('POST /api/staff/session')).toHaveLength(2));
+    expect(api.calls('POST /api/staff/session')[1].body).toEqual({
+      email: 'bia@exa.com.br',
+      password: 'uma-senha-longa-1',
+      code: '123456',
+    });
+  });
+
   it('shows the lock-out message on 429', async () => {
     const message = 'Muitas tentativas de entrada. Tente de novo em 15 minutos.';
     api.on('POST /api/staff/session', { status: 429, body: { message } });
@@ -53,7 +78,7 @@ describe('/suporte/entrar', () => {
         signedIn = true;
         return { status: 200, body: SUPPORT };
       })
-      .on('GET /api/support/attempts', { status: 200, body: { query: {}, total: 0, page: 1, pages: 0, attempts: [] } });
+      .on('POST /api/support/attempts/search', { status: 200, body: { query: {}, total: 0, page: 1, pages: 0, attempts: [] } });
     renderAt('/suporte/entrar?volta=%2Fsuporte%3Fphone%3D11910000001');
     await fillAndSubmit('bia@exa.com.br', 'uma-senha-longa-1');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/suporte?phone=11910000001'));

@@ -1,5 +1,7 @@
 // `/suporte/entrar`: e-mail and password → POST /api/staff/session, then back to the page the
 // agent came from (`?volta=`) or the role's home: the look-up, or the funnels for an analyst.
+// Support and admin have a second factor: once the server answers about the field `code`, the
+// page asks for the authenticator's 6 digits (or a recovery code) and sends all three again.
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -20,10 +22,13 @@ export default function SupportSignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState<{ email: boolean; password: boolean }>({ email: false, password: false });
+  const [code, setCode] = useState('');
+  const [askCode, setAskCode] = useState(false);
+  const [missing, setMissing] = useState({ email: false, password: false, code: false });
   const [busy, setBusy] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
 
   // Already signed in (another tab, a bookmark): straight on.
   useEffect(() => {
@@ -36,25 +41,33 @@ export default function SupportSignInPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const lacking = { email: !email.trim(), password: !password };
+    const lacking = { email: !email.trim(), password: !password, code: askCode && !code.trim() };
     setMissing(lacking);
-    if (lacking.email || lacking.password) {
-      (lacking.email ? emailRef : passwordRef).current?.focus();
+    if (lacking.email || lacking.password || lacking.code) {
+      (lacking.email ? emailRef : lacking.password ? passwordRef : codeRef).current?.focus();
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      const session = await signIn(email.trim(), password);
+      const session = await signIn(email.trim(), password, askCode ? code.trim() : undefined);
       navigate(safeReturnPath(volta, session.role), { replace: true });
     } catch (failure) {
       setBusy(false);
-      setPassword('');
+      setCode('');
       setError(
         failure instanceof StaffApiError ? failure.message : 'Não foi possível entrar agora. Tente de novo em instantes.',
       );
-      // The message is announced by role="alert"; the password is typed again.
-      passwordRef.current?.focus();
+      // The message is announced by role="alert". A refusal about the code keeps the password
+      // (it was right) and asks for the code; any other has the password typed again.
+      if (failure instanceof StaffApiError && failure.field === 'code') {
+        setAskCode(true);
+        // The field may not be rendered yet: focus it once it is.
+        requestAnimationFrame(() => codeRef.current?.focus());
+      } else {
+        setPassword('');
+        passwordRef.current?.focus();
+      }
     }
   };
 
@@ -119,6 +132,36 @@ export default function SupportSignInPage() {
                 </p>
               )}
             </div>
+            {askCode && (
+              <div className="sp-field">
+                <label htmlFor="sp-code" className="sp-label">
+                  Código de verificação
+                </label>
+                <input
+                  ref={codeRef}
+                  id="sp-code"
+                  className="sp-input"
+                  type="text"
+                  name="code"
+                  autoComplete="one-time-code"
+                  spellCheck={false}
+                  maxLength={32}
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                  aria-invalid={missing.code || undefined}
+                  aria-describedby={missing.code ? 'sp-code-hint sp-code-error' : 'sp-code-hint'}
+                  required
+                />
+                <p id="sp-code-hint" className="sp-muted">
+                  Os 6 dígitos do aplicativo autenticador ou um dos seus códigos de recuperação.
+                </p>
+                {missing.code && (
+                  <p id="sp-code-error" className="sp-field__error">
+                    Digite o código de verificação.
+                  </p>
+                )}
+              </div>
+            )}
             <button type="submit" className="sp-button sp-button--primary sp-button--block" disabled={busy}>
               {busy ? 'Entrando…' : 'Entrar'}
             </button>

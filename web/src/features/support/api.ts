@@ -66,14 +66,21 @@ export interface EraseReply {
   secrets: number;
 }
 
-/** The search keys of GET /api/support/attempts, one per kind the look-up accepts. */
+/** The search keys of POST /api/support/attempts/search, one per kind the look-up accepts. */
 export const SEARCH_KEYS = ['phone', 'document', 'email', 'serial', 'id'] as const;
 export type SearchKey = (typeof SEARCH_KEYS)[number];
 export const FILTER_KEYS = ['flow', 'outcome', 'from', 'to', 'page'] as const;
 
-/** `params` are the API's own query parameters (the look-up page keeps the same ones in its URL). */
+/**
+ * `params` are the look-up's keys and filters; they go in a POST's body, never a URL the
+ * proxies, access logs or browser history would keep (issue 26).
+ */
 export function searchAttempts(params: URLSearchParams, signal?: AbortSignal): Promise<SearchReply> {
-  return staffRequest<SearchReply>(`/api/support/attempts?${params.toString()}`, { signal });
+  return staffRequest<SearchReply>('/api/support/attempts/search', {
+    method: 'POST',
+    body: JSON.stringify(Object.fromEntries(params)),
+    signal,
+  });
 }
 
 const attemptPath = (id: string) => `/api/support/attempts/${encodeURIComponent(id)}`;

@@ -82,10 +82,11 @@ export async function getStaffSession(signal?: AbortSignal): Promise<StaffSessio
   return session;
 }
 
-export async function signIn(email: string, password: string): Promise<StaffSession> {
+/** `code`: the second factor (TOTP digits or a recovery code), once the server asked for it. */
+export async function signIn(email: string, password: string, code?: string): Promise<StaffSession> {
   const session = await staffRequest<StaffSession>('/api/staff/session', {
     method: 'POST',
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify(code === undefined ? { email, password } : { email, password, code }),
   });
   csrfToken = session.csrf_token;
   return session;

@@ -48,7 +48,7 @@ describe('the staff session on every console page', () => {
     expect(screen.getByText(/Os funis de conversão estão em/)).toBeTruthy();
     const funnels = screen.getAllByRole('link', { name: 'Funis' });
     expect(funnels.map((a) => a.getAttribute('href'))).toEqual(['/analise', '/analise']);
-    expect(api.calls('GET /api/support/attempts')).toHaveLength(0);
+    expect(api.calls('POST /api/support/attempts/search')).toHaveLength(0);
   });
 
   it('shows the support API’s 403 message on an attempt page', async () => {
