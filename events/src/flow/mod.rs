@@ -6,8 +6,10 @@
 mod erased;
 mod field_error;
 mod guards;
+mod phone;
 mod pii_field;
 mod secret_field;
+mod typed_code;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
@@ -23,7 +25,9 @@ pub use erased::{AttemptFlow, Decision, Erased, Refused, MALFORMED_COMMAND};
 pub(crate) use field_error::debug_masked;
 pub use field_error::FieldError;
 pub use guards::{national_digits, Guards, SmsTo};
+pub use phone::{read_phone, PhoneReading, NATIONAL_DIGITS, VALID_DDDS};
 pub use pii_field::PiiField;
+pub use typed_code::tidy_code;
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).

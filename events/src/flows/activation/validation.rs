@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::messages;
-use crate::flow::{debug_masked, FieldError};
+use crate::flow::{debug_masked, read_phone, tidy_code, FieldError, PhoneReading};
 
 /// Characters the display masks add; anything else that is not a digit makes the value invalid.
 fn strip_mask(input: &str, mask_chars: &[char]) -> String {
@@ -20,20 +20,16 @@ pub struct Msisdn(String);
 impl Msisdn {
     pub const FIELD: &'static str = "phone";
 
-    /// Digits only (the mask's `(`, `)`, `-` and spaces are ignored); exactly 11 digits (the
-    /// spec's "at least 11" within the masked maximum of 15 characters); the DDD is not 00 to
-    /// 10; the third digit is 6, 7, 8 or 9. Prefixed with 55 on success.
+    /// Read as every flow reads a phone ([`read_phone`]: the mask's characters ignored, a
+    /// country prefix dropped, the DDD one in use), then the third digit is 6, 7, 8 or 9.
+    /// Prefixed with 55 on success.
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let invalid = || FieldError::new(Self::FIELD, messages::INVALID_PHONE);
-        let digits = strip_mask(input, &['(', ')', '-', ' ']);
-        let bytes = digits.as_bytes();
-        if bytes.len() != 11 || !bytes.iter().all(u8::is_ascii_digit) {
-            return Err(invalid());
+        match read_phone(input) {
+            PhoneReading::National(digits) if matches!(digits.as_bytes()[2], b'6'..=b'9') => {
+                Ok(Self(format!("55{digits}")))
+            }
+            _ => Err(FieldError::new(Self::FIELD, messages::INVALID_PHONE)),
         }
-        if &digits[..2] <= "10" || !matches!(bytes[2], b'6'..=b'9') {
-            return Err(invalid());
-        }
-        Ok(Self(format!("55{digits}")))
     }
 
     /// `55DDNNNNNNNNN`.
@@ -163,13 +159,17 @@ impl Licence {
     pub const FIELD: &'static str = "licence";
     pub const MAX_LEN: usize = 21;
 
-    /// Trimmed; empty or longer than 21 characters answers 'Por favor, informe o código recebido!'.
+    /// Without spaces ([`tidy_code`]); empty answers 'Por favor, informe o código recebido!',
+    /// longer than 21 characters says so (never cut: a cut licence is someone else's).
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let value = input.trim();
-        if value.is_empty() || value.chars().count() > Self::MAX_LEN || crate::flow::has_control(value) {
+        let value = tidy_code(input, false);
+        if value.is_empty() || crate::flow::has_control(&value) {
             return Err(FieldError::new(Self::FIELD, messages::MISSING_LICENCE));
         }
-        Ok(Self(value.to_string()))
+        if value.chars().count() > Self::MAX_LEN {
+            return Err(FieldError::new(Self::FIELD, messages::LICENCE_TOO_LONG));
+        }
+        Ok(Self(value))
     }
 
     pub fn as_str(&self) -> &str {

@@ -1,6 +1,7 @@
 import './flow.css';
 import { IMaskInput } from 'react-imask';
 import { FieldHint, describedBy } from './FieldHint';
+import { pastedPhone } from '../../lib/phone';
 
 /** One display mask for every flow's phone: (DD) NNNNN-NNNN, 15 characters (spec section 5). */
 export const PHONE_MASK = '(00) 00000-0000';
@@ -35,6 +36,8 @@ export function PhoneField({ id, label, value, onChange, invalid = false, hint, 
         id={id}
         name="phone"
         mask={PHONE_MASK}
+        // A pasted `+55 11 91000-0001` reaches the mask as its national digits, not as `(55) 11910-0000`.
+        prepare={(text: string) => pastedPhone(text)}
         value={value}
         onAccept={(next: string) => onChange(next)}
         placeholder={PHONE_PLACEHOLDER}

@@ -23,6 +23,8 @@ export const PARTNER_LOGIN_REFUSED =
 
 // Ours: the spec names these rules without a message.
 export const INVALID_EMAIL = 'Por favor, digite um e-mail válido!';
+/** A licence over the spec's 21 characters (issue 29: said, never cut). */
+export const LICENCE_TOO_LONG = 'O código de licença deve ter no máximo 21 caracteres. Confira o código recebido.';
 export const TERMS_REQUIRED = 'Para ativar, aceite os Termos de uso e Privacidade.';
 
 // Panel texts (spec section 2, "Security activation screens").
