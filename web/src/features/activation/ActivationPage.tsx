@@ -12,10 +12,11 @@ import type { Variant } from './chain';
 import { ActivationActor } from './context';
 import type { Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
-import { isBusy, panelOf } from './selectors';
+import { isBusy, licenceFromLink, panelOf } from './selectors';
 import { VARIANT_CONFIGS, variantForPath } from './variants';
 import { CodeValidationPanel } from './components/CodeValidationPanel';
 import { EmailPanel } from './components/EmailPanel';
+import { IncompleteLinkPanel } from './components/IncompleteLinkPanel';
 import { PartnerLoginPanel } from './components/PartnerLoginPanel';
 import { ProductListPanel } from './components/ProductListPanel';
 import { RedirectStorePanel } from './components/RedirectStorePanel';
@@ -86,6 +87,7 @@ function ActivationFlow({ variant, onChangeNumber }: { variant: Variant; onChang
   const panel = ActivationActor.useSelector(panelOf);
   const busy = ActivationActor.useSelector(isBusy);
   const error = ActivationActor.useSelector((s) => s.context.error);
+  const linkIncomplete = ActivationActor.useSelector((s) => config.disabledInputSerial && !licenceFromLink(s));
   useStoredPlan();
 
   return (
@@ -94,7 +96,8 @@ function ActivationFlow({ variant, onChangeNumber }: { variant: Variant; onChang
       <main id="conteudo" className="activation-main">
         <div className="activation-card">
           {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-          {(panel === 'send_code' || panel === 'starting') && <SendCodePanel config={config} />}
+          {(panel === 'send_code' || panel === 'starting') &&
+            (linkIncomplete ? <IncompleteLinkPanel partner={config.partner ?? ''} /> : <SendCodePanel config={config} />)}
           {panel === 'email' && <EmailPanel heading={config.headTitle} />}
           {panel === 'code_validation' && <CodeValidationPanel onChangeNumber={onChangeNumber} />}
           {panel === 'product_list' && <ProductListPanel platform={platform} />}

@@ -42,6 +42,11 @@ export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segu
 // Ours: one line under each field on why it is asked, and the endings.
 export const PHONE_HINT = 'Enviamos um código por SMS para confirmar que este celular é seu.';
 export const LICENCE_HINT = 'Está no e-mail ou SMS que você recebeu ao contratar; confirma o seu plano.';
+/** The partner-portal page without a usable licence in its link (issue 29). */
+export const INCOMPLETE_LINK_HEADING = 'O link de ativação está incompleto';
+export const incompleteLinkText = (partner: string) =>
+  `Este endereço não trouxe o código de licença do seu plano (ou ele veio com erro), e sem ele não é possível ativar. Abra de novo o link de ativação na área do cliente ${partner} ou peça o link correto ao atendimento ${partner}.`;
+export const INCOMPLETE_LINK_SUPPORT = 'Se o link certo também não funcionar, nós ajudamos:';
 export const LICENCE_FROM_LINK_HINT = 'Já veio preenchido pelo link do seu provedor; confirma o seu plano.';
 export const EMAIL_HINT = 'É o e-mail da sua conta no provedor; com ele identificamos a sua assinatura.';
 export const cpfCnpjHint = (partner: string | null) =>
