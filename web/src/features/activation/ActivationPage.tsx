@@ -10,7 +10,7 @@ import { ErrorBanner } from '../../components/flow/ErrorBanner';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import type { Variant } from './chain';
 import { ActivationActor } from './context';
-import type { Platform, StartInput } from './types';
+import type { KeptFields, Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
 import { isBusy, licenceFromLink, panelOf } from './selectors';
 import { VARIANT_CONFIGS, variantForPath } from './variants';
@@ -40,10 +40,11 @@ const PARTNER_RETURN_PARAMS = ['code', 'state'];
  * The machine's input: the page's variant and what its query brings. The partner's `code`
  * and `state` only on the page's first round: the server accepts a return once.
  */
-function startInput(variant: Variant, search: string, firstRound: boolean): StartInput {
+function startInput(variant: Variant, search: string, firstRound: boolean, kept?: KeptFields): StartInput {
   const query = new URLSearchParams(search);
   const partnerReturn = variant === 'broadband' && firstRound;
   return {
+    kept,
     variant,
     licenca: query.get('licenca'),
     code: partnerReturn ? query.get('code') : null,
@@ -80,13 +81,18 @@ function useStoredPlan() {
   }, [planId]);
 }
 
-function ActivationFlow({ variant, onChangeNumber }: { variant: Variant; onChangeNumber: () => void }) {
+function ActivationFlow({ variant, onStartOver }: { variant: Variant; onStartOver: (kept: KeptFields) => void }) {
   const config = VARIANT_CONFIGS[variant];
   const platform: Platform = useMemo(() => currentPlatform(), []);
   const actor = ActivationActor.useActorRef();
   const panel = ActivationActor.useSelector(panelOf);
   const busy = ActivationActor.useSelector(isBusy);
   const error = ActivationActor.useSelector((s) => s.context.error);
+  // "Alterar número" starts a new attempt with what the visitor typed (the phone to correct).
+  const onChangeNumber = () => {
+    const { phone, licenceInput, cpfCnpj } = actor.getSnapshot().context;
+    onStartOver({ phone, licenceInput, cpfCnpj });
+  };
   const linkIncomplete = ActivationActor.useSelector((s) => config.disabledInputSerial && !licenceFromLink(s));
   useStoredPlan();
 
@@ -119,16 +125,16 @@ export default function ActivationPage({ variant }: Props) {
   usePageMeta({ title: config.pageTitle, description: config.description, noindex: true });
   useProofOfWork();
   // "Alterar número" starts over: a new key gives a fresh machine and a new attempt.
-  const [round, setRound] = useState(0);
+  const [round, setRound] = useState<{ n: number; kept?: KeptFields }>({ n: 0 });
   useForgetPartnerReturn(location.pathname, location.search);
   // A new query string (back from the partner with ?code=) starts a new attempt: the key gives
   // it a fresh machine, which reads its input once.
   return (
     <ActivationActor.Provider
-      key={`${resolved}${location.search}#${round}`}
-      options={{ input: startInput(resolved, location.search, round === 0) }}
+      key={`${resolved}${location.search}#${round.n}`}
+      options={{ input: startInput(resolved, location.search, round.n === 0, round.kept) }}
     >
-      <ActivationFlow variant={resolved} onChangeNumber={() => setRound((n) => n + 1)} />
+      <ActivationFlow variant={resolved} onStartOver={(kept) => setRound(({ n }) => ({ n: n + 1, kept }))} />
     </ActivationActor.Provider>
   );
 }

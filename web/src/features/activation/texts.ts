@@ -34,7 +34,8 @@ export const CARRIER_BUTTON = 'Continuar';
 export const ACTIVATE_BUTTON = 'Ativar';
 export const TERMS_LABEL = 'Li e concordo com os Termos de uso e Privacidade';
 export const RESEND_LINK = 'Reenviar código';
-export const resendingIn = (seconds: number) => `Reenviando em ${seconds} segundos...`;
+/** 'segundo' in the singular at 1 (issue 29). */
+export const resendingIn = (seconds: number) => `Reenviando em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}...`;
 export const PRODUCT_LIST_HEADING = 'Estes são os serviços disponíveis para seu plano.';
 export const REDIRECT_TEXT = 'Aguarde um instante enquanto te direcionamos ...';
 export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segurança';

@@ -79,6 +79,14 @@ export interface StartInput {
   returnUrl?: string | null;
   /** False in tests that feed events by hand. */
   autostart?: boolean;
+  /** What "Alterar número" / "Começar de novo" keeps of the previous attempt's form. */
+  kept?: KeptFields;
+}
+
+export interface KeptFields {
+  phone: string;
+  licenceInput: string;
+  cpfCnpj: string;
 }
 
 export interface ActivationContext extends AttemptContext<Command, Field> {

@@ -14,10 +14,11 @@ import { StepIndicator } from './components/StepIndicator';
 import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
+import type { CloudInput } from './machine';
 import { isBusy, panelOf } from './selectors';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 
-function CloudFlow() {
+function CloudFlow({ onStartAgain }: { onStartAgain: (kept: CloudInput) => void }) {
   const actor = CloudActor.useActorRef();
   const panel = CloudActor.useSelector(panelOf);
   const busy = CloudActor.useSelector(isBusy);
@@ -42,7 +43,14 @@ function CloudFlow() {
             <StepIndicator current={step} />
             {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
             {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
-            {panel === 'code' && <CodePanel />}
+            {panel === 'code' && (
+              <CodePanel
+                onStartAgain={() => {
+                  const { phone, serial } = actor.getSnapshot().context;
+                  onStartAgain({ phone, serial });
+                }}
+              />
+            )}
             <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
               Precisa de ajuda?
             </button>
@@ -79,9 +87,11 @@ export default function CloudPage() {
     () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
     [navigate],
   );
+  // "Começar de novo" (codes refused for good): a new key gives a fresh machine and attempt.
+  const [round, setRound] = useState<{ n: number; kept: CloudInput }>({ n: 0, kept: { phone: '', serial: '' } });
   return (
-    <CloudActor.Provider logic={machine}>
-      <CloudFlow />
+    <CloudActor.Provider key={round.n} logic={machine} options={{ input: round.kept }}>
+      <CloudFlow onStartAgain={(kept) => setRound(({ n }) => ({ n: n + 1, kept }))} />
     </CloudActor.Provider>
   );
 }

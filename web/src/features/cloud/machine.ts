@@ -40,6 +40,12 @@ export type CommandInput = AttemptCommandInput<CloudCommand>;
 export type { CommandOutput } from '../../lib/attempts/regions';
 export type { CloudContext, CloudEvent } from './types';
 
+/** What a new attempt keeps of the previous one's form. */
+export interface CloudInput {
+  phone: string;
+  serial: string;
+}
+
 function messageOf(event: CloudEvent): string {
   const data = 'data' in event ? event.data : null;
   const message = data?.message;
@@ -66,6 +72,7 @@ export const cloudMachine = setup({
   types: {
     context: {} as CloudContext,
     events: {} as CloudEvent,
+    input: {} as CloudInput,
   },
   actors: {
     command: commandActor<CloudCommand>(CLOUD_FLOW),
@@ -110,11 +117,12 @@ export const cloudMachine = setup({
 }).createMachine({
   id: 'cloud',
   type: 'parallel',
-  context: {
+  // "Começar de novo" opens a new attempt with what the visitor had typed.
+  context: ({ input }) => ({
     attemptId: null,
     version: 0,
-    phone: '',
-    serial: '',
+    phone: input.phone,
+    serial: input.serial,
     code: '',
     phoneMasked: null,
     busy: false,
@@ -123,7 +131,7 @@ export const cloudMachine = setup({
     field: null,
     resendSeconds: 0,
     outgoing: null,
-  },
+  }),
   on: {
     'server.events': { actions: 'applyServerEvents' },
     DISMISS: { actions: 'dismiss' },

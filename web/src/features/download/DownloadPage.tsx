@@ -43,7 +43,9 @@ function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber:
   }
 }
 
-function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
+function DownloadFlow({ os, onStartOver }: { os: DesktopOs; onStartOver: (phone: string) => void }) {
+  const actor = DownloadActor.useActorRef();
+  const onChangeNumber = () => onStartOver(actor.getSnapshot().context.phone);
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
   const panel = DownloadActor.useSelector(panelOf);
   const step = DownloadActor.useSelector(stepOf);
@@ -74,14 +76,14 @@ function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: (
 export default function DownloadPage() {
   const { os } = useParams();
   // "Alterar número" starts over with a fresh machine and a new attempt.
-  const [round, setRound] = useState(0);
+  const [round, setRound] = useState<{ n: number; phone?: string }>({ n: 0 });
   useProofOfWork();
   const browser = useMemo(() => detectBrowser(navigator.userAgent), []);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
   // A new os is a new attempt: the key gives it a fresh machine, which starts it with its input.
   return (
-    <DownloadActor.Provider key={`${os}#${round}`} options={{ input: { os, browser } }}>
-      <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
+    <DownloadActor.Provider key={`${os}#${round.n}`} options={{ input: { os, browser, phone: round.phone } }}>
+      <DownloadFlow os={os} onStartOver={(phone) => setRound(({ n }) => ({ n: n + 1, phone }))} />
     </DownloadActor.Provider>
   );
 }

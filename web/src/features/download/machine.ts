@@ -175,7 +175,7 @@ export const downloadMachine = setup({
     error: null,
     field: null,
     outgoing: null,
-    phone: '',
+    phone: (input && input.phone) || '',
     code: '',
     partner: null,
     maskedPhone: null,
@@ -282,7 +282,6 @@ export const downloadMachine = setup({
           actions: [
             'settle',
             assign({
-              phone: '',
               maskedPhone: null,
               codeError: false,
               partners: [],

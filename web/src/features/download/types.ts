@@ -129,6 +129,8 @@ export type Field = 'phone' | 'code' | 'resend' | 'partner' | 'device';
 export interface StartInput {
   os: string;
   browser: string;
+  /** The phone "Alterar número" keeps from the previous attempt. */
+  phone?: string;
 }
 
 export interface DownloadContext extends AttemptContext<DownloadCommand, Field> {

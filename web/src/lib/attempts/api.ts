@@ -21,11 +21,14 @@ export interface AttemptReply<View = Record<string, unknown>> {
 export class AttemptError extends Error {
   readonly status: number;
   readonly field: string | null;
-  constructor(status: number, message: string, field: string | null) {
+  /** The abuse limit that refused the command (`wrong_codes`, ...), as the server names it. */
+  readonly rule: string | null;
+  constructor(status: number, message: string, field: string | null, rule: string | null = null) {
     super(message);
     this.name = 'AttemptError';
     this.status = status;
     this.field = field;
+    this.rule = rule;
   }
 }
 
@@ -40,10 +43,11 @@ async function call<View>(url: string, init: RequestInit): Promise<AttemptReply<
     throw new AttemptError(0, NETWORK_MESSAGE, null);
   }
   const body = (await response.json().catch(() => null)) as
-    | (AttemptReply<View> & { message?: string; field?: string | null })
+    | (AttemptReply<View> & { message?: string; field?: string | null; rule?: string | null })
     | null;
   if (!response.ok || body === null) {
-    throw new AttemptError(response.status, body?.message ?? NETWORK_MESSAGE, body?.field ?? null);
+    const rule = typeof body?.rule === 'string' ? body.rule : null;
+    throw new AttemptError(response.status, body?.message ?? NETWORK_MESSAGE, body?.field ?? null, rule);
   }
   return body;
 }
