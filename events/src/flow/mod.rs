@@ -9,9 +9,9 @@ mod guards;
 mod phone;
 mod pii_field;
 mod secret_field;
-mod typed_code;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+mod typed_code;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -27,8 +27,8 @@ pub use field_error::FieldError;
 pub use guards::{national_digits, Guards, SmsTo};
 pub use phone::{read_phone, PhoneReading, NATIONAL_DIGITS, VALID_DDDS};
 pub use pii_field::PiiField;
-pub use typed_code::tidy_code;
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
+pub use typed_code::tidy_code;
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -93,7 +93,8 @@ impl AbuseGuard {
     ) -> Result<Result<(), Refusal>, sqlx::Error> {
         // Past the limit no code of this attempt can be checked, so none is sent either: a
         // resend (or a new phone on the same attempt) would cost an SMS that can never count.
-        if wrong_codes >= self.limits.wrong_codes_per_attempt as usize && (guarded.code_check || guarded.sms.is_some()) {
+        if wrong_codes >= self.limits.wrong_codes_per_attempt as usize && (guarded.code_check || guarded.sms.is_some())
+        {
             return Ok(Err(Refusal::rule(Rule::WrongCodes)));
         }
         let mut checks = Vec::new();

@@ -79,6 +79,10 @@ impl CpfCnpj {
         if !value.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()) {
             return Err(generic);
         }
+        // Only a CNPJ has letters (the alphanumeric one): its message, whatever the length.
+        if value.bytes().any(|b| b.is_ascii_uppercase()) && value.len() != 14 {
+            return Err(FieldError::new(Self::FIELD, messages::INVALID_CNPJ));
+        }
         match value.len() {
             11 => {
                 let error = FieldError::new(Self::FIELD, messages::INVALID_CPF);
@@ -251,13 +255,16 @@ mod tests {
             "(00) 98765-4321",
             "(11) 58765-4321",
             "(11) 9876-4321",
-            "+55 (11) 98765-4321",
+            "(20) 98765-4321",
+            "+1 (415) 555-0100",
             "11a87654321",
             "",
         ] {
             assert_eq!(Msisdn::parse(bad), Err(FieldError::new("phone", messages::INVALID_PHONE)), "{bad}");
         }
         assert_eq!(Msisdn::parse("11987654321").map(|m| m.masked()), Ok("(11) *****-4321".to_string()));
+        // Issue 29: a pasted country prefix is recognised and dropped.
+        assert_eq!(Msisdn::parse("+55 (11) 98765-4321").map(|m| m.0), Ok("5511987654321".to_string()));
     }
 
     #[test]
@@ -304,8 +311,9 @@ mod tests {
     #[test]
     fn licence_pincode_email() {
         assert_eq!(Licence::parse("  ").unwrap_err().message, messages::MISSING_LICENCE);
-        assert_eq!(Licence::parse(&"A".repeat(22)).unwrap_err().message, messages::MISSING_LICENCE);
+        assert_eq!(Licence::parse(&"A".repeat(22)).unwrap_err().message, messages::LICENCE_TOO_LONG);
         assert_eq!(Licence::parse(" ABC-123 ").map(|l| l.0), Ok("ABC-123".to_string()));
+        assert_eq!(Licence::parse(" ABC 123 ").map(|l| l.0), Ok("ABC123".to_string()));
         assert!(Pincode::parse("123456").is_ok());
         assert_eq!(Pincode::parse("12345").unwrap_err().message, messages::CODE_WRONG);
         assert_eq!(Email::parse(" Joao@Exemplo.com.BR ").map(|e| e.masked()), Ok("j***@e***.com.br".to_string()));

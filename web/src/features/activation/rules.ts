@@ -62,6 +62,8 @@ export function parseCpfCnpj(input: string): Parsed<{ value: string; kind: Docum
   const generic = { error: INVALID_CPF_CNPJ, field: 'cpf_cnpj' as const };
   if (!/^[0-9A-Z]*$/.test(value)) return generic;
   const allSame = value.length > 0 && [...value].every((c) => c === value[0]);
+  // Only a CNPJ has letters (the alphanumeric one): its message, whatever the length.
+  if (/[A-Z]/.test(value) && value.length !== 14) return { error: INVALID_CNPJ, field: 'cpf_cnpj' };
   if (value.length === 11) {
     const fail = { error: INVALID_CPF, field: 'cpf_cnpj' as const };
     if (!/^\d{11}$/.test(value) || allSame) return fail;

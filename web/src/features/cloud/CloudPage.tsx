@@ -17,6 +17,7 @@ import { cloudMachine, SUCCESS_REDIRECT } from './machine';
 import type { CloudInput } from './machine';
 import { isBusy, panelOf } from './selectors';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
+import { CLOUD_ACTIVATED_STATE } from '../../lib/flows';
 
 function CloudFlow({ onStartAgain }: { onStartAgain: (kept: CloudInput) => void }) {
   const actor = CloudActor.useActorRef();
@@ -84,7 +85,7 @@ export default function CloudPage() {
   useProofOfWork();
   const navigate = useNavigate();
   const machine = useMemo(
-    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
+    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT, { state: CLOUD_ACTIVATED_STATE }) } }),
     [navigate],
   );
   // "Começar de novo" (codes refused for good): a new key gives a fresh machine and attempt.
