@@ -19,7 +19,7 @@ for (const q of ['nc-exa', 'anuncio-encerramento', 'igualdade-salarial']) {
     // The frame holds the document, not Chrome's error page.
     const frame = page.frame({ url: (url) => url.pathname === `/docs/${q}.pdf` });
     expect(frame, 'the PDF frame navigated to the document').not.toBeNull();
-    await page.waitForLoadState('networkidle');
+    await frame?.waitForLoadState('load');
     expect(errors.filter((text) => /Content Security Policy|frame-ancestors|Refused to/i.test(text))).toEqual([]);
   });
 }
@@ -33,7 +33,7 @@ test('a client-side visit from the home page shows the PDF too', async ({ page }
   await page.getByRole('contentinfo').getByRole('link', { name: 'Nota de compromisso EXA' }).click();
   await expect(page.getByTestId('pdf-frame')).toHaveAttribute('src', '/docs/nc-exa.pdf');
   await expect.poll(() => page.frames().some((f) => f.url().endsWith('/docs/nc-exa.pdf'))).toBe(true);
-  await page.waitForLoadState('networkidle');
+  await page.frame({ url: (url) => url.pathname === '/docs/nc-exa.pdf' })?.waitForLoadState('load');
   expect(violations).toEqual([]);
 });
 
