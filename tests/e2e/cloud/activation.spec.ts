@@ -111,7 +111,7 @@ test("after a successful resend 'Reenviar código' hides while 'Reenviando em N 
   await expect(link).toHaveCount(0);
   await expect(page.getByText('Reenviando em 9 segundos...')).toBeVisible({ timeout: 2_000 });
   await expect(page.getByText('Reenviando em 5 segundos...')).toBeVisible({ timeout: 6_000 });
-  await expect(page.getByText('Reenviando em 1 segundos...')).toBeVisible({ timeout: 6_000 });
+  await expect(page.getByText('Reenviando em 1 segundo...')).toBeVisible({ timeout: 6_000 });
   await expect(link).toBeVisible({ timeout: 2_000 });
   await expect(page.getByText(/Reenviando em/)).toHaveCount(0);
   await expect.poll(async () => (await inbox(request, phone.msisdn)).length).toBe(2);
