@@ -54,7 +54,7 @@ pub const SMS_PAUSED: &str = "O envio de códigos está pausado por alguns minut
 pub const STARTS_PER_IP: &str = "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
 /// Wrong codes past the limit, in the flows whose spec has no text of its own for it.
 pub const WRONG_CODES: &str =
-    "Máximo de tentativas excedido. Recarregue a página para recomeçar ou fale com nosso atendimento.";
+    "Máximo de tentativas excedido. Comece de novo para receber um novo código ou fale com nosso atendimento.";
 pub const PARTNER_LOGINS: &str = "Muitas tentativas de entrada. Por segurança, aguarde alguns minutos e tente de novo.";
 pub const PROOF_MISSING: &str =
     "Não conseguimos confirmar o envio pelo seu navegador. Atualize a página e tente de novo.";

@@ -199,6 +199,12 @@ async fn code_refusals_show_the_spec_messages(db: PgPool) {
         (recorded[0]["rule"].as_str(), recorded[0]["command"].as_str()),
         (Some("wrong_codes"), Some("submit_code"))
     );
+    // No code is sent once none can be checked (issue 29): "Reenviar código" is refused by the
+    // same rule, so the page can say what to do next instead of costing an SMS.
+    let sends = h.calls("partner-api.authentication-send").await.len();
+    let (status, body) = attempt.send(json!({"type": "resend_code"})).await.expect_err("refused");
+    assert_eq!((status, body["rule"].as_str()), (429, Some("wrong_codes")));
+    assert_eq!(h.calls("partner-api.authentication-send").await.len(), sends, "no SMS sent");
 
     // An expired code (the sandbox clock moves 16 minutes): 403.
     let other = at_code_panel(

@@ -56,10 +56,10 @@ impl Guards {
 /// The phone's digits without the country code, so `+55 (11) 98765-4321`, `5511987654321` and
 /// `(11) 98765-4321` count as one phone in every flow.
 pub fn national_digits(typed: &str) -> String {
-    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
-    match digits.strip_prefix("55") {
-        Some(national) if digits.len() >= 12 => national.to_string(),
-        _ => digits,
+    match super::phone::read_phone(typed) {
+        super::phone::PhoneReading::National(national) => national,
+        // Not a phone a flow accepts: its digits, so it still counts as itself.
+        _ => typed.chars().filter(char::is_ascii_digit).collect(),
     }
 }
 

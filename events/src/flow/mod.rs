@@ -6,10 +6,12 @@
 mod erased;
 mod field_error;
 mod guards;
+mod phone;
 mod pii_field;
 mod secret_field;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+mod typed_code;
 
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -23,8 +25,10 @@ pub use erased::{AttemptFlow, Decision, Erased, Refused, MALFORMED_COMMAND};
 pub(crate) use field_error::debug_masked;
 pub use field_error::FieldError;
 pub use guards::{national_digits, Guards, SmsTo};
+pub use phone::{read_phone, PhoneReading, NATIONAL_DIGITS, VALID_DDDS};
 pub use pii_field::PiiField;
 pub use secret_field::{SecretField, SECRET_CLEAR_MARKER, SECRET_MARKER};
+pub use typed_code::tidy_code;
 
 /// A step the flow wants the runner to execute (an upstream call or the end of a wait).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -101,7 +101,10 @@ impl AbuseGuard {
         guarded: &Guards,
         request: Request<'_>,
     ) -> Result<Result<(), Refusal>, sqlx::Error> {
-        if guarded.code_check && wrong_codes >= self.limits.wrong_codes_per_attempt as usize {
+        // Past the limit no code of this attempt can be checked, so none is sent either: a
+        // resend (or a new phone on the same attempt) would cost an SMS that can never count.
+        if wrong_codes >= self.limits.wrong_codes_per_attempt as usize && (guarded.code_check || guarded.sms.is_some())
+        {
             return Ok(Err(Refusal::rule(Rule::WrongCodes)));
         }
         let mut checks = Vec::new();

@@ -1,6 +1,7 @@
 //! The security headers of every answer (issue 16, item 8): a Content-Security-Policy that runs
 //! no inline script but the web build's own (allowed by its SHA-256, read from `index.html` at
-//! start), frames only the configured chatbot, and lets no site frame the portal;
+//! start), frames only the configured chatbot and the portal's own documents, and lets no site
+//! frame the portal but the portal's own PDFs, which `/links` embeds (issue 29);
 //! `X-Content-Type-Options`, `Referrer-Policy`, `Permissions-Policy`; HSTS when the request
 //! came over https (behind a proxy: `X-Forwarded-Proto: https`).
 
@@ -19,6 +20,16 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
     csp: HeaderValue,
+    /// The policy of the portal's own PDFs: framed by the portal's pages only.
+    pdf_csp: HeaderValue,
+}
+
+/// Where the PDFs `/links?q=` embeds are served (`web/public/docs/`).
+const DOCUMENTS_PREFIX: &str = "/docs/";
+
+/// Whether `path` is one of the portal's own PDFs, the only answers a portal page may frame.
+fn is_own_pdf(path: &str) -> bool {
+    path.starts_with(DOCUMENTS_PREFIX) && path.ends_with(".pdf") && !path.contains("..")
 }
 
 /// `'sha256-…'` of every inline `<script>` (one without `src`) of an HTML page.
@@ -57,14 +68,19 @@ impl SecurityHeaders {
         let scripts = inline_script_hashes(&index).join(" ");
         let frames = origin(chatbot_url).unwrap_or_else(|| "'none'".into());
         let images = origin(avatar_url).unwrap_or_default();
+        // 'self' in frame-src: `/links` embeds our PDFs, and a page reached by a client-side
+        // navigation keeps the policy of the page the visitor first loaded.
         let csp = format!(
             "default-src 'self'; script-src 'self' {scripts}; style-src 'self' 'unsafe-inline'; img-src 'self' data: {images}; \
-             font-src 'self'; connect-src 'self'; frame-src {frames}; frame-ancestors 'none'; base-uri 'self'; \
+             font-src 'self'; connect-src 'self'; frame-src 'self' {frames}; frame-ancestors 'none'; base-uri 'self'; \
              form-action 'self'; object-src 'none'"
         );
         let csp = HeaderValue::from_str(&csp.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or(HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'; object-src 'none'"));
-        Self { csp }
+        // No object-src here: the browser's PDF viewer is the document's own plugin.
+        let pdf_csp =
+            HeaderValue::from_static("default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'");
+        Self { csp, pdf_csp }
     }
 }
 
@@ -76,9 +92,10 @@ pub async fn add(State(headers): State<Arc<SecurityHeaders>>, request: Request, 
             .get("x-forwarded-proto")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|p| p.eq_ignore_ascii_case("https"));
+    let csp = if is_own_pdf(request.uri().path()) { &headers.pdf_csp } else { &headers.csp };
     let mut response = next.run(request).await;
     let out = response.headers_mut();
-    out.entry(header::CONTENT_SECURITY_POLICY).or_insert(headers.csp.clone());
+    out.entry(header::CONTENT_SECURITY_POLICY).or_insert(csp.clone());
     out.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
     out.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
     out.entry("permissions-policy")
@@ -112,12 +129,22 @@ mod tests {
             "https://cdn.example/avatar.svg",
         );
         let csp = headers.csp.to_str().expect("ascii");
-        assert!(csp.contains("frame-src http://127.0.0.1:8090;"), "{csp}");
+        assert!(csp.contains("frame-src 'self' http://127.0.0.1:8090;"), "{csp}");
         assert!(csp.contains("img-src 'self' data: https://cdn.example;"), "{csp}");
         assert!(
             csp.contains(&format!("script-src 'self' 'sha256-{}';", B64.encode(Sha256::digest(b"preload()")))),
             "{csp}"
         );
         assert!(csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-eval"), "{csp}");
+        let pdf = headers.pdf_csp.to_str().expect("ascii");
+        assert!(pdf.contains("frame-ancestors 'self'") && pdf.contains("default-src 'none'"), "{pdf}");
+    }
+
+    #[test]
+    fn only_the_portals_own_pdfs_may_be_framed() {
+        assert!(is_own_pdf("/docs/nc-exa.pdf"));
+        for path in ["/", "/links", "/docs/", "/docs/x.html", "/docs/../index.html.pdf", "/api/x.pdf"] {
+            assert!(!is_own_pdf(path), "{path}");
+        }
     }
 }

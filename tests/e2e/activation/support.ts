@@ -8,8 +8,12 @@ import { expect } from '../fixtures';
 export const SANDBOX_URL = process.env.SANDBOX_URL ?? 'http://127.0.0.1:8090';
 
 /** A fresh mobile number per test, outside the sandbox's scenario numbers (DDD 21 to 89). */
+/** Brazil's area codes in use from 21 on (11 to 19 hold the sandbox's scenario numbers). */
+const FRESH_DDDS = ['21', '22', '24', '27', '28', '31', '32', '33', '34', '35', '37', '38', '41', '42', '43', '44', '45', '46', '47', '48', '49', '51', '53', '54', '61', '62', '63', '64', '65', '66', '67', '68', '69', '71', '73', '74', '75', '77', '79', '81', '82', '83', '84', '85', '86', '87', '88', '89'];
+
 export function freshPhone(): { typed: string; msisdn: string; masked: string } {
-  const ddd = 21 + Math.floor(Math.random() * 69);
+  // Area codes in use only (issue 29: the flows refuse the others).
+  const ddd = FRESH_DDDS[Math.floor(Math.random() * FRESH_DDDS.length)];
   const rest = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
   const national = `${ddd}9${rest}`;
   return {

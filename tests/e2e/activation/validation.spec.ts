@@ -29,15 +29,17 @@ test('phone mask: (DD) NNNNN-NNNN, 15 characters at most', async ({ page }) => {
   await expect(f.phone).toHaveValue('(11) 98765-4321');
 });
 
-test('licence: required, 21 characters at most', async ({ page }) => {
+test('licence: required, 21 characters at most (a longer one kept whole and refused)', async ({ page }) => {
   const f = fields(page);
   await page.goto('/seguranca/ativar');
   await typeInto(f.phone, freshPhone().typed);
   await page.getByRole('button', { name: 'Validar' }).click();
   await expect(f.banner).toHaveText('Por favor, informe o código recebido!');
   await f.licence.fill('A'.repeat(30));
-  await expect(f.licence).toHaveValue('A'.repeat(21));
+  await expect(f.licence).toHaveValue('A'.repeat(30));
   await expect(f.banner).toHaveCount(0);
+  await page.getByRole('button', { name: 'Validar' }).click();
+  await expect(f.banner).toHaveText('O código de licença deve ter no máximo 21 caracteres. Confira o código recebido.');
 });
 
 test('licence locked by ?licenca= on the standard page', async ({ page }) => {

@@ -84,7 +84,6 @@ test('form 1 is checked before anything is sent', async ({ page }) => {
   await page.goto(PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Ativar número de série' })).toBeVisible();
   await expect(page.getByLabel('Celular', { exact: true })).toHaveAttribute('placeholder', '(xx) xxxxx-xxxx');
-  await expect(page.getByLabel('Número de série', { exact: true })).toHaveAttribute('maxlength', '21');
   await expect(page.getByLabel('Número de série', { exact: true })).toHaveAttribute('placeholder', /^Ex\.: /);
 
   await page.getByRole('button', { name: 'Continuar' }).click();
@@ -93,9 +92,11 @@ test('form 1 is checked before anything is sent', async ({ page }) => {
   await page.getByLabel('Celular', { exact: true }).pressSequentially(phone.typed.replace(/\D/g, ''));
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(banner(page)).toHaveText('Por favor, informe o número de série.');
-  // The field keeps at most 21 characters.
+  // An over-long serial is kept whole and refused with the limit, never cut (issue 29).
   await page.getByLabel('Número de série', { exact: true }).fill('ABCDEFGHIJKLMNOPQRSTUVWXYZ');
-  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue('ABCDEFGHIJKLMNOPQRSTU');
+  await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue('ABCDEFGHIJKLMNOPQRSTUVWXYZ');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(banner(page)).toHaveText('O número de série deve ter no máximo 21 caracteres.');
 });
 
 test("after a successful resend 'Reenviar código' hides while 'Reenviando em N segundos...' counts down from 10", async ({
@@ -110,7 +111,7 @@ test("after a successful resend 'Reenviar código' hides while 'Reenviando em N 
   await expect(link).toHaveCount(0);
   await expect(page.getByText('Reenviando em 9 segundos...')).toBeVisible({ timeout: 2_000 });
   await expect(page.getByText('Reenviando em 5 segundos...')).toBeVisible({ timeout: 6_000 });
-  await expect(page.getByText('Reenviando em 1 segundos...')).toBeVisible({ timeout: 6_000 });
+  await expect(page.getByText('Reenviando em 1 segundo...')).toBeVisible({ timeout: 6_000 });
   await expect(link).toBeVisible({ timeout: 2_000 });
   await expect(page.getByText(/Reenviando em/)).toHaveCount(0);
   await expect.poll(async () => (await inbox(request, phone.msisdn)).length).toBe(2);

@@ -24,8 +24,12 @@ export function scenario(national: string): Phone {
 }
 
 /** A fresh mobile number outside the scenario table: not in the user collection. */
+/** Brazil's area codes in use from 21 on (11 to 19 hold the sandbox's scenario numbers). */
+const FRESH_DDDS = ['21', '22', '24', '27', '28', '31', '32', '33', '34', '35', '37', '38', '41', '42', '43', '44', '45', '46', '47', '48', '49', '51', '53', '54', '61', '62', '63', '64', '65', '66', '67', '68', '69', '71', '73', '74', '75', '77', '79', '81', '82', '83', '84', '85', '86', '87', '88', '89'];
+
 export function freshPhone(): Phone {
-  const ddd = 21 + Math.floor(Math.random() * 69);
+  // Area codes in use only (issue 29: the flows refuse the others).
+  const ddd = FRESH_DDDS[Math.floor(Math.random() * FRESH_DDDS.length)];
   const rest = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
   return scenario(`${ddd}9${rest}`);
 }

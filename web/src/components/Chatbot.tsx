@@ -4,6 +4,7 @@ import { ChatFrame } from './ChatFrame';
 import { useHydrated } from './useHydrated';
 import { usePublicConfig } from './usePublicConfig';
 import { useStepAside } from './useStepAside';
+import { useBackCloses } from './useBackCloses';
 
 /** Query flag that opens the panel on arrival: /?show-bot */
 export const SHOW_BOT_PARAM = 'show-bot';
@@ -51,7 +52,14 @@ export function Chatbot() {
     if (open && openedByVisitor.current) closeButton.current?.focus();
   }, [open]);
 
+  const closeByBack = () => {
+    setOpen(false);
+    openedByVisitor.current = false;
+  };
+  // The phone's Back closes the panel; its own close takes the history entry away too.
+  const leaveEntry = useBackCloses(open, closeByBack);
   const close = () => {
+    leaveEntry();
     setOpen(false);
     openedByVisitor.current = false;
     requestAnimationFrame(() => launcher.current?.focus());

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { EXTERNAL } from '../content/company';
 import { MAIN_MENU, SOCIAL_LINKS } from '../content/menu';
 import { ExternalLink } from './ExternalLink';
 import { ChevronIcon, CloseIcon, ExaLogo, SocialIcon } from './Icons';
 import { MenuLink, SubMenuEntry } from './MenuLink';
+import { useBackCloses } from './useBackCloses';
 
 interface Props {
   onClose: () => void;
@@ -14,11 +15,17 @@ interface Props {
 export function MobileMenu({ onClose }: Props) {
   const [productsOpen, setProductsOpen] = useState(false);
   const closeButton = useRef<HTMLButtonElement>(null);
+  // Back closes the menu; X and Escape take its history entry away too.
+  const leaveEntry = useBackCloses(true, onClose);
+  const dismiss = useCallback(() => {
+    leaveEntry();
+    onClose();
+  }, [leaveEntry, onClose]);
 
   useEffect(() => {
     closeButton.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') dismiss();
     };
     document.addEventListener('keydown', onKey);
     // The page behind must not scroll while the menu covers it.
@@ -28,7 +35,7 @@ export function MobileMenu({ onClose }: Props) {
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = previous;
     };
-  }, [onClose]);
+  }, [dismiss]);
 
   // Portalled to <body> so it covers everything, the floating chatbot icon included
   // (inside the sticky header it would share the header's stacking level).
@@ -36,7 +43,7 @@ export function MobileMenu({ onClose }: Props) {
     <div id="menu-mobile" className="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
       <div className="mobile-menu__top">
         <ExaLogo inverted />
-        <button ref={closeButton} type="button" className="icon-button" aria-label="Fechar menu" onClick={onClose}>
+        <button ref={closeButton} type="button" className="icon-button" aria-label="Fechar menu" onClick={dismiss}>
           <CloseIcon size={28} />
         </button>
       </div>

@@ -1,6 +1,8 @@
 import { useEffect, useState, type RefObject } from 'react';
 
-const CONTROL = 'a[href], button, input, select, textarea, label, summary, [role="button"], [tabindex]:not([tabindex="-1"])';
+// Snackbars and banners count as a whole: the visitor must read them and reach their buttons.
+const CONTROL =
+  'a[href], button, input, select, textarea, label, summary, [role="button"], [tabindex]:not([tabindex="-1"]), [role="alert"], [role="status"]';
 
 /** Points of a rectangle to probe: a 5 × 5 grid, a little inside, so no text line slips between. */
 function probes(rect: DOMRect): [number, number][] {
@@ -17,14 +19,43 @@ function probes(rect: DOMRect): [number, number][] {
   return points;
 }
 
-/** Whether a control of the page (not `own`) lies under `own`'s box. */
+/**
+ * Whether a letter of the page's text is drawn at (x, y): the caret position there, and the
+ * box of the character on either side of it (a paragraph's box is wider than its lines).
+ */
+function letterAt(x: number, y: number): boolean {
+  const range = typeof document.caretRangeFromPoint === 'function' ? document.caretRangeFromPoint(x, y) : null;
+  const node = range?.startContainer;
+  if (!range || !node || node.nodeType !== Node.TEXT_NODE) return false;
+  const text = node.textContent ?? '';
+  return [range.startOffset - 1, range.startOffset].some((at) => {
+    if (at < 0 || at >= text.length || /\s/.test(text[at])) return false;
+    const letter = document.createRange();
+    letter.setStart(node, at);
+    letter.setEnd(node, at + 1);
+    const box = letter.getBoundingClientRect();
+    return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+  });
+}
+
+/** Whether a control, a message or a letter of body text (not `own`'s) lies under `own`'s box. */
 export function coversAControl(own: HTMLElement): boolean {
   if (typeof document.elementsFromPoint !== 'function') return false;
   const rect = own.getBoundingClientRect();
   if (rect.width === 0) return false;
-  return probes(rect).some(([x, y]) =>
-    document.elementsFromPoint(x, y).some((element) => !own.contains(element) && element.closest(CONTROL) !== null),
-  );
+  const points = probes(rect);
+  if (points.some(([x, y]) => document.elementsFromPoint(x, y).some((e) => !own.contains(e) && e.closest(CONTROL) !== null))) {
+    return true;
+  }
+  // Hidden for the caret's hit test only; restored before anything is painted (issue 29: the
+  // button covered body text at 375 px).
+  const visibility = own.style.visibility;
+  own.style.visibility = 'hidden';
+  try {
+    return points.some(([x, y]) => letterAt(x, y));
+  } finally {
+    own.style.visibility = visibility;
+  }
 }
 
 function isTextEntry(element: Element | null): boolean {

@@ -70,3 +70,6 @@ export const variantLabel = (variant: string | null | undefined) =>
 /** The activation variant's page. */
 export const activationPath = (variant: ActivationVariant) =>
   ACTIVATION_VARIANTS.find((v) => v.key === variant)?.path ?? ACTIVATION_VARIANTS[0].path;
+
+/** The history state the cloud activation leaves with for /cliente/hero (spec: success, then that page). */
+export const CLOUD_ACTIVATED_STATE = { cloudActivated: true } as const;

@@ -2,15 +2,50 @@ import '../features/cloud/cloud.css';
 import { ExternalLink } from '../components/ExternalLink';
 import { usePageMeta } from '../components/Seo';
 import { SiteShell } from '../components/SiteShell';
+import { Link, useLocation } from 'react-router';
 import { EXTERNAL } from '../content/company';
 
-/** /cliente/hero: where the cloud serial activation ends. */
+function cameFromActivation(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { cloudActivated?: unknown }).cloudActivated === true;
+}
+
+/**
+ * /cliente/hero: the customer area where the cloud serial activation ends. Only a visitor the
+ * activation sent here is told the account is active (issue 29); anyone opening the address
+ * directly gets the way into the cloud app and to the activation.
+ */
 export default function ClienteHero() {
+  const location = useLocation();
+  const activated = cameFromActivation(location.state);
   usePageMeta({
-    title: 'Sua conta EXA Cloud está ativa',
-    description: 'Sua conta EXA Cloud foi ativada. Acesse o EXA Cloud para guardar fotos, vídeos e arquivos.',
+    title: activated ? 'Sua conta EXA Cloud está ativa' : 'Área do cliente EXA Cloud',
+    description: 'Acesse o EXA Cloud para guardar fotos, vídeos e arquivos, ou ative o número de série do seu computador.',
     noindex: true,
   });
+  if (!activated) {
+    return (
+      <SiteShell>
+        <section className="cliente-hero" aria-labelledby="cliente-hero-title">
+          <div className="container container--narrow">
+            <div className="cliente-hero__card">
+              <h1 id="cliente-hero-title">Área do cliente EXA Cloud</h1>
+              <p>
+                Entre no EXA Cloud com o número de celular da sua conta para guardar e sincronizar suas fotos, vídeos,
+                músicas, contatos e arquivos.
+              </p>
+              <ExternalLink href={EXTERNAL.cloudApp} className="button button--primary">
+                Acessar meu EXA Cloud
+              </ExternalLink>
+              <p>
+                Comprou um computador com o EXA Cloud?{' '}
+                <Link to="/cloud/positivo">Ative o número de série</Link>
+              </p>
+            </div>
+          </div>
+        </section>
+      </SiteShell>
+    );
+  }
   return (
     <SiteShell>
       <section className="cliente-hero" aria-labelledby="cliente-hero-title">

@@ -27,6 +27,8 @@ pub const PARTNER_LOGIN_REFUSED: &str = "Não foi possível ativar o EXA Seguran
 
 // Ours: the spec names these rules without a message.
 pub const INVALID_EMAIL: &str = "Por favor, digite um e-mail válido!";
+/// A licence over the spec's 21 characters (issue 29: said, never cut).
+pub const LICENCE_TOO_LONG: &str = "O código de licença deve ter no máximo 21 caracteres. Confira o código recebido.";
 pub const TERMS_REQUIRED: &str = "Para ativar, aceite os Termos de uso e Privacidade.";
 pub const WAIT_COUNTDOWN: &str = "Aguarde a contagem terminar para continuar.";
 /// Past [`super::decide::MAX_PRODUCT_CHOICES`] download buttons pressed in one attempt.

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::messages;
-use crate::flow::{debug_masked, FieldError};
+use crate::flow::{debug_masked, read_phone, tidy_code, FieldError, PhoneReading};
 
 /// Characters the display masks add; anything else that is not a digit makes the value invalid.
 fn strip_mask(input: &str, mask_chars: &[char]) -> String {
@@ -20,20 +20,16 @@ pub struct Msisdn(String);
 impl Msisdn {
     pub const FIELD: &'static str = "phone";
 
-    /// Digits only (the mask's `(`, `)`, `-` and spaces are ignored); exactly 11 digits (the
-    /// spec's "at least 11" within the masked maximum of 15 characters); the DDD is not 00 to
-    /// 10; the third digit is 6, 7, 8 or 9. Prefixed with 55 on success.
+    /// Read as every flow reads a phone ([`read_phone`]: the mask's characters ignored, a
+    /// country prefix dropped, the DDD one in use), then the third digit is 6, 7, 8 or 9.
+    /// Prefixed with 55 on success.
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let invalid = || FieldError::new(Self::FIELD, messages::INVALID_PHONE);
-        let digits = strip_mask(input, &['(', ')', '-', ' ']);
-        let bytes = digits.as_bytes();
-        if bytes.len() != 11 || !bytes.iter().all(u8::is_ascii_digit) {
-            return Err(invalid());
+        match read_phone(input) {
+            PhoneReading::National(digits) if matches!(digits.as_bytes()[2], b'6'..=b'9') => {
+                Ok(Self(format!("55{digits}")))
+            }
+            _ => Err(FieldError::new(Self::FIELD, messages::INVALID_PHONE)),
         }
-        if &digits[..2] <= "10" || !matches!(bytes[2], b'6'..=b'9') {
-            return Err(invalid());
-        }
-        Ok(Self(format!("55{digits}")))
     }
 
     /// `55DDNNNNNNNNN`.
@@ -82,6 +78,10 @@ impl CpfCnpj {
         let value = strip_mask(input, &['.', '-', '/', ' ']).to_ascii_uppercase();
         if !value.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()) {
             return Err(generic);
+        }
+        // Only a CNPJ has letters (the alphanumeric one): its message, whatever the length.
+        if value.bytes().any(|b| b.is_ascii_uppercase()) && value.len() != 14 {
+            return Err(FieldError::new(Self::FIELD, messages::INVALID_CNPJ));
         }
         match value.len() {
             11 => {
@@ -163,13 +163,17 @@ impl Licence {
     pub const FIELD: &'static str = "licence";
     pub const MAX_LEN: usize = 21;
 
-    /// Trimmed; empty or longer than 21 characters answers 'Por favor, informe o código recebido!'.
+    /// Without spaces ([`tidy_code`]); empty answers 'Por favor, informe o código recebido!',
+    /// longer than 21 characters says so (never cut: a cut licence is someone else's).
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let value = input.trim();
-        if value.is_empty() || value.chars().count() > Self::MAX_LEN || crate::flow::has_control(value) {
+        let value = tidy_code(input, false);
+        if value.is_empty() || crate::flow::has_control(&value) {
             return Err(FieldError::new(Self::FIELD, messages::MISSING_LICENCE));
         }
-        Ok(Self(value.to_string()))
+        if value.chars().count() > Self::MAX_LEN {
+            return Err(FieldError::new(Self::FIELD, messages::LICENCE_TOO_LONG));
+        }
+        Ok(Self(value))
     }
 
     pub fn as_str(&self) -> &str {
@@ -251,13 +255,16 @@ mod tests {
             "(00) 98765-4321",
             "(11) 58765-4321",
             "(11) 9876-4321",
-            "+55 (11) 98765-4321",
+            "(20) 98765-4321",
+            "+1 (415) 555-0100",
             "11a87654321",
             "",
         ] {
             assert_eq!(Msisdn::parse(bad), Err(FieldError::new("phone", messages::INVALID_PHONE)), "{bad}");
         }
         assert_eq!(Msisdn::parse("11987654321").map(|m| m.masked()), Ok("(11) *****-4321".to_string()));
+        // Issue 29: a pasted country prefix is recognised and dropped.
+        assert_eq!(Msisdn::parse("+55 (11) 98765-4321").map(|m| m.0), Ok("5511987654321".to_string()));
     }
 
     #[test]
@@ -304,8 +311,9 @@ mod tests {
     #[test]
     fn licence_pincode_email() {
         assert_eq!(Licence::parse("  ").unwrap_err().message, messages::MISSING_LICENCE);
-        assert_eq!(Licence::parse(&"A".repeat(22)).unwrap_err().message, messages::MISSING_LICENCE);
+        assert_eq!(Licence::parse(&"A".repeat(22)).unwrap_err().message, messages::LICENCE_TOO_LONG);
         assert_eq!(Licence::parse(" ABC-123 ").map(|l| l.0), Ok("ABC-123".to_string()));
+        assert_eq!(Licence::parse(" ABC 123 ").map(|l| l.0), Ok("ABC123".to_string()));
         assert!(Pincode::parse("123456").is_ok());
         assert_eq!(Pincode::parse("12345").unwrap_err().message, messages::CODE_WRONG);
         assert_eq!(Email::parse(" Joao@Exemplo.com.BR ").map(|e| e.masked()), Ok("j***@e***.com.br".to_string()));

@@ -8,7 +8,7 @@
 use super::messages::{
     CODE_INVALID, CODE_REQUIRED, PHONE_INVALID, PHONE_REQUIRED, SERIAL_INVALID, SERIAL_REQUIRED, SERIAL_TOO_LONG,
 };
-use crate::flow::{debug_masked, FieldError};
+use crate::flow::{debug_masked, read_phone, tidy_code, FieldError, PhoneReading};
 
 /// Brazil's country prefix (spec section 9).
 pub const COUNTRY_PREFIX: &str = "55";
@@ -17,24 +17,20 @@ pub const SERIAL_MAX_LEN: usize = 21;
 /// Code length (spec section 9).
 pub const CODE_LEN: usize = 6;
 
-/// A mobile number typed as `(##) #####-####`: 11 digits, area code 11 to 99.
+/// A mobile number typed as `(##) #####-####`: 11 digits, an area code in use.
 #[derive(Clone, PartialEq, Eq)]
 pub struct CloudPhone(String);
 
 impl CloudPhone {
     pub const FIELD: &'static str = "phone";
 
-    /// Accepts the masked or the bare form; anything but digits is ignored.
+    /// Accepts the masked, the bare or the prefixed form ([`read_phone`]); the DDD must be one in use.
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let digits: String = input.chars().filter(char::is_ascii_digit).collect();
-        if digits.is_empty() {
-            return Err(FieldError::new(Self::FIELD, PHONE_REQUIRED));
+        match read_phone(input) {
+            PhoneReading::Empty => Err(FieldError::new(Self::FIELD, PHONE_REQUIRED)),
+            PhoneReading::National(digits) => Ok(Self(digits)),
+            PhoneReading::Incomplete | PhoneReading::Invalid => Err(FieldError::new(Self::FIELD, PHONE_INVALID)),
         }
-        // The mask admits exactly 11 digits; area codes start at 11.
-        if digits.len() != 11 || digits.starts_with('0') || digits.starts_with("10") {
-            return Err(FieldError::new(Self::FIELD, PHONE_INVALID));
-        }
-        Ok(Self(digits))
     }
 
     /// The 11 national digits.
@@ -63,18 +59,19 @@ pub struct Serial(String);
 impl Serial {
     pub const FIELD: &'static str = "serial";
 
+    /// Without spaces and in capitals, as printed on the label ([`tidy_code`]); never cut.
     pub fn parse(input: &str) -> Result<Self, FieldError> {
-        let serial = input.trim();
+        let serial = tidy_code(input, true);
         if serial.is_empty() {
             return Err(FieldError::new(Self::FIELD, SERIAL_REQUIRED));
         }
         if serial.chars().count() > SERIAL_MAX_LEN {
             return Err(FieldError::new(Self::FIELD, SERIAL_TOO_LONG));
         }
-        if crate::flow::has_control(serial) {
+        if crate::flow::has_control(&serial) {
             return Err(FieldError::new(Self::FIELD, SERIAL_INVALID));
         }
-        Ok(Self(serial.to_string()))
+        Ok(Self(serial))
     }
 
     pub fn as_str(&self) -> &str {
@@ -132,7 +129,7 @@ mod tests {
     #[test]
     fn phone_refuses_empty_short_long_and_bad_area_codes() {
         assert_eq!(CloudPhone::parse("  "), phone_error(PHONE_REQUIRED));
-        assert_eq!(CloudPhone::parse("(xx) xxxxx-xxxx"), phone_error(PHONE_REQUIRED));
+        assert_eq!(CloudPhone::parse("(xx) xxxxx-xxxx"), phone_error(PHONE_INVALID));
         assert_eq!(CloudPhone::parse("(11) 94000-000"), phone_error(PHONE_INVALID));
         assert_eq!(CloudPhone::parse("119400000011"), phone_error(PHONE_INVALID));
         assert_eq!(CloudPhone::parse("(01) 94000-0001"), phone_error(PHONE_INVALID));
@@ -142,6 +139,7 @@ mod tests {
     #[test]
     fn serial_is_trimmed_required_and_at_most_21_characters() {
         assert_eq!(Serial::parse("  PSN-2024-000123 ").map(|s| s.as_str().to_string()), Ok("PSN-2024-000123".into()));
+        assert_eq!(Serial::parse(" ps2401br 535254 ").map(|s| s.as_str().to_string()), Ok("PS2401BR535254".into()));
         assert_eq!(Serial::parse(""), Err(FieldError::new("serial", SERIAL_REQUIRED)));
         assert!(Serial::parse(&"A".repeat(21)).is_ok());
         assert_eq!(Serial::parse(&"A".repeat(22)), Err(FieldError::new("serial", SERIAL_TOO_LONG)));

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::messages::{INVALID_CODE, INVALID_PHONE};
-use crate::flow::{debug_masked, FieldError};
+use crate::flow::{debug_masked, read_phone, FieldError, PhoneReading};
 
 /// Country prefix of every msisdn.
 pub const COUNTRY_PREFIX: &str = "55";
@@ -37,7 +37,7 @@ pub struct DesktopPhone {
 impl DesktopPhone {
     pub const FIELD: &'static str = "phone";
 
-    /// Accepts the masked text or bare digits; mask characters `( ) -` and spaces are ignored.
+    /// Accepts the masked text, bare digits or a prefixed number ([`read_phone`]).
     /// Anything that is not a phone, complete or not, answers [`INVALID_PHONE`].
     pub fn parse(input: &str) -> Result<Self, FieldError> {
         Self::read(input).map_err(|_| FieldError::new(Self::FIELD, INVALID_PHONE))
@@ -53,21 +53,11 @@ impl DesktopPhone {
     }
 
     fn read(input: &str) -> Result<Self, NotAPhone> {
-        let mut digits = String::with_capacity(PHONE_DIGITS);
-        for c in input.chars() {
-            match c {
-                '0'..='9' => digits.push(c),
-                '(' | ')' | '-' | ' ' => {}
-                _ => return Err(NotAPhone::Invalid),
-            }
+        match read_phone(input) {
+            PhoneReading::Empty | PhoneReading::Incomplete => Err(NotAPhone::Incomplete),
+            PhoneReading::National(digits) if digits.as_bytes()[2] == b'9' => Ok(Self { digits }),
+            PhoneReading::National(_) | PhoneReading::Invalid => Err(NotAPhone::Invalid),
         }
-        if digits.len() < PHONE_DIGITS {
-            return Err(NotAPhone::Incomplete);
-        }
-        if digits.len() > PHONE_DIGITS || digits.as_bytes()[2] != b'9' {
-            return Err(NotAPhone::Invalid);
-        }
-        Ok(Self { digits })
     }
 
     /// The 11 national digits.

@@ -1,12 +1,16 @@
 import './flow.css';
 import { IMaskInput } from 'react-imask';
 import { FieldHint, describedBy } from './FieldHint';
+import { pastedPhone } from '../../lib/phone';
 
-/** One display mask for every flow's phone: (DD) NNNNN-NNNN, 15 characters (spec section 5). */
+/**
+ * One display mask for every flow's phone: (DD) NNNNN-NNNN, 15 characters (spec section 5). The
+ * mask holds that length, not a `maxlength`, which cut a pasted `+55 11 91000-0001` before the
+ * mask could drop the country code (issue 29).
+ */
 export const PHONE_MASK = '(00) 00000-0000';
 /** The spec's placeholder (section 5, cloud activation), now the same in the three flows. */
 export const PHONE_PLACEHOLDER = '(xx) xxxxx-xxxx';
-export const PHONE_MAX_LENGTH = 15;
 
 interface Props {
   id: string;
@@ -35,12 +39,13 @@ export function PhoneField({ id, label, value, onChange, invalid = false, hint, 
         id={id}
         name="phone"
         mask={PHONE_MASK}
+        // A pasted `+55 11 91000-0001` reaches the mask as its national digits, not as `(55) 11910-0000`.
+        prepare={(text: string) => pastedPhone(text)}
         value={value}
         onAccept={(next: string) => onChange(next)}
         placeholder={PHONE_PLACEHOLDER}
         inputMode="tel"
         autoComplete="tel-national"
-        maxLength={PHONE_MAX_LENGTH}
         disabled={disabled}
         aria-required="true"
         aria-invalid={invalid}

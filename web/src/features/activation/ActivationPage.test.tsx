@@ -230,7 +230,7 @@ describe('the template around the panels', () => {
     }
   });
 
-  it('"Alterar número" on the code step starts a new attempt at the phone field', async () => {
+  it('"Alterar número" on the code step starts a new attempt at the phone field, keeping phone and licence', async () => {
     server.replyTo = (command) => {
       if (command.type === 'start') return [ev('attempt.started', { variant: 'standard' })];
       if (command.type === 'submit_phone') return [ev('phone.submitted', { phone_display: '(11) *****-5678' })];
@@ -245,7 +245,9 @@ describe('the template around the panels', () => {
     push(ev('code.sent', { resend: false }));
     fireEvent.click(await screen.findByRole('button', { name: 'Alterar número' }));
     await screen.findByRole('heading', { name: DEFAULT_HEADING });
-    expect((screen.getByLabelText('Número do celular') as HTMLInputElement).value).toBe('');
+    // Issue 29: the visitor corrects the number instead of typing everything again.
+    expect((screen.getByLabelText('Número do celular') as HTMLInputElement).value).toBe('(11) 91234-5678');
+    expect((screen.getByLabelText('Código de licença') as HTMLInputElement).value).toBe('LIC-1');
     await waitFor(() => expect(server.sent.filter((command) => command.type === 'start')).toHaveLength(2));
   });
 });

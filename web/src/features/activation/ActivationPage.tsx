@@ -11,12 +11,13 @@ import { WaitingLine } from '../../components/flow/WaitingLine';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import type { Variant } from './chain';
 import { ActivationActor } from './context';
-import type { Platform, StartInput } from './types';
+import type { KeptFields, Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
-import { isBusy, panelOf } from './selectors';
+import { isBusy, licenceFromLink, panelOf } from './selectors';
 import { VARIANT_CONFIGS, variantForPath } from './variants';
 import { CodeValidationPanel } from './components/CodeValidationPanel';
 import { EmailPanel } from './components/EmailPanel';
+import { IncompleteLinkPanel } from './components/IncompleteLinkPanel';
 import { PartnerLoginPanel } from './components/PartnerLoginPanel';
 import { ProductListPanel } from './components/ProductListPanel';
 import { RedirectStorePanel } from './components/RedirectStorePanel';
@@ -42,13 +43,14 @@ const PARTNER_RETURN_PARAMS = ['code', 'state'];
  * The machine's input: the page's variant and what its query brings. The partner's `code`
  * and `state` only on the page's first round: the server accepts a return once.
  */
-function startInput(variant: Variant, search: string, firstRound: boolean): StartInput {
+function startInput(variant: Variant, search: string, firstRound: boolean, kept?: KeptFields): StartInput {
   const query = new URLSearchParams(search);
   const partnerReturn = variant === 'broadband' && firstRound;
   // A partner's return is a new attempt; "Alterar número" too.
   const resumable = firstRound && !(partnerReturn && query.has('code'));
   return {
     resume: resumable ? keptAttempt(ACTIVATION_FLOW, placeOf(variant, search)) : null,
+    kept,
     variant,
     licenca: query.get('licenca'),
     code: partnerReturn ? query.get('code') : null,
@@ -105,11 +107,11 @@ function useStoredPlan() {
 function ActivationFlow({
   variant,
   place,
-  onChangeNumber,
+  onStartOver,
 }: {
   variant: Variant;
   place: string;
-  onChangeNumber: () => void;
+  onStartOver: (kept: KeptFields) => void;
 }) {
   const config = VARIANT_CONFIGS[variant];
   useKeptActivation(place);
@@ -119,6 +121,12 @@ function ActivationFlow({
   const busy = ActivationActor.useSelector(isBusy);
   const error = ActivationActor.useSelector((s) => s.context.error);
   const queueUntil = ActivationActor.useSelector((s) => s.context.queueUntil);
+  // "Alterar número" starts a new attempt with what the visitor typed (the phone to correct).
+  const onChangeNumber = () => {
+    const { phone, licenceInput, cpfCnpj } = actor.getSnapshot().context;
+    onStartOver({ phone, licenceInput, cpfCnpj });
+  };
+  const linkIncomplete = ActivationActor.useSelector((s) => config.disabledInputSerial && !licenceFromLink(s));
   useStoredPlan();
 
   return (
@@ -128,7 +136,8 @@ function ActivationFlow({
         <div className="activation-card">
           {queueUntil !== null && <WaitingLine until={queueUntil} />}
           {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-          {(panel === 'send_code' || panel === 'starting') && <SendCodePanel config={config} />}
+          {(panel === 'send_code' || panel === 'starting') &&
+            (linkIncomplete ? <IncompleteLinkPanel partner={config.partner ?? ''} /> : <SendCodePanel config={config} />)}
           {panel === 'email' && <EmailPanel heading={config.headTitle} />}
           {panel === 'code_validation' && <CodeValidationPanel onChangeNumber={onChangeNumber} />}
           {panel === 'product_list' && <ProductListPanel platform={platform} />}
@@ -150,16 +159,20 @@ export default function ActivationPage({ variant }: Props) {
   usePageMeta({ title: config.pageTitle, description: config.description, noindex: true });
   useProofOfWork();
   // "Alterar número" starts over: a new key gives a fresh machine and a new attempt.
-  const [round, setRound] = useState(0);
+  const [round, setRound] = useState<{ n: number; kept?: KeptFields }>({ n: 0 });
   useForgetPartnerReturn(location.pathname, location.search);
   // A new query string (back from the partner with ?code=) starts a new attempt: the key gives
   // it a fresh machine, which reads its input once.
   return (
     <ActivationActor.Provider
-      key={`${resolved}${location.search}#${round}`}
-      options={{ input: startInput(resolved, location.search, round === 0) }}
+      key={`${resolved}${location.search}#${round.n}`}
+      options={{ input: startInput(resolved, location.search, round.n === 0, round.kept) }}
     >
-      <ActivationFlow variant={resolved} place={placeOf(resolved, location.search)} onChangeNumber={() => setRound((n) => n + 1)} />
+      <ActivationFlow
+        variant={resolved}
+        place={placeOf(resolved, location.search)}
+        onStartOver={(kept) => setRound(({ n }) => ({ n: n + 1, kept }))}
+      />
     </ActivationActor.Provider>
   );
 }

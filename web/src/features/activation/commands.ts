@@ -25,7 +25,9 @@ export function phoneCommand(context: ActivationContext, variant: Variant): Buil
   if (wrong) return wrong;
   const command: Command = { type: 'submit_phone', phone: context.phone };
   if (needsDocument(variant)) command.cpf_cnpj = context.cpfCnpj;
-  if (needsLicence(variant)) command.licence = context.licenceLocked ? context.licence : context.licenceInput;
+  // The tidied licence (no spaces), as the server would read it.
+  const tidy = parseLicence(licence);
+  if (needsLicence(variant) && 'ok' in tidy) command.licence = tidy.ok;
   return { command };
 }
 

@@ -20,6 +20,7 @@ import {
   resumingState,
   send,
   sendOrShow,
+  WRONG_CODES_RULE,
 } from '../../lib/attempts/regions';
 import type { Command } from '../../lib/attempts/regions';
 import { afterCode, beforeCode, isStep, isVariant, stepAfter } from './chain';
@@ -197,10 +198,12 @@ export const activationMachine = setup({
     resendRequested: assign({ error: null, field: null, resending: true, pending: 'send_code' as Step }),
     codeSubmitted: assign({ error: null, field: null, pending: 'validate_code' as Step }),
     codeValidated: assign(({ context }) => ({ pending: afterCode(chainVariant(context))[0] ?? null })),
-    codeRejected: assign(({ event }) => {
+    codeRejected: assign(({ context, event }) => {
       const reason = dataOf(event).reason;
       const error = reason === 'expired' ? CODE_EXPIRED : reason === 'locked' ? CODE_LOCKED : CODE_WRONG;
-      return { pending: null, error, field: null };
+      // The upstream's 406: no code of this attempt will be accepted, so none is offered again.
+      const limitedBy = reason === 'locked' ? WRONG_CODES_RULE : (context.limitedBy ?? null);
+      return { pending: null, error, field: null, limitedBy };
     }),
     productsListed: assign(({ event }) => ({ pending: null, products: grantedProducts(dataOf(event)) })),
     failCustomer: assign({ pending: null, error: CUSTOMER_NOT_FOUND, field: null }),
@@ -289,9 +292,9 @@ export const activationMachine = setup({
     partnerLoginUrl: null,
     returnUrl: null,
     now: Date.now(),
-    phone: '',
-    licenceInput: '',
-    cpfCnpj: '',
+    phone: input.kept?.phone ?? '',
+    licenceInput: input.kept?.licenceInput ?? '',
+    cpfCnpj: input.kept?.cpfCnpj ?? '',
     email: '',
     pincode: '',
     terms: false,

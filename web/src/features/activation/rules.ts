@@ -9,9 +9,12 @@ import {
   INVALID_CPF_CNPJ,
   INVALID_EMAIL,
   INVALID_PHONE,
+  LICENCE_TOO_LONG,
   MISSING_LICENCE,
 } from './texts';
 import type { Field } from './types';
+import { readPhone } from '../../lib/phone';
+import { tidyCode } from '../../lib/typedCode';
 
 export type DocumentKind = 'cpf' | 'cnpj';
 
@@ -26,13 +29,13 @@ function stripMask(input: string, maskChars: string): string {
   return [...input.trim()].filter((c) => !maskChars.includes(c)).join('');
 }
 
-/** `55` + DDD + 9 digits: exactly 11 digits, DDD not 00 to 10, third digit 6 to 9. */
+/** `55` + DDD + 9 digits: 11 national digits (a country prefix dropped), a DDD in use, third digit 6 to 9. */
 export function parsePhone(input: string): Parsed<string> {
-  const digits = stripMask(input, '()- ');
-  const fail = { error: INVALID_PHONE, field: 'phone' as const };
-  if (!/^\d{11}$/.test(digits)) return fail;
-  if (digits.slice(0, 2) <= '10' || !'6789'.includes(digits[2])) return fail;
-  return { ok: `55${digits}` };
+  const reading = readPhone(input);
+  if (reading.kind !== 'national' || !'6789'.includes(reading.digits[2])) {
+    return { error: INVALID_PHONE, field: 'phone' };
+  }
+  return { ok: `55${reading.digits}` };
 }
 
 /** DDD and last four digits: `(11) *****-4321`. */
@@ -59,6 +62,8 @@ export function parseCpfCnpj(input: string): Parsed<{ value: string; kind: Docum
   const generic = { error: INVALID_CPF_CNPJ, field: 'cpf_cnpj' as const };
   if (!/^[0-9A-Z]*$/.test(value)) return generic;
   const allSame = value.length > 0 && [...value].every((c) => c === value[0]);
+  // Only a CNPJ has letters (the alphanumeric one): its message, whatever the length.
+  if (/[A-Z]/.test(value) && value.length !== 14) return { error: INVALID_CNPJ, field: 'cpf_cnpj' };
   if (value.length === 11) {
     const fail = { error: INVALID_CPF, field: 'cpf_cnpj' as const };
     if (!/^\d{11}$/.test(value) || allSame) return fail;
@@ -80,10 +85,11 @@ export function parseCpfCnpj(input: string): Parsed<{ value: string; kind: Docum
   return generic;
 }
 
-/** Not empty (trimmed), at most 21 characters. */
+/** Without spaces (tidyCode), not empty, at most 21 characters: a longer paste is said, never cut. */
 export function parseLicence(input: string): Parsed<string> {
-  const value = input.trim();
-  if (value.length === 0 || [...value].length > LICENCE_MAX) return { error: MISSING_LICENCE, field: 'licence' };
+  const value = tidyCode(input, false);
+  if (value.length === 0) return { error: MISSING_LICENCE, field: 'licence' };
+  if ([...value].length > LICENCE_MAX) return { error: LICENCE_TOO_LONG, field: 'licence' };
   return { ok: value };
 }
 

@@ -76,3 +76,13 @@ export function busyLabelOf(snapshot: ActivationSnapshot): string {
       return 'Carregando…';
   }
 }
+
+/**
+ * Whether the page has a licence from its link: the server's answer once the attempt started
+ * (it ignores a value the form could not hold), the link itself until then.
+ */
+export function licenceFromLink(snapshot: ActivationSnapshot): boolean {
+  const { context } = snapshot;
+  if (context.startedVariant === null) return (context.start.licenca ?? '').trim() !== '';
+  return context.licence !== null && context.licence !== '';
+}

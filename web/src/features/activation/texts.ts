@@ -23,6 +23,8 @@ export const PARTNER_LOGIN_REFUSED =
 
 // Ours: the spec names these rules without a message.
 export const INVALID_EMAIL = 'Por favor, digite um e-mail válido!';
+/** A licence over the spec's 21 characters (issue 29: said, never cut). */
+export const LICENCE_TOO_LONG = 'O código de licença deve ter no máximo 21 caracteres. Confira o código recebido.';
 export const TERMS_REQUIRED = 'Para ativar, aceite os Termos de uso e Privacidade.';
 
 // Panel texts (spec section 2, "Security activation screens").
@@ -32,7 +34,8 @@ export const CARRIER_BUTTON = 'Continuar';
 export const ACTIVATE_BUTTON = 'Ativar';
 export const TERMS_LABEL = 'Li e concordo com os Termos de uso e Privacidade';
 export const RESEND_LINK = 'Reenviar código';
-export const resendingIn = (seconds: number) => `Reenviando em ${seconds} segundos...`;
+/** 'segundo' in the singular at 1 (issue 29). */
+export const resendingIn = (seconds: number) => `Reenviando em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}...`;
 export const PRODUCT_LIST_HEADING = 'Estes são os serviços disponíveis para seu plano.';
 export const REDIRECT_TEXT = 'Aguarde um instante enquanto te direcionamos ...';
 /** The way on from panel 5 when the visitor came back to it (not the spec's: it redirects once). */
@@ -43,6 +46,11 @@ export const PARTNER_LOGIN_TEXT = 'Clique aqui para ativar a proteção EXA Segu
 // Ours: one line under each field on why it is asked, and the endings.
 export const PHONE_HINT = 'Enviamos um código por SMS para confirmar que este celular é seu.';
 export const LICENCE_HINT = 'Está no e-mail ou SMS que você recebeu ao contratar; confirma o seu plano.';
+/** The partner-portal page without a usable licence in its link (issue 29). */
+export const INCOMPLETE_LINK_HEADING = 'O link de ativação está incompleto';
+export const incompleteLinkText = (partner: string) =>
+  `Este endereço não trouxe o código de licença do seu plano (ou ele veio com erro), e sem ele não é possível ativar. Abra de novo o link de ativação na área do cliente ${partner} ou peça o link correto ao atendimento ${partner}.`;
+export const INCOMPLETE_LINK_SUPPORT = 'Se o link certo também não funcionar, nós ajudamos:';
 export const LICENCE_FROM_LINK_HINT = 'Já veio preenchido pelo link do seu provedor; confirma o seu plano.';
 export const EMAIL_HINT = 'É o e-mail da sua conta no provedor; com ele identificamos a sua assinatura.';
 export const cpfCnpjHint = (partner: string | null) =>

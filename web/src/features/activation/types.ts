@@ -81,6 +81,14 @@ export interface StartInput {
   autostart?: boolean;
   /** The attempt this tab left on this page, read back instead of starting a new one. */
   resume?: string | null;
+  /** What "Alterar número" / "Começar de novo" keeps of the previous attempt's form. */
+  kept?: KeptFields;
+}
+
+export interface KeptFields {
+  phone: string;
+  licenceInput: string;
+  cpfCnpj: string;
 }
 
 export interface ActivationContext extends AttemptContext<Command, Field> {

@@ -52,7 +52,8 @@ describe('/cloud/positivo', () => {
     expect(robots.every((content) => content?.includes('noindex'))).toBe(true);
     expect(screen.getByLabelText('Celular').getAttribute('placeholder')).toBe('(xx) xxxxx-xxxx');
     const serial = screen.getByLabelText('Número de série');
-    expect(serial.getAttribute('maxlength')).toBe('21');
+    // No maxlength: an over-long paste is kept whole and refused with a message (issue 29), never cut.
+    expect(serial.hasAttribute('maxlength')).toBe(false);
     expect(serial.getAttribute('placeholder')).toBe('Ex.: PS2401BR00012345');
   });
 

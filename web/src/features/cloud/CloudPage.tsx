@@ -15,6 +15,7 @@ import { StepIndicator } from './components/StepIndicator';
 import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
+import type { CloudInput } from './machine';
 import { isBusy, panelOf } from './selectors';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 import { keptAttempt, useKeptAttempt } from '../../lib/attempts/resume';
@@ -22,8 +23,9 @@ import { CLOUD_FLOW } from './types';
 
 /** Where this tab keeps the page's attempt. */
 const PLACE = '/cloud/positivo';
+import { CLOUD_ACTIVATED_STATE } from '../../lib/flows';
 
-function CloudFlow() {
+function CloudFlow({ onStartAgain }: { onStartAgain: (kept: CloudInput) => void }) {
   const actor = CloudActor.useActorRef();
   const panel = CloudActor.useSelector(panelOf);
   const busy = CloudActor.useSelector(isBusy);
@@ -56,7 +58,14 @@ function CloudFlow() {
             {queueUntil !== null && <WaitingLine until={queueUntil} />}
             {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
             {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
-            {panel === 'code' && <CodePanel />}
+            {panel === 'code' && (
+              <CodePanel
+                onStartAgain={() => {
+                  const { phone, serial } = actor.getSnapshot().context;
+                  onStartAgain({ phone, serial });
+                }}
+              />
+            )}
             <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
               Precisa de ajuda?
             </button>
@@ -91,12 +100,19 @@ export default function CloudPage() {
   const navigate = useNavigate();
   const [resume] = useState(() => keptAttempt(CLOUD_FLOW, PLACE));
   const machine = useMemo(
-    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT) } }),
+    () => cloudMachine.provide({ actions: { redirect: () => navigate(SUCCESS_REDIRECT, { state: CLOUD_ACTIVATED_STATE }) } }),
     [navigate],
   );
+  // "Começar de novo" (codes refused for good): a new key gives a fresh machine and attempt.
+  const [round, setRound] = useState<{ n: number; kept: CloudInput }>({ n: 0, kept: { phone: '', serial: '' } });
   return (
-    <CloudActor.Provider logic={machine} options={{ input: { resume } }}>
-      <CloudFlow />
+    <CloudActor.Provider
+      key={round.n}
+      logic={machine}
+      // The first machine reads back the attempt this tab left; "Começar de novo" starts afresh.
+      options={{ input: round.n === 0 ? { ...round.kept, resume } : round.kept }}
+    >
+      <CloudFlow onStartAgain={(kept) => setRound(({ n }) => ({ n: n + 1, kept }))} />
     </CloudActor.Provider>
   );
 }

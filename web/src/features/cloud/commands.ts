@@ -14,7 +14,7 @@ export function detailsCommand(context: CloudContext): CloudBuilt {
   const serial = parseSerial(context.serial);
   if ('error' in serial) return { error: serial.error, field: 'serial' };
   return {
-    command: { type: context.attemptId ? 'submit_details' : 'start', phone: context.phone, serial: context.serial },
+    command: { type: context.attemptId ? 'submit_details' : 'start', phone: context.phone, serial: serial.ok },
   };
 }
 

@@ -32,7 +32,7 @@ function harness(reply: (input: CommandInput) => Promise<CommandOutput>) {
     },
     actions: { redirect },
   });
-  const actor = createActor(machine).start();
+  const actor = createActor(machine, { input: { phone: '', serial: '' } }).start();
   return { actor, calls, followed, redirect };
 }
 

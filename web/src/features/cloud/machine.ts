@@ -42,12 +42,16 @@ const AFTER_CODE_STEPS = ['register_serial', 'get_custom_token', 'sign_in'];
 
 export type CommandInput = AttemptCommandInput<CloudCommand>;
 
-/** The page's input: the attempt this tab left on it, if any. */
-export interface CloudInput {
-  resume?: string | null;
-}
 export type { CommandOutput } from '../../lib/attempts/regions';
 export type { CloudContext, CloudEvent } from './types';
+
+/** What the page hands a new machine: the attempt this tab left, to read back, or what
+ * "Começar de novo" keeps of the previous attempt's form. */
+export interface CloudInput {
+  resume?: string | null;
+  phone?: string;
+  serial?: string;
+}
 
 function messageOf(event: CloudEvent): string {
   const data = 'data' in event ? event.data : null;
@@ -123,13 +127,14 @@ export const cloudMachine = setup({
 }).createMachine({
   id: 'cloud',
   type: 'parallel',
+  // "Começar de novo" opens a new attempt with what the visitor had typed.
   context: ({ input }) => ({
     resumeId: (input && input.resume) || null,
     replayed: false,
     attemptId: null,
     version: 0,
-    phone: '',
-    serial: '',
+    phone: (input && input.phone) || '',
+    serial: (input && input.serial) || '',
     code: '',
     phoneMasked: null,
     busy: false,

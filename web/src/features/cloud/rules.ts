@@ -1,6 +1,8 @@
 // The cloud form's field rules; the same as events/src/flows/cloud/validation.rs, pinned for
 // both by tests/vectors/cloud/fields.json. Their messages are in texts.ts.
 
+import { readPhone } from '../../lib/phone';
+import { tidyCode } from '../../lib/typedCode';
 import { MESSAGES } from './texts';
 
 export const SERIAL_MAX_LENGTH = 21;
@@ -8,18 +10,17 @@ export const CODE_LENGTH = 6;
 
 export type Parsed = { ok: string } | { error: string };
 
-/** `(##) #####-####`: 11 digits, area code 11 to 99; gives the msisdn (55 + digits). */
+/** `(##) #####-####`: 11 national digits (a country prefix dropped), a DDD in use; gives the msisdn (55 + digits). */
 export function parsePhone(input: string): Parsed {
-  const digits = input.replace(/\D/g, '');
-  if (digits === '') return { error: MESSAGES.phoneRequired };
-  if (digits.length !== 11 || digits.startsWith('0') || digits.startsWith('10')) {
-    return { error: MESSAGES.phoneInvalid };
-  }
-  return { ok: `55${digits}` };
+  const reading = readPhone(input);
+  if (reading.kind === 'empty') return { error: MESSAGES.phoneRequired };
+  if (reading.kind !== 'national') return { error: MESSAGES.phoneInvalid };
+  return { ok: `55${reading.digits}` };
 }
 
+/** Without spaces and in capitals, as printed on the label (tidyCode); a longer paste is said, never cut. */
 export function parseSerial(input: string): Parsed {
-  const serial = input.trim();
+  const serial = tidyCode(input, true);
   if (serial === '') return { error: MESSAGES.serialRequired };
   // Counted in characters, as the Rust side does.
   if ([...serial].length > SERIAL_MAX_LENGTH) return { error: MESSAGES.serialTooLong };

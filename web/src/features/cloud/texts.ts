@@ -12,3 +12,6 @@ export const MESSAGES = {
 
 /** Shown when the server gave up on a step (events/src/flows/cloud/state.rs GENERIC_ERROR). */
 export const GENERIC_ERROR = 'Ops, ocorreu um erro. Tente novamente em instantes.';
+
+/** Spec section 4: the resend countdown, 'segundo' in the singular at 1. */
+export const resendingIn = (seconds: number) => `Reenviando em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}...`;

@@ -33,7 +33,7 @@ describe('cloud panel vectors', () => {
 
   for (const vector of panels.cases) {
     it(vector.name, () => {
-      const actor = createActor(quietMachine()).start();
+      const actor = createActor(quietMachine(), { input: { phone: '', serial: '' } }).start();
       let previous: number | null = null;
       (vector.steps as Step[]).forEach((step, index) => {
         const at = Date.parse(step.event.at);

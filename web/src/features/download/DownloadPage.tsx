@@ -49,7 +49,9 @@ function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber:
 /** Where this tab keeps the page's attempt: one per operating system's page. */
 const placeOf = (os: DesktopOs) => `/av-desktop/download/${os}`;
 
-function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: () => void }) {
+function DownloadFlow({ os, onStartOver }: { os: DesktopOs; onStartOver: (phone: string) => void }) {
+  const actor = DownloadActor.useActorRef();
+  const onChangeNumber = () => onStartOver(actor.getSnapshot().context.phone);
   usePageMeta({ title: TEXTS.pageTitle, description: TEXTS.pageDescription, noindex: true });
   const attemptId = DownloadActor.useSelector((s) => s.context.attemptId);
   const settled = DownloadActor.useSelector((s) => s.matches({ request: 'idle' }));
@@ -86,16 +88,16 @@ function DownloadFlow({ os, onChangeNumber }: { os: DesktopOs; onChangeNumber: (
 export default function DownloadPage() {
   const { os } = useParams();
   // "Alterar número" starts over with a fresh machine and a new attempt.
-  const [round, setRound] = useState(0);
+  const [round, setRound] = useState<{ n: number; phone?: string }>({ n: 0 });
   useProofOfWork();
   const browser = useMemo(() => detectBrowser(navigator.userAgent), []);
   if (!isDesktopOs(os)) return <Navigate to="/seguranca" replace />;
   // A new os is a new attempt: the key gives it a fresh machine, which starts it with its input,
   // or on arrival reads back the attempt this tab left on the page ("Alterar número" does not).
-  const resume = round === 0 ? keptAttempt(DOWNLOAD_FLOW, placeOf(os)) : null;
+  const resume = round.n === 0 ? keptAttempt(DOWNLOAD_FLOW, placeOf(os)) : null;
   return (
-    <DownloadActor.Provider key={`${os}#${round}`} options={{ input: { os, browser, resume } }}>
-      <DownloadFlow os={os} onChangeNumber={() => setRound((n) => n + 1)} />
+    <DownloadActor.Provider key={`${os}#${round.n}`} options={{ input: { os, browser, resume, phone: round.phone } }}>
+      <DownloadFlow os={os} onStartOver={(phone) => setRound(({ n }) => ({ n: n + 1, phone }))} />
     </DownloadActor.Provider>
   );
 }

@@ -183,7 +183,7 @@ export const downloadMachine = setup({
     field: null,
     outgoing: null,
     queueUntil: null,
-    phone: '',
+    phone: (input && input.phone) || '',
     code: '',
     partner: null,
     maskedPhone: null,
@@ -297,7 +297,6 @@ export const downloadMachine = setup({
           actions: [
             'settle',
             assign({
-              phone: '',
               maskedPhone: null,
               codeError: false,
               partners: [],

@@ -2,6 +2,7 @@
 // (events/src/flows/download/validation.rs); tests/vectors/download/fields.json holds both.
 // Their messages are in texts.ts.
 
+import { readPhone } from '../../lib/phone';
 import { INVALID_CODE, INVALID_PHONE } from './texts';
 
 export const PHONE_DIGITS = 11;
@@ -18,20 +19,17 @@ export type PhoneCheck =
   | { valid: false; message: string | null; msisdn: null };
 
 /**
- * Checks a typed phone (masked or bare digits). Fewer than 11 digits: not valid yet and no
- * message; 11 digits failing `(DD) 9NNNN-NNNN`, more digits or other characters: the message.
+ * Checks a typed phone (masked, bare digits or with a country prefix, lib/phone.ts). Fewer than
+ * 11 national digits: not valid yet and no message; an area code not in use, a third digit other
+ * than 9, more digits or other characters: the message.
  */
 export function checkPhone(input: string): PhoneCheck {
-  let digits = '';
-  for (const c of input) {
-    if (c >= '0' && c <= '9') digits += c;
-    else if (!'()- '.includes(c)) return { valid: false, message: INVALID_PHONE, msisdn: null };
-  }
-  if (digits.length < PHONE_DIGITS) return { valid: false, message: null, msisdn: null };
-  if (digits.length > PHONE_DIGITS || digits[2] !== '9') {
+  const reading = readPhone(input);
+  if (reading.kind === 'empty' || reading.kind === 'incomplete') return { valid: false, message: null, msisdn: null };
+  if (reading.kind === 'invalid' || reading.digits[2] !== '9') {
     return { valid: false, message: INVALID_PHONE, msisdn: null };
   }
-  return { valid: true, message: null, msisdn: `+55${digits}` };
+  return { valid: true, message: null, msisdn: `+55${reading.digits}` };
 }
 
 export type CodeCheck = { valid: true; message: null } | { valid: false; message: string };

@@ -28,7 +28,7 @@ export const TEXTS = {
   codeTitle: 'Digite o código',
   codeSentTo: (phone: string) => `Enviamos um código de 6 dígitos por SMS para ${phone}.`,
   codeLabel: 'Código de verificação',
-  resendIn: (seconds: number) => `Reenviar código em ${seconds} segundos`,
+  resendIn: (seconds: number) => `Reenviar código em ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}`,
   resend: 'Reenviar código',
   confirmCode: 'Confirmar',
 

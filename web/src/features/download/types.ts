@@ -131,6 +131,8 @@ export interface StartInput {
   browser: string;
   /** The attempt this tab left on this page, read back instead of starting a new one. */
   resume?: string | null;
+  /** The phone "Alterar número" keeps from the previous attempt. */
+  phone?: string;
 }
 
 export interface DownloadContext extends AttemptContext<DownloadCommand, Field> {

@@ -23,12 +23,21 @@ export class AttemptError extends Error {
   readonly field: string | null;
   /** Seconds the server asked to wait (`Retry-After`), when it did. */
   readonly retryAfter: number | null;
-  constructor(status: number, message: string, field: string | null, retryAfter: number | null = null) {
+  /** The abuse limit that refused the command (`wrong_codes`, ...), as the server names it. */
+  readonly rule: string | null;
+  constructor(
+    status: number,
+    message: string,
+    field: string | null,
+    retryAfter: number | null = null,
+    rule: string | null = null,
+  ) {
     super(message);
     this.name = 'AttemptError';
     this.status = status;
     this.field = field;
     this.retryAfter = retryAfter;
+    this.rule = rule;
   }
 }
 
@@ -43,15 +52,17 @@ async function call<View>(url: string, init: RequestInit): Promise<AttemptReply<
     throw new AttemptError(0, NETWORK_MESSAGE, null);
   }
   const body = (await response.json().catch(() => null)) as
-    | (AttemptReply<View> & { message?: string; field?: string | null })
+    | (AttemptReply<View> & { message?: string; field?: string | null; rule?: string | null })
     | null;
   if (!response.ok || body === null) {
     const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
+    const rule = typeof body?.rule === 'string' ? body.rule : null;
     throw new AttemptError(
       response.status,
       body?.message ?? NETWORK_MESSAGE,
       body?.field ?? null,
       Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+      rule,
     );
   }
   return body;

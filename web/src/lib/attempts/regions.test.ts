@@ -10,6 +10,7 @@ import {
   attemptDelays,
   attemptGuards,
   commandActor,
+  codesExhausted,
   followActor,
   liveStates,
   requestStates,
@@ -168,6 +169,22 @@ describe('attempt regions', () => {
     expect(await send()).toEqual({ error: NETWORK_MESSAGE, field: null });
     actor.send({ type: 'DISMISS' });
     expect(actor.getSnapshot().context).toMatchObject({ error: null, field: null });
+  });
+
+  it('remembers the limit that refused a command: codes refused for good stay so after a dismiss', async () => {
+    const failures: unknown[] = [
+      new AttemptError(429, 'Máximo de tentativas excedido.', null, null, 'wrong_codes'),
+      new AttemptError(422, 'Outro erro.', null),
+    ];
+    const { actor, idle } = harness(() => Promise.reject(failures.shift()));
+    expect(codesExhausted(actor.getSnapshot().context)).toBe(false);
+    actor.send({ type: 'SEND', command: { type: 'resend_code' } });
+    await idle();
+    expect(codesExhausted(actor.getSnapshot().context)).toBe(true);
+    actor.send({ type: 'DISMISS' });
+    actor.send({ type: 'SEND', command: { type: 'submit_code' } });
+    await idle();
+    expect(codesExhausted(actor.getSnapshot().context)).toBe(true);
   });
 
   it("starts the flow's attempt with the first command and sends the next ones to it", async () => {

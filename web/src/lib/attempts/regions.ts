@@ -72,6 +72,16 @@ export interface AttemptContext<TCommand extends Command = Command, TField exten
   replayed: boolean;
   /** While the start waits in line (503 past capacity): when it is tried again (ms epoch). */
   queueUntil: number | null;
+  /** The abuse limit that last refused a command (the server's `rule`), if any. */
+  limitedBy?: string | null;
+}
+
+/** The server's rule once the attempt had too many wrong codes: it checks and sends no more. */
+export const WRONG_CODES_RULE = 'wrong_codes';
+
+/** No code of this attempt can be checked or sent any more (issue 29): the page says what next. */
+export function codesExhausted(context: AttemptContext): boolean {
+  return context.limitedBy === WRONG_CODES_RULE;
 }
 
 /** Sends one command of `flow`: the first one starts the attempt. */
@@ -113,9 +123,9 @@ function serverEventsOf(event: EventObject): AttemptEvent[] {
 }
 
 /** The banner's message and field for a failed request. */
-export function failureOf(error: unknown): { error: string; field: string | null } {
-  if (error instanceof AttemptError) return { error: error.message, field: error.field };
-  return { error: NETWORK_MESSAGE, field: null };
+export function failureOf(error: unknown): { error: string; field: string | null; rule: string | null } {
+  if (error instanceof AttemptError) return { error: error.message, field: error.field, rule: error.rule };
+  return { error: NETWORK_MESSAGE, field: null, rule: null };
 }
 
 /**
@@ -166,7 +176,8 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
   });
   const requestFailed: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => {
     const failure = failureOf('error' in event ? event.error : null);
-    return { error: failure.error, field: fieldOf(failure.field) } as Partial<TContext>;
+    const limited = failure.rule === null ? {} : { limitedBy: failure.rule };
+    return { error: failure.error, field: fieldOf(failure.field), ...limited } as Partial<TContext>;
   });
   const dismiss: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: null, field: null }) as Partial<TContext>);
   /** The attempt could not be read back (gone, or another session's): the page starts afresh. */

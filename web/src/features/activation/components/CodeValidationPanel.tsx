@@ -1,4 +1,6 @@
 import { ChangeNumber } from '../../../components/flow/ChangeNumber';
+import { CodesExhausted } from '../../../components/flow/CodesExhausted';
+import { codesExhausted } from '../../../lib/attempts/regions';
 import { Checkbox } from '../../../components/flow/Checkbox';
 import { CodeField } from '../../../components/flow/CodeField';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
@@ -24,7 +26,18 @@ export function CodeValidationPanel({ onChangeNumber }: { onChangeNumber?: () =>
   const busyLabel = ActivationActor.useSelector(busyLabelOf);
   const activating = ActivationActor.useSelector((s) => isBusy(s) && s.context.outgoing?.type === 'submit_code');
   const invalid = ActivationActor.useSelector((s) => s.context.field === 'pincode');
+  const exhausted = ActivationActor.useSelector((s) => codesExhausted(s.context));
   const counting = secondsLeft > 0;
+  if (exhausted && onChangeNumber) {
+    return (
+      <section className="activation-panel" aria-labelledby="activation-heading">
+        <h1 id="activation-heading" className="activation-heading">
+          Digite o código que enviamos por SMS
+        </h1>
+        <CodesExhausted onStartAgain={onChangeNumber} />
+      </section>
+    );
+  }
   const ready = new RegExp(`^\\d{${PINCODE_LENGTH}}$`).test(pincode) && terms && !counting && !busy;
   return (
     <PanelForm

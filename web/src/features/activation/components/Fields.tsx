@@ -1,7 +1,7 @@
 import { IMaskInput } from 'react-imask';
 import { FieldHint, describedBy } from '../../../components/flow/FieldHint';
 import type { Field } from '../types';
-import { CPF_CNPJ_MAX, LICENCE_MAX } from '../rules';
+import { CPF_CNPJ_MAX } from '../rules';
 
 export { PhoneField } from '../../../components/flow/PhoneField';
 export { FieldHint } from '../../../components/flow/FieldHint';
@@ -64,7 +64,6 @@ export function LicenceField({ id, label, value, invalid, onChange, disabled = f
         type="text"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        maxLength={LICENCE_MAX}
         disabled={disabled}
         autoComplete="off"
         aria-required="true"

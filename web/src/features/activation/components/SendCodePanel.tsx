@@ -42,7 +42,7 @@ export function SendCodePanel({ config }: { config: VariantConfig }) {
         <LicenceField
           id="activation-licence"
           label="Código de licença"
-          hint={config.disabledInputSerial ? LICENCE_FROM_LINK_HINT : LICENCE_HINT}
+          hint={licenceLocked && licence !== '' ? LICENCE_FROM_LINK_HINT : LICENCE_HINT}
           value={licence}
           invalid={field === 'licence'}
           onChange={(value) => actor.send({ type: 'FIELD_CHANGED', field: 'licence', value })}

@@ -1,11 +1,14 @@
 import { ChangeNumber } from '../../../components/flow/ChangeNumber';
+import { CodesExhausted } from '../../../components/flow/CodesExhausted';
+import { codesExhausted } from '../../../lib/attempts/regions';
 import { CodeField } from '../../../components/flow/CodeField';
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { CloudActor } from '../context';
 import { activationStageOf, isBusy, resendOf } from '../selectors';
+import { resendingIn } from '../texts';
 
 /** Form 2: the SMS code, the resend link (or its countdown) and the way back to form 1. */
-export function CodePanel() {
+export function CodePanel({ onStartAgain }: { onStartAgain: () => void }) {
   const actor = CloudActor.useActorRef();
   const phoneMasked = CloudActor.useSelector((s) => s.context.phoneMasked);
   const code = CloudActor.useSelector((s) => s.context.code);
@@ -14,7 +17,9 @@ export function CodePanel() {
   const stage = CloudActor.useSelector(activationStageOf);
   // null while the link shows; the seconds left otherwise.
   const countdown = CloudActor.useSelector((s) => (resendOf(s) === 'countdown' ? s.context.resendSeconds : null));
+  const exhausted = CloudActor.useSelector((s) => codesExhausted(s.context));
   const back = () => actor.send({ type: 'BACK' });
+  if (exhausted) return <CodesExhausted onStartAgain={onStartAgain} />;
   return (
     <form
       className="cloud-form"
@@ -42,7 +47,7 @@ export function CodePanel() {
             Reenviar código
           </button>
         ) : (
-          <span>Reenviando em {countdown} segundos...</span>
+          <span>{resendingIn(countdown)}</span>
         )}
       </p>
       <div className="cloud-form__actions">

@@ -1,7 +1,6 @@
 import { LoadingButton } from '../../../components/flow/LoadingButton';
 import { PhoneField } from '../../../components/flow/PhoneField';
 import { CloudActor } from '../context';
-import { SERIAL_MAX_LENGTH } from '../rules';
 import { isBusy } from '../selectors';
 import { PhoneTip } from './PhoneTip';
 
@@ -48,7 +47,6 @@ export function DetailsPanel({ onHelp }: { onHelp: () => void }) {
           name="serial"
           className="flow-input"
           value={serial}
-          maxLength={SERIAL_MAX_LENGTH}
           placeholder={SERIAL_PLACEHOLDER}
           autoComplete="off"
           autoCapitalize="characters"

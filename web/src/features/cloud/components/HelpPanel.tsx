@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { openChatbot } from '../../../components/Chatbot';
 import { CloseIcon } from '../../../components/Icons';
+import { useBackCloses } from '../../../components/useBackCloses';
 import { SerialLabel } from './SerialLabel';
 
 /** Set to a video address (an embeddable player URL) to show it in the panel. */
@@ -39,21 +40,28 @@ function HelpVideo() {
 /** The side panel about the serial label, over a mask that closes it. */
 export function HelpPanel({ open, onClose }: Props) {
   const closeButton = useRef<HTMLButtonElement>(null);
+  // The phone's Back closes the panel; X, Escape and the mask take its history entry away too
+  // (the support button leaves it to the chat panel it opens).
+  const leaveEntry = useBackCloses(open, onClose);
+  const dismiss = useCallback(() => {
+    leaveEntry();
+    onClose();
+  }, [leaveEntry, onClose]);
 
   useEffect(() => {
     if (!open) return;
     closeButton.current?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') dismiss();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, onClose]);
+  }, [open, dismiss]);
 
   if (!open) return null;
   return (
     <>
-      <div className="cloud-help-mask" data-testid="help-mask" aria-hidden="true" onClick={onClose} />
+      <div className="cloud-help-mask" data-testid="help-mask" aria-hidden="true" onClick={dismiss} />
       <aside className="cloud-help" role="dialog" aria-modal="true" aria-labelledby="cloud-help-title">
         <div className="cloud-help__header">
           <h2 id="cloud-help-title">Onde encontro o número de série?</h2>
@@ -62,7 +70,7 @@ export function HelpPanel({ open, onClose }: Props) {
             type="button"
             className="icon-button cloud-help__close"
             aria-label="Fechar ajuda"
-            onClick={onClose}
+            onClick={dismiss}
           >
             <CloseIcon />
           </button>
