@@ -122,6 +122,33 @@ impl ParquetSink {
     }
 }
 
+/// The funnel facts of `query` into the Parquet file `path`; `progress` counts the attempts.
+pub async fn export(
+    store: &events::EventStore,
+    query: &crate::funnel::FunnelQuery,
+    path: &Path,
+    progress: &indicatif::ProgressBar,
+) -> anyhow::Result<u64> {
+    use anyhow::Context as _;
+    let mut sink = ParquetSink::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut failed = None;
+    let sink_ref = &mut sink;
+    let on_finished = |finished: &Finished| {
+        if failed.is_none() {
+            match sink_ref.push(&query.funnel, finished) {
+                Ok(()) => progress.inc(1),
+                Err(error) => failed = Some(error),
+            }
+        }
+    };
+    let replay = crate::funnel::Replay::new(query).with_sink(on_finished);
+    crate::funnel::replay_with(store, replay, |_| {}).await?;
+    if let Some(error) = failed {
+        return Err(error).context("writing the Parquet file");
+    }
+    sink.finish().context("closing the Parquet file")
+}
+
 impl Row {
     /// A row whose only use is to derive the schema from.
     fn empty() -> Self {

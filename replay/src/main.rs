@@ -286,7 +286,13 @@ async fn main() -> anyhow::Result<()> {
                 breakdown: None,
             };
             if let (ExportFormat::Parquet, Some(path)) = (format, output) {
-                let rows = export_parquet(&store, &query, &path).await?;
+                let progress = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                progress.set_style(
+                    ProgressStyle::with_template("{spinner} {pos} tentativas ({per_sec})")
+                        .context("progress template")?,
+                );
+                let rows = replay::export_parquet::export(&store, &query, &path, &progress).await?;
+                progress.finish_and_clear();
                 eprintln!("{rows} linhas gravadas em {}", path.display());
                 return Ok(());
             }
@@ -368,35 +374,4 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The funnel facts into a Parquet file, with a bar of attempts written on a terminal.
-async fn export_parquet(
-    store: &events::EventStore,
-    query: &FunnelQuery,
-    path: &std::path::Path,
-) -> anyhow::Result<u64> {
-    let mut sink =
-        replay::export_parquet::ParquetSink::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let progress = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    progress.set_style(
-        ProgressStyle::with_template("{spinner} {pos} tentativas ({per_sec})").context("progress template")?,
-    );
-    let mut failed = None;
-    let sink_ref = &mut sink;
-    let on_finished = |finished: &replay::funnel::Finished| {
-        if failed.is_none() {
-            match sink_ref.push(&query.funnel, finished) {
-                Ok(()) => progress.inc(1),
-                Err(error) => failed = Some(error),
-            }
-        }
-    };
-    let replay = replay::funnel::Replay::new(query).with_sink(on_finished);
-    replay::funnel::replay_with(store, replay, |_| {}).await?;
-    progress.finish_and_clear();
-    if let Some(error) = failed {
-        return Err(error).context("writing the Parquet file");
-    }
-    sink.finish().context("closing the Parquet file")
 }
