@@ -47,15 +47,14 @@ pub fn write_rows(out: &mut impl Write, funnel: &Funnel, attempt: &Finished) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::funnel::Facts;
     use chrono::{NaiveDate, TimeZone, Utc};
 
-    #[test]
-    fn one_row_per_step_reached_and_the_refusal_on_the_last() {
-        let funnel = events::funnel::funnel("cloud", None).expect("cloud");
-        let attempt = Finished {
+    /// A cloud attempt that reached its second step 1.5 s after the first and was refused there.
+    pub(crate) fn cloud_attempt_refused_at_the_code(refusal: &str) -> Finished {
+        Finished {
             attempt: "cloud-1".into(),
             started: Utc.with_ymd_and_hms(2026, 11, 2, 13, 0, 0).single().expect("time"),
             facts: Facts {
@@ -67,8 +66,15 @@ mod tests {
                 day: NaiveDate::from_ymd_opt(2026, 11, 2).expect("day"),
             },
             reached: vec![0, 1_500],
-            refusal: Some("Código incorreto, verifique a mensagem enviada e tente novamente!".into()),
-        };
+            refusal: Some(refusal.into()),
+        }
+    }
+
+    #[test]
+    fn one_row_per_step_reached_and_the_refusal_on_the_last() {
+        let funnel = events::funnel::funnel("cloud", None).expect("cloud");
+        let attempt =
+            cloud_attempt_refused_at_the_code("Código incorreto, verifique a mensagem enviada e tente novamente!");
         let mut out = Vec::new();
         write_rows(&mut out, &funnel, &attempt).expect("writes");
         let text = String::from_utf8(out).expect("utf-8");

@@ -172,26 +172,11 @@ impl Row {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::funnel::Facts;
-    use chrono::{TimeZone, Utc};
 
     #[test]
     fn one_row_per_step_reached_and_the_refusal_only_on_the_last() {
         let funnel = events::funnel::funnel("cloud", None).expect("cloud");
-        let attempt = Finished {
-            attempt: "cloud-1".into(),
-            started: Utc.with_ymd_and_hms(2026, 11, 2, 13, 0, 0).single().expect("time"),
-            facts: Facts {
-                variant: "—".into(),
-                brand: "—".into(),
-                partner: "—".into(),
-                os: "Android".into(),
-                platform: "mobile".into(),
-                day: NaiveDate::from_ymd_opt(2026, 11, 2).expect("day"),
-            },
-            reached: vec![0, 1_500],
-            refusal: Some("Código incorreto".into()),
-        };
+        let attempt = crate::export::tests::cloud_attempt_refused_at_the_code("Código incorreto");
         let rows = rows(&funnel, &attempt);
         assert_eq!(rows.len(), 2);
         assert_eq!(
