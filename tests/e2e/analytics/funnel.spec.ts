@@ -36,7 +36,7 @@ test('an analyst lands on the funnels, asks the download funnel and reads the nu
   // the one to the request this click sent (the landing's own question, for the activation
   // funnel, may still be in flight and answer meanwhile).
   // The page also asks about the period before, for its comparison: that request ends earlier.
-  const lastDay = await page.getByLabel('Até').inputValue();
+  const lastDay = await page.getByLabel('Até', { exact: true }).inputValue();
   let steps: Step[] = [];
   await expect(async () => {
     const asked = page.waitForRequest((r) => {
