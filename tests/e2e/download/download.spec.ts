@@ -136,6 +136,9 @@ for (const [national, what] of [
   });
 }
 
+/** 11 digits as the field's mask shows them: `(47) 93862-2042`. */
+const typedAs = (national: string) => `(${national.slice(0, 2)}) ${national.slice(2, 7)}-${national.slice(7)}`;
+
 test('a phone outside the user collection: not found, then back to the phone', async ({ page, request }) => {
   const phone = freshPhone();
   const before = await toCodePanel(page, request, phone);
@@ -146,7 +149,8 @@ test('a phone outside the user collection: not found, then back to the phone', a
   await page.getByRole('button', { name: 'Tentar novamente' }).click();
   const f = ui(page);
   await expect(f.phone).toBeVisible();
-  await expect(f.phone).toHaveValue('');
+  // The number typed stays, to correct rather than type again (issue 29).
+  await expect(f.phone).toHaveValue(typedAs(phone.typed));
   await expectSteps(page, 1);
 });
 
@@ -186,11 +190,11 @@ test('the phone field: mask, hint, notes, and the invalid-number message', async
   await expect(f.continue).toBeEnabled();
 });
 
-test('"Alterar número" on the code step goes back to the phone', async ({ page, request }) => {
+test('"Alterar número" on the code step goes back to the phone, keeping it to correct', async ({ page, request }) => {
   const phone = freshPhone();
   await toCodePanel(page, request, phone);
   await page.getByRole('button', { name: 'Alterar número' }).click();
-  await expect(page.getByLabel('Número de celular')).toHaveValue('');
+  await expect(page.getByLabel('Número de celular')).toHaveValue(typedAs(phone.typed));
   await expectSteps(page, 1);
 });
 
