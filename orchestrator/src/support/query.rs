@@ -62,7 +62,8 @@ pub fn from_body(body: serde_json::Map<String, Value>) -> Option<HashMap<String,
         .filter(|(_, value)| !value.is_null())
         .map(|(name, value)| match value {
             Value::String(text) => Some((name, text)),
-            Value::Number(number) => Some((name, number.to_string())),
+            // Only the page is a number (docs/openapi.yaml); a number anywhere else is refused.
+            Value::Number(number) if name == "page" => Some((name, number.to_string())),
             _ => None,
         })
         .collect()
@@ -143,6 +144,18 @@ pub fn echo(key: &Key, filters: &Filters) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_search_body_takes_text_and_a_numeric_page_only() {
+        let body = |text: &str| serde_json::from_str::<serde_json::Map<String, Value>>(text).expect("json");
+        let read = from_body(body(r#"{"phone": "(11) 91000-0001", "page": 2, "flow": null}"#)).expect("read");
+        assert_eq!(
+            (read.get("phone").map(String::as_str), read.get("page").map(String::as_str)),
+            (Some("(11) 91000-0001"), Some("2"))
+        );
+        assert_eq!(from_body(body(r#"{"phone": "(11) 91000-0001", "id": 0}"#)), None);
+        assert_eq!(from_body(body(r#"{"phone": ["x"]}"#)), None);
+    }
 
     #[test]
     fn phones_in_every_common_form_normalize_alike() {
