@@ -73,7 +73,12 @@ if [ -f tests/package.json ]; then
   wait_for "http://127.0.0.1:$E2E_TINY_PORT/readyz" 60 || die "the tiny portal did not start"
   (cd tests && BASE_URL="http://127.0.0.1:$E2E_PORT" SANDBOX_URL="http://127.0.0.1:$E2E_SANDBOX_PORT" \
     E2E_DATABASE_URL="$E2E_DATABASE_URL" E2E_TINY_URL="http://127.0.0.1:$E2E_TINY_PORT" \
-    E2E_TINY_SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" npx playwright test)
+    E2E_TINY_SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" npx playwright test) || {
+    # CI keeps nothing but this output: the portal's own account of the failure goes with it.
+    say "the portal's warnings and errors during the browser tests (target/e2e-portal.log)"
+    grep -aE 'WARN|ERROR' "$ROOT/target/e2e-portal.log" | tail -n 60 || true
+    die "browser tests failed"
+  }
   say "API: schemathesis against docs/openapi.yaml on the same portal (every check)"
   bash tests/api/schemathesis.sh "http://127.0.0.1:$E2E_PORT" "$E2E_DATABASE_URL" "$ROOT/target/debug/orchestrator"
   say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest"

@@ -36,7 +36,7 @@ async fn metrics(app: &common::TestApp) -> String {
 #[sqlx::test(migrations = "../migrations")]
 async fn past_capacity_a_new_attempt_waits_and_a_started_one_goes_on(db: PgPool) {
     let mut load: Option<Arc<Load>> = None;
-    let app = common::spawn_app_with(db, |state| load = Some(state.admission.load.clone())).await;
+    let app = common::spawn_app_admitting(db, |state| load = Some(state.admission.load.clone())).await;
     let load = load.expect("the app's load");
     load.add_slots(2);
 
@@ -82,7 +82,7 @@ async fn past_capacity_a_new_attempt_waits_and_a_started_one_goes_on(db: PgPool)
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_late_step_nobody_runs_closes_the_door_until_it_is_claimed(db: PgPool) {
-    let app = common::spawn_app(db.clone()).await;
+    let app = common::spawn_app_admitting(db.clone(), |_| {}).await;
     assert_eq!(start(&app).await.0, 201);
     // A step due 5 s ago that no runner holds (this app runs none): the lag the sampler reads.
     sqlx::query("INSERT INTO due_steps (stream_id, flow, step, due_at) VALUES ('download-late', 'download', 'x', now() - interval '5 seconds')")

@@ -105,7 +105,12 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         download: DownloadConfig::default(),
         abuse: orchestrator::config::AbuseConfig::default(),
         server: orchestrator::config::ServerConfig::default(),
-        admission: orchestrator::config::AdmissionConfig::default(),
+        // Off: most tests run no runner, so their due steps would read as runner lag and close
+        // the door mid-test. The overload tests turn it on (`spawn_app_admitting`).
+        admission: orchestrator::config::AdmissionConfig {
+            admission_signals: String::new(),
+            ..orchestrator::config::AdmissionConfig::default()
+        },
     }
 }
 
@@ -116,6 +121,13 @@ pub async fn spawn_app(db: PgPool) -> TestApp {
 /// The app with its state adjusted by `adjust` (extra flows, say) before it serves.
 pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
     spawn(db, "http://127.0.0.1:9", adjust).await.0
+}
+
+/// The app with admission control as a deployment has it (every signal of the defaults), its
+/// state adjusted by `adjust`.
+pub async fn spawn_app_admitting(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
+    let defaults = |config: &mut ServeConfig| config.admission = orchestrator::config::AdmissionConfig::default();
+    spawn_with(db, "http://127.0.0.1:9", defaults, adjust).await.0
 }
 
 /// The app with its upstreams at `sandbox_url` and its configuration changed by `configure`

@@ -100,13 +100,19 @@ export async function signIn(page: Page, staff: Staff, open = true): Promise<voi
   await expect(form.heading).toBeVisible();
   await form.email.fill(staff.email);
   await form.password.fill(staff.password);
-  await form.submit.click();
   if (staff.totpSecret) {
+    await form.submit.click();
     // The password was right: the page asks for the second factor.
     await expect(form.code).toBeVisible();
     await form.code.fill(nextCode(staff));
-    await form.submit.click();
   }
+  // The server's answer to the last submit: a refusal fails here with what the server said.
+  const answered = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/staff/session' && r.request().method() === 'POST',
+  );
+  await form.submit.click();
+  const answer = await answered;
+  if (!answer.ok()) throw new Error(`sign-in of ${staff.email} refused: ${answer.status()} ${await answer.text()}`);
   await expect(page).not.toHaveURL(/\/suporte\/entrar/);
 }
 
