@@ -14,6 +14,12 @@ import type { Frame, ReplayedEvent } from '../../lib/attempts/replay/fold';
 export interface Replay {
   /** The replayed moment (ms epoch): the time of the event the screen is folded up to. */
   at: number;
+  /**
+   * Since when the panel on screen has been there (ms epoch), as far as the events tell: the
+   * first of the consecutive events that left it on screen (a hint that hides after a while
+   * reads its age from it).
+   */
+  since: number;
 }
 
 export const ReplayContext = createContext<Replay | null>(null);
@@ -45,4 +51,12 @@ export const ReplayFlowsContext = createContext<Readonly<Record<string, ReplayFl
 
 export function useReplayFlow(flow: string): ReplayFlow | null {
   return useContext(ReplayFlowsContext)[flow] ?? null;
+}
+
+/** The `Replay` of frame `index`: its time, and since when its panel has been on screen. */
+export function replayAt(flow: ReplayFlow, frames: Frame[], index: number): Replay {
+  const panel = flow.panelOf(frames[index]);
+  let first = index;
+  while (first > 0 && flow.panelOf(frames[first - 1]) === panel) first -= 1;
+  return { at: frames[index].time, since: frames[first].time };
 }

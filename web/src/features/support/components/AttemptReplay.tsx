@@ -6,7 +6,7 @@
 
 import './replay.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ReplayContext, useReplayFlow } from '../../../components/flow/replay';
+import { replayAt, ReplayContext, useReplayFlow } from '../../../components/flow/replay';
 import type { Detail } from '../api';
 import { formatDateTime, formatTime } from '../dates';
 import { actorLabel, panelLabel } from '../labels';
@@ -62,7 +62,7 @@ export function AttemptReplay({ detail }: { detail: Detail }) {
             onClick={() => go(index - 1)}
             disabled={index === 0}
           >
-            ← Anterior
+            <span aria-hidden="true">←</span> Anterior
           </button>
           <input
             id="sp-replay-range"
@@ -81,7 +81,7 @@ export function AttemptReplay({ detail }: { detail: Detail }) {
             onClick={() => go(index + 1)}
             disabled={index === last}
           >
-            Próximo →
+            Próximo <span aria-hidden="true">→</span>
           </button>
         </div>
         <p className="sp-replay__ends sp-muted">
@@ -99,7 +99,7 @@ export function AttemptReplay({ detail }: { detail: Detail }) {
             : <PanelName name={panel} />
           </figcaption>
           <div className="sp-replay__screen" inert data-panel={panel} data-version={frame.version}>
-            <ReplayContext.Provider value={{ at: frame.time }}>
+            <ReplayContext.Provider value={replayAt(flow, frames, index)}>
               <Screen key={frame.version} frame={frame} variant={variant} events={events} />
             </ReplayContext.Provider>
           </div>
