@@ -17,7 +17,7 @@ test('a visitor’s download replayed panel by panel, as they saw it', async ({ 
   await visitorConfirms(visitor, request);
   await expect(visitor.page.getByRole('button', { name: 'Tentar novamente' })).toBeVisible({ timeout: 20_000 });
   const lastTitle = await visitorPanel.locator('h3').first().innerText();
-  const lastText = await visitorPanel.innerText();
+  const lastText = (await visitorPanel.textContent()) ?? '';
   await visitor.context.close();
 
   const support = createStaff('support');
@@ -47,6 +47,11 @@ test('a visitor’s download replayed panel by panel, as they saw it', async ({ 
   for (let i = 1; i < count; i += 1) {
     await page.keyboard.press('ArrowRight');
     await expect(r.slider).toHaveValue(String(i + 1));
+    // After the phone is sent the page waits on the server: its loader covers the replayed screen only.
+    if (i === 1) {
+      await expect(r.screen.locator('.flow-overlay')).toBeVisible();
+      await r.region.screenshot({ path: testInfo.outputPath('replay-busy-1280.png') });
+    }
     if ((await r.screen.getAttribute('data-panel')) === 'code_entry') break;
   }
   await expect(r.screen).toHaveAttribute('data-panel', 'code_entry');
