@@ -5,9 +5,12 @@
 import type { ActorLogic, AnyMachineSnapshot, EventObject } from 'xstate';
 
 export function frozen<TSnapshot extends AnyMachineSnapshot>(snapshot: TSnapshot): ActorLogic<TSnapshot, EventObject> {
+  // A fold the machine stopped on an error still shows its last screen: the actor running the
+  // held snapshot is active, whatever the folding one became.
+  const held = snapshot.status === 'active' ? snapshot : ({ ...snapshot, status: 'active', error: undefined } as TSnapshot);
   return {
     transition: (current) => current,
-    getInitialSnapshot: () => snapshot,
+    getInitialSnapshot: () => held,
     getPersistedSnapshot: (current) => current,
   };
 }
