@@ -1,5 +1,18 @@
 import { expect, test, auditAccessibility } from '../fixtures';
-import { createStaff, needsStaffDatabase, openVisitorsAttempt, replayOf, visitorAtCodePanel, visitorConfirms } from './helpers';
+import { activate, codeFor, expectCodePanel, expectStoreRedirect, fields, freshPhone, typeInto, uniqueLicence } from '../activation/support';
+import {
+  attemptPage,
+  createStaff,
+  lookup,
+  lookUpPhone,
+  needsStaffDatabase,
+  openVisitorsAttempt,
+  phoneForms,
+  replayOf,
+  signIn,
+  visitorAtCodePanel,
+  visitorConfirms,
+} from './helpers';
 
 // The visitor's screen, replayed (issue 27): on the console's attempt page, the download page's
 // own panels folded from the attempt's events, read-only and masked, chosen with a scrubber (by
@@ -87,4 +100,48 @@ test('a visitor’s download replayed panel by panel, as they saw it', async ({ 
   expect(overflow).toBeLessThanOrEqual(0);
   await r.region.screenshot({ path: testInfo.outputPath('replay-375.png') });
   await auditAccessibility(page, 'the replay at 375 px');
+});
+
+test('an activation replayed at 375 px: the masked phone, the ending that leaves for no store', async ({ page, browser, request }, testInfo) => {
+  // The visitor, on a phone-sized screen of their own, activates to the end.
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'pt-BR' });
+  const visitor = await context.newPage();
+  const phone = freshPhone();
+  const f = fields(visitor);
+  await visitor.goto('/seguranca/ativar');
+  await typeInto(f.phone, phone.typed);
+  await f.licence.fill(uniqueLicence());
+  await visitor.getByRole('button', { name: 'Validar' }).click();
+  await expectCodePanel(visitor, phone.masked);
+  const codeHeading = await visitor.locator('.activation-card h1').first().innerText();
+  await activate(visitor, await codeFor(request, phone.msisdn));
+  await expectStoreRedirect(visitor);
+  await context.close();
+
+  const support = createStaff('support');
+  await signIn(page, support);
+  await lookUpPhone(page, phoneForms(phone).masked);
+  await expect(lookup(page).rows).toHaveCount(2);
+  await lookup(page).open.first().click();
+  await expect(attemptPage(page).heading).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  const r = replayOf(page);
+
+  // The ending the visitor saw, and the console stays where it is (the page left after 3 s).
+  await expect(r.screen).toHaveAttribute('data-panel', 'redirect_store');
+  await expect(r.screen.getByText('Pronto! Seu EXA Segurança está ativado.')).toBeVisible();
+  await expect(r.screen.getByText('Aguarde um instante enquanto te direcionamos ...')).toBeVisible();
+
+  // Back to the code panel: its heading as the visitor read it, the phone masked as the console masks it.
+  await r.slider.focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 20 && (await r.screen.getAttribute('data-panel')) !== 'code_validation'; i += 1) {
+    await page.keyboard.press('ArrowRight');
+  }
+  await expect(r.screen).toHaveAttribute('data-panel', 'code_validation');
+  await expect(r.screen.locator('h1').first()).toHaveText(codeHeading);
+  await expect(r.screen.getByTestId('activation-phone-shown')).toHaveText(`(${phone.typed.slice(0, 2)}) *****-${phone.typed.slice(-4)}`);
+  await expect(page.locator('body')).not.toContainText(phone.masked);
+  await expect(page).toHaveURL(/\/suporte\/tentativas\//);
+  await r.region.screenshot({ path: testInfo.outputPath('replay-activation-375.png') });
 });
