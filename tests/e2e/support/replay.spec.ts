@@ -1,5 +1,6 @@
 import { expect, test, auditAccessibility } from '../fixtures';
 import { activate, codeFor, expectCodePanel, expectStoreRedirect, fields, freshPhone, typeInto, uniqueLicence } from '../activation/support';
+import { freshSerial, reachCodeForm } from '../cloud/helpers';
 import {
   attemptPage,
   createStaff,
@@ -144,4 +145,35 @@ test('an activation replayed at 375 px: the masked phone, the ending that leaves
   await expect(page.locator('body')).not.toContainText(phone.masked);
   await expect(page).toHaveURL(/\/suporte\/tentativas\//);
   await r.region.screenshot({ path: testInfo.outputPath('replay-activation-375.png') });
+});
+
+test('a cloud activation replayed: its success modal and loader stay inside the replayed screen', async ({ page, browser, request }, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
+  const visitor = await context.newPage();
+  const { phone, code } = await reachCodeForm(visitor, request, freshSerial());
+  await visitor.getByLabel('Código recebido', { exact: true }).fill(code);
+  await visitor.getByRole('button', { name: 'Ativar' }).click();
+  await visitor.waitForURL('**/cliente/hero', { timeout: 30_000 });
+  await context.close();
+
+  const support = createStaff('support');
+  await signIn(page, support);
+  await lookUpPhone(page, phone.typed);
+  await expect(lookup(page).rows).toHaveCount(2);
+  await lookup(page).open.first().click();
+  await expect(attemptPage(page).heading).toBeVisible();
+  const r = replayOf(page);
+
+  // The modal the visitor saw for 3 s, on the replayed screen only: the console's controls stay usable.
+  await expect(r.screen).toHaveAttribute('data-panel', 'success');
+  await expect(r.screen.getByText('Número de série ativado!')).toBeVisible();
+  await expect(page).toHaveURL(/\/suporte\/tentativas\//);
+  await r.region.screenshot({ path: testInfo.outputPath('replay-cloud-success-1280.png') });
+  const previous = r.region.getByRole('button', { name: 'Anterior' });
+  for (let i = 0; i < 30 && (await r.screen.locator('.flow-overlay').count()) === 0; i += 1) await previous.click();
+  // While the server worked, the loader veiled the replayed screen, not the console.
+  await expect(r.screen.locator('.flow-overlay')).toBeVisible();
+  await r.region.screenshot({ path: testInfo.outputPath('replay-cloud-busy-1280.png') });
+  await expect(r.screen.getByText(phone.masked).first()).toBeVisible();
+  await expect(page.locator('body')).not.toContainText(phone.typed);
 });

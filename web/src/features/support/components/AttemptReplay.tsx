@@ -29,7 +29,8 @@ export function AttemptReplay({ detail }: { detail: Detail }) {
     const box = list.current;
     const item = box?.querySelector<HTMLElement>('[aria-current="step"]');
     if (!box || !item || box.scrollHeight <= box.clientHeight) return;
-    const top = item.offsetTop - box.offsetTop;
+    // The list is positioned: its items' offsets are from its own top, whatever it scrolled.
+    const top = item.offsetTop;
     if (top < box.scrollTop || top + item.offsetHeight > box.scrollTop + box.clientHeight) {
       box.scrollTop = Math.max(0, top - box.clientHeight / 2);
     }
