@@ -23,7 +23,7 @@ const DownloadPage = lazy(() => import('./features/download/DownloadPage'));
 // The support console (docs/support.md): its own chunks, loaded by no public page.
 const SupportSignInPage = lazy(() => import('./features/support/SupportSignInPage'));
 const SupportLookupPage = lazy(() => import('./features/support/SupportLookupPage'));
-const SupportAttemptPage = lazy(() => import('./features/support/SupportAttemptPage'));
+const SupportAttemptPage = lazy(() => import('./pages/SupportAttempt'));
 // The analysts' funnels (docs/funnels.md), same staff session; its charts are a further chunk.
 const AnalyticsPage = lazy(() => import('./features/analytics/AnalyticsPage'));
 

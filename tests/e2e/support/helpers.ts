@@ -147,6 +147,22 @@ export const attemptPage = (page: Page) => ({
   history: page.getByRole('link', { name: 'Baixar histórico (JSON)' }),
 });
 
+/** The attempt page's replay of the visitor's screen (issue 27). */
+export const replayOf = (page: Page) => {
+  const region = page.getByRole('region', { name: 'Tela do visitante, passo a passo' });
+  return {
+    region,
+    slider: region.getByRole('slider'),
+    position: region.locator('.sp-replay__position'),
+    caption: region.locator('.sp-replay__caption'),
+    // Inert (read-only): out of the accessibility tree, so found by its class.
+    screen: region.locator('.sp-replay__screen'),
+    list: region.getByRole('list', { name: 'Eventos da tentativa' }),
+    events: region.getByRole('list', { name: 'Eventos da tentativa' }).getByRole('button'),
+    current: region.locator('.sp-replay__event[aria-current="step"]'),
+  };
+};
+
 /** The phone as typed in the three common forms the look-up accepts. */
 export function phoneForms(phone: Phone): { masked: string; digits: string; international: string } {
   const n = phone.typed;

@@ -6,22 +6,14 @@ import './activation.css';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
-import { ErrorBanner } from '../../components/flow/ErrorBanner';
-import { WaitingLine } from '../../components/flow/WaitingLine';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
 import type { Variant } from './chain';
 import { ActivationActor } from './context';
 import type { KeptFields, Platform, StartInput } from './types';
 import { currentPlatform } from './platform';
-import { isBusy, licenceFromLink, panelOf } from './selectors';
+import { isBusy } from './selectors';
 import { VARIANT_CONFIGS, variantForPath } from './variants';
-import { CodeValidationPanel } from './components/CodeValidationPanel';
-import { EmailPanel } from './components/EmailPanel';
-import { IncompleteLinkPanel } from './components/IncompleteLinkPanel';
-import { PartnerLoginPanel } from './components/PartnerLoginPanel';
-import { ProductListPanel } from './components/ProductListPanel';
-import { RedirectStorePanel } from './components/RedirectStorePanel';
-import { SendCodePanel } from './components/SendCodePanel';
+import { ActivationCard } from './components/ActivationCard';
 import { TopBar } from './components/TopBar';
 import { ActivationFooter } from './components/ActivationFooter';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
@@ -117,33 +109,19 @@ function ActivationFlow({
   useKeptActivation(place);
   const platform: Platform = useMemo(() => currentPlatform(), []);
   const actor = ActivationActor.useActorRef();
-  const panel = ActivationActor.useSelector(panelOf);
   const busy = ActivationActor.useSelector(isBusy);
-  const error = ActivationActor.useSelector((s) => s.context.error);
-  const queueUntil = ActivationActor.useSelector((s) => s.context.queueUntil);
   // "Alterar número" starts a new attempt with what the visitor typed (the phone to correct).
   const onChangeNumber = () => {
     const { phone, licenceInput, cpfCnpj } = actor.getSnapshot().context;
     onStartOver({ phone, licenceInput, cpfCnpj });
   };
-  const linkIncomplete = ActivationActor.useSelector((s) => config.disabledInputSerial && !licenceFromLink(s));
   useStoredPlan();
 
   return (
     <div className="activation">
       <TopBar partner={config.partner} logo={config.partnerLogo} />
       <main id="conteudo" className="activation-main">
-        <div className="activation-card">
-          {queueUntil !== null && <WaitingLine until={queueUntil} />}
-          {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-          {(panel === 'send_code' || panel === 'starting') &&
-            (linkIncomplete ? <IncompleteLinkPanel partner={config.partner ?? ''} /> : <SendCodePanel config={config} />)}
-          {panel === 'email' && <EmailPanel heading={config.headTitle} />}
-          {panel === 'code_validation' && <CodeValidationPanel onChangeNumber={onChangeNumber} />}
-          {panel === 'product_list' && <ProductListPanel platform={platform} />}
-          {panel === 'redirect_store' && <RedirectStorePanel platform={platform} />}
-          {panel === 'partner_login' && <PartnerLoginPanel partner={config.partner ?? ''} />}
-        </div>
+        <ActivationCard config={config} platform={platform} onChangeNumber={onChangeNumber} />
       </main>
       <ActivationFooter />
       <LoadingOverlay visible={busy} label="Aguarde, estamos processando" />

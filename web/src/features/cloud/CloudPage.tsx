@@ -1,17 +1,12 @@
 import './cloud.css';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { openChatbot } from '../../components/Chatbot';
-import { ErrorBanner } from '../../components/flow/ErrorBanner';
 import { LoadingOverlay } from '../../components/flow/LoadingOverlay';
-import { WaitingLine } from '../../components/flow/WaitingLine';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
+import { CloudCard } from './components/CloudCard';
 import { CloudFaq } from './components/CloudFaq';
-import { CodePanel } from './components/CodePanel';
-import { DetailsPanel } from './components/DetailsPanel';
 import { HelpPanel } from './components/HelpPanel';
-import { StepIndicator } from './components/StepIndicator';
 import { SuccessModal } from './components/SuccessModal';
 import { CloudActor } from './context';
 import { cloudMachine, SUCCESS_REDIRECT } from './machine';
@@ -35,41 +30,23 @@ function CloudFlow({ onStartAgain }: { onStartAgain: (kept: CloudInput) => void 
   // An active account is not resumed: the visitor went on to /cliente/hero, and coming back
   // here must not send them there again.
   useKeptAttempt(PLACE, attemptId, settled, panel === 'success' || panel === 'done', error);
-  const queueUntil = CloudActor.useSelector((s) => s.context.queueUntil);
   const [helpOpen, setHelpOpen] = useState(false);
   const modalShown = useCallback(() => actor.send({ type: 'MODAL_SHOWN' }), [actor]);
   const openHelp = useCallback(() => setHelpOpen(true), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
-
-  const step = panel === 'details' ? 0 : panel === 'code' ? 1 : 2;
 
   return (
     <SiteShell>
       <meta name="robots" content="noindex" />
       <section className="cloud-page" aria-labelledby="cloud-activation-title">
         <div className="container cloud-page__grid">
-          <div className="cloud-card">
-            <h1 id="cloud-activation-title">Ativar número de série</h1>
-            <p className="cloud-card__lead">
-              Ative o EXA Cloud do seu computador em poucos passos: informe seu celular e o número de série, e confirme
-              com o código que enviaremos por SMS.
-            </p>
-            <StepIndicator current={step} />
-            {queueUntil !== null && <WaitingLine until={queueUntil} />}
-            {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
-            {panel === 'details' && <DetailsPanel onHelp={openHelp} />}
-            {panel === 'code' && (
-              <CodePanel
-                onStartAgain={() => {
-                  const { phone, serial } = actor.getSnapshot().context;
-                  onStartAgain({ phone, serial });
-                }}
-              />
-            )}
-            <button type="button" className="cloud-link cloud-card__help" onClick={openChatbot}>
-              Precisa de ajuda?
-            </button>
-          </div>
+          <CloudCard
+            onHelp={openHelp}
+            onStartAgain={() => {
+              const { phone, serial } = actor.getSnapshot().context;
+              onStartAgain({ phone, serial });
+            }}
+          />
           <aside className="cloud-aside" aria-label="Ajuda com o número de série">
             <h2>Onde está o número de série?</h2>
             <p>Na etiqueta embaixo do notebook ou atrás do computador, ao lado de "S/N".</p>

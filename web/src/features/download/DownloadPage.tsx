@@ -6,45 +6,16 @@ import { WaitingLine } from '../../components/flow/WaitingLine';
 import { usePageMeta } from '../../components/Seo';
 import { SiteShell } from '../../components/SiteShell';
 import { detectBrowser } from './browser';
-import { CodePanel } from './components/CodePanel';
-import { DownloadDonePanel } from './components/DownloadDonePanel';
-import { LicencesPanel } from './components/LicencesPanel';
-import { PartnerChoicePanel } from './components/PartnerChoicePanel';
-import { PhonePanel } from './components/PhonePanel';
-import { ProblemPanel } from './components/ProblemPanel';
+import { CurrentPanel } from './components/CurrentPanel';
 import { Snackbar } from './components/Snackbar';
 import { StepIndicator } from './components/StepIndicator';
 import { DownloadActor } from './context';
 import { isBusy, panelOf, stepOf } from './selectors';
 import { TEXTS } from './texts';
-import type { Panel } from './types';
 import { isDesktopOs, type DesktopOs } from './rules';
 import { useProofOfWork } from '../../lib/attempts/useProofOfWork';
 import { keptAttempt, useKeptAttempt } from '../../lib/attempts/resume';
 import { DOWNLOAD_FLOW } from './types';
-
-function CurrentPanel({ panel, onChangeNumber }: { panel: Panel; onChangeNumber: () => void }) {
-  switch (panel) {
-    case 'phone_entry':
-      return <PhonePanel />;
-    case 'code_entry':
-      return <CodePanel onChangeNumber={onChangeNumber} />;
-    case 'download_done':
-      return <DownloadDonePanel />;
-    case 'user_not_found':
-      return <ProblemPanel id="dl-not-found" title={TEXTS.notFoundTitle} text={TEXTS.notFoundText} canRetry />;
-    case 'download_error':
-      return (
-        <ProblemPanel id="dl-error" title={TEXTS.downloadErrorTitle} text={TEXTS.downloadErrorText} canRetry />
-      );
-    case 'partner_choice':
-      return <PartnerChoicePanel />;
-    case 'licences_in_use':
-      return <LicencesPanel />;
-    case 'plan_without_antivirus':
-      return <ProblemPanel id="dl-plan" title={TEXTS.planTitle} text={TEXTS.planText} canRetry={false} />;
-  }
-}
 
 /** Where this tab keeps the page's attempt: one per operating system's page. */
 const placeOf = (os: DesktopOs) => `/av-desktop/download/${os}`;

@@ -1,6 +1,7 @@
-// `/suporte/tentativas/:id`: the attempt's summary, its timeline with what the visitor saw after
-// each event, its personal data masked (revealed one field at a time, with a reason), the staff
-// trail, and, for an admin, the LGPD erasure of the person behind it. An attempt in flight
+// `/suporte/tentativas/:id`: the attempt's summary, the visitor's screen replayed event by event
+// (components/AttemptReplay.tsx), its timeline with what the visitor saw after each event, its
+// personal data masked (revealed one field at a time, with a reason), the staff trail, and, for
+// an admin, the LGPD erasure of the person behind it. An attempt in flight
 // follows the server's `changed` events and reads itself again.
 
 import { PanelName, StepName } from './components/Names';
@@ -8,6 +9,7 @@ import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
+import { AttemptReplay } from './components/AttemptReplay';
 import { EraseDialog } from './components/EraseDialog';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
@@ -277,6 +279,7 @@ function Attempt({ id }: { id: string }) {
       )}
       <Summary detail={detail} />
       <Fields fields={fields} revealed={revealed} onReveal={setRevealing} />
+      <AttemptReplay detail={detail} />
 
       <section className="sp-card" aria-labelledby="sp-timeline-title">
         <div className="sp-timeline__head">

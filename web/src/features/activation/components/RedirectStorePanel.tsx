@@ -4,21 +4,24 @@ import { ActivationActor } from '../context';
 import type { Platform } from '../types';
 import { ACTIVATED_HEADING, REDIRECT_TEXT, STORE_LINK, STORE_LINK_DESKTOP } from '../texts';
 import { STORE_REDIRECT_MS, storeRedirectTarget } from '../platform';
+import { useReplay } from '../../../components/flow/replay';
 
 /**
  * Spec panel 5: records the redirect as it opens, then after 3 s leaves for the App Store on
  * iOS, Google Play on Android, /seguranca otherwise. Read back after the visitor came back
  * (from the store, or a reload), it offers the way on instead of leaving again by itself,
- * which would trap the Back button.
+ * which would trap the Back button. Replayed in the support console, it shows what the visitor
+ * saw and goes nowhere.
  */
 export function RedirectStorePanel({ platform }: { platform: Platform }) {
   const actor = ActivationActor.useActorRef();
   const navigate = useNavigate();
+  const replay = useReplay() !== null;
   // As the panel opened: later news does not turn a read-back panel into a leaving one.
   const [replayed] = useState(() => actor.getSnapshot().context.replayed);
   const target = storeRedirectTarget(platform);
   const startRedirect = useEffectEvent(() => {
-    if (replayed) return undefined;
+    if (replayed || replay) return undefined;
     actor.send({ type: 'STORE_REDIRECTED', platform });
     return setTimeout(() => {
       if (target.startsWith('/')) navigate(target);

@@ -1,12 +1,18 @@
 import { useEffect, useRef } from 'react';
+import { useReplay } from '../../../components/flow/replay';
 
-/** Shown for 3 s once the cloud account is active, before /cliente/hero; the 3 s start at `onShown`. */
+/**
+ * Shown for 3 s once the cloud account is active, before /cliente/hero; the 3 s start at
+ * `onShown`. Replayed in the support console, it takes no focus and starts nothing.
+ */
 export function SuccessModal({ onShown }: { onShown: () => void }) {
   const title = useRef<HTMLHeadingElement>(null);
+  const replay = useReplay() !== null;
   useEffect(() => {
+    if (replay) return;
     title.current?.focus();
     onShown();
-  }, [onShown]);
+  }, [onShown, replay]);
   return (
     <div className="cloud-modal-mask">
       <div className="cloud-modal" role="dialog" aria-modal="true" aria-labelledby="cloud-success-title">

@@ -8,12 +8,18 @@ import { busyLabelOf, isBusy } from '../selectors';
 import { useDismissible } from './useDismissible';
 import { INVALID_CODE, TEXTS } from '../texts';
 import { checkCode } from '../rules';
+import { useReplay } from '../../../components/flow/replay';
 
-/** Seconds left until `at` (client clock), ticking every second. */
+/**
+ * Seconds left until `at` (client clock), ticking every second; in the support console's
+ * replay, at the replayed event's time.
+ */
 function useSecondsUntil(at: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
+  const replay = useReplay();
+  const [live, setNow] = useState(() => Date.now());
+  const now = replay?.at ?? live;
   useEffect(() => {
-    if (at === null) return undefined;
+    if (at === null || replay !== null) return undefined;
     const tick = () => setNow(Date.now());
     // The clock is read again as soon as a new deadline arrives, then four times a second.
     const first = window.setTimeout(tick, 0);
@@ -22,7 +28,7 @@ function useSecondsUntil(at: number | null): number {
       window.clearTimeout(first);
       window.clearInterval(timer);
     };
-  }, [at]);
+  }, [at, replay]);
   return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useReplay } from '../../../components/flow/replay';
 import { DownloadActor } from '../context';
 import { formatFirstLogin, formatLastLogin } from '../dates';
 import { TEXTS } from '../texts';
@@ -55,7 +56,10 @@ function DeviceCard({ device }: { device: Device }) {
 function ConfirmDialog({ device }: { device: Device }) {
   const actor = DownloadActor.useActorRef();
   const noButton = useRef<HTMLButtonElement>(null);
+  // Replayed in the support console, the dialog takes no focus and listens to no key.
+  const replay = useReplay() !== null;
   useEffect(() => {
+    if (replay) return undefined;
     noButton.current?.focus();
     // Escape answers "no" while the dialog is open, wherever the focus is.
     const onKey = (event: KeyboardEvent) => {
@@ -63,7 +67,7 @@ function ConfirmDialog({ device }: { device: Device }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [actor]);
+  }, [actor, replay]);
   return (
     <div className="dl-dialog__backdrop">
       <div
