@@ -35,16 +35,29 @@ export async function holdSessionStreams(page: Page): Promise<() => void> {
   const session = (await page.context().cookies()).find((c) => c.name === '__Host-exa_session');
   expect(session).toBeDefined();
   const stop = new AbortController();
-  const statuses = await Promise.all(
+  const held = await Promise.all(
     Array.from({ length: STREAMS_PER_SESSION }, (_, i) =>
       fetch(`${BASE_URL}/api/attempts/${ids[i % ids.length]}/stream`, {
         headers: { cookie: `${session?.name}=${session?.value}` },
         signal: stop.signal,
-      }).then((r) => r.status),
+      }),
     ),
   );
-  expect(statuses).toEqual(Array(STREAMS_PER_SESSION).fill(200));
-  return () => stop.abort();
+  expect(held.map((r) => r.status)).toEqual(Array(STREAMS_PER_SESSION).fill(200));
+  // Read as a client reads them: Node drops an unread body, and closes its stream, once the
+  // garbage collector takes the response (a fifth stream was then let in, under load).
+  const reading = held.map(async (response) => {
+    const reader = response.body?.getReader();
+    try {
+      while (reader && !(await reader.read()).done);
+    } catch {
+      // Let go.
+    }
+  });
+  return () => {
+    stop.abort();
+    void Promise.all(reading);
+  };
 }
 
 /** The status of the page's first refused attempt stream. */
