@@ -14,6 +14,10 @@ pub const OPENED_ATTEMPT: &str = "staff.opened_attempt";
 pub const DOWNLOADED_HISTORY: &str = "staff.downloaded_history";
 pub const REVEALED: &str = "staff.revealed";
 pub const ERASED: &str = "staff.erased";
+/// Support's actions on an attempt (issue 27), each beside the attempt's own event.
+pub const RETRIED_STEP: &str = "staff.retried_step";
+pub const CANCELLED_ATTEMPT: &str = "staff.cancelled_attempt";
+pub const NOTED: &str = "staff.noted";
 pub const SECOND_FACTOR_ENROLLED: &str = "staff.second_factor_enrolled";
 
 /// The stream of one staff member's actions.

@@ -5,5 +5,7 @@
 pub mod detail;
 pub mod erase;
 pub mod masking;
+pub mod notes;
 pub mod query;
+pub mod stuck;
 pub mod summary;

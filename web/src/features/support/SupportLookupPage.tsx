@@ -16,6 +16,7 @@ import { parseQuery, SEARCH_KINDS } from './search';
 import { RequireStaff } from '../../components/staff/RequireStaff';
 import { useStaffQuery } from '../../lib/staff/query';
 import { SupportOnly } from './components/SupportOnly';
+import { StuckPanel } from './components/StuckPanel';
 import { SUPPORT_ROLES } from './roles';
 
 interface Query {
@@ -351,6 +352,7 @@ function Lookup() {
       <p className="sp-muted sp-lead">
         Digite o telefone que o cliente informou para ver todas as tentativas feitas com ele, nos três fluxos.
       </p>
+      <StuckPanel />
       <SearchForm key={params.toString()} initial={query} onSearch={(q) => setParams(paramsOf(q))} />
       <div aria-live="polite" className="sp-visually-hidden">
         {loading ? 'Buscando…' : reply ? `${reply.total} tentativas encontradas.` : ''}
