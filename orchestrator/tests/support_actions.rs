@@ -22,10 +22,11 @@ use sqlx::PgPool;
 async fn app_and_runner(db: &PgPool) -> (TestApp, Runner) {
     let (app, steps): (TestApp, Vec<Arc<dyn StepFlow>>) =
         common::spawn_app_configured(db.clone(), "http://127.0.0.1:9", |_| {}).await;
-    let runner = steps.into_iter().fold(
-        Runner::new(db.clone(), events::EventStore::new(db.clone()), RunnerConfig::default()),
-        |runner, flow| runner.with_flow(flow),
-    );
+    let runner = steps
+        .into_iter()
+        .fold(Runner::new(db.clone(), events::EventStore::new(db.clone()), RunnerConfig::default()), |runner, flow| {
+            runner.with_flow(flow)
+        });
     (app, runner)
 }
 
@@ -68,7 +69,10 @@ async fn a_cancelled_attempt_stops_the_runner_and_its_visitor_reads_why(db: PgPo
 
     // Refused: without the CSRF token, with a reason too short, by an analyst, an unknown attempt.
     assert_eq!(post(&app, &signed, &cancel, json!({ "reason": REASON }), false).await.0, StatusCode::FORBIDDEN);
-    assert_eq!(post(&app, &signed, &cancel, json!({ "reason": "porque" }), true).await.0, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        post(&app, &signed, &cancel, json!({ "reason": "porque" }), true).await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
     let analyst = sign_in(&app, "ana.analista@exa.com.br").await;
     assert_eq!(post(&app, &analyst, &cancel, json!({ "reason": REASON }), true).await.0, StatusCode::FORBIDDEN);
     let unknown = "/api/support/attempts/download-00000000-0000-0000-0000-000000000000/cancel";
@@ -88,7 +92,8 @@ async fn a_cancelled_attempt_stops_the_runner_and_its_visitor_reads_why(db: PgPo
     let read = visitor_reads(&app, &visitor).await;
     assert!(read["events"].as_array().expect("events").iter().any(|e| e["type"] == "attempt.cancelled"), "{read}");
     assert_eq!(read["view"]["error"], CANCELLED_MESSAGE);
-    let (status, refused) = visitor_command(&app, &visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0011" })).await;
+    let (status, refused) =
+        visitor_command(&app, &visitor, json!({ "type": "submit_phone", "phone": "(11) 91000-0011" })).await;
     assert_eq!((status, refused["message"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some(CANCELLED_MESSAGE)));
     // Once only.
     let (status, again) = post(&app, &signed, &cancel, json!({ "reason": REASON }), true).await;
@@ -177,10 +182,8 @@ async fn notes_are_sealed_in_the_attempt_shown_to_support_and_erased_with_the_pe
     let version = body["version"].as_i64().expect("version");
 
     // Stored sealed: neither the attempt's events nor the staff trail hold the text.
-    let stored: String = sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events")
-        .fetch_one(&db)
-        .await
-        .expect("events");
+    let stored: String =
+        sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events").fetch_one(&db).await.expect("events");
     assert!(!stored.contains("Maria") && !stored.contains("SMS não"), "{stored}");
     // The console reads it with its author and time; the visitor's page never receives it.
     let (_, detail) = get(&app, &signed, &format!("/api/support/attempts/{}", visitor.id)).await;

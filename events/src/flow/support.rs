@@ -14,7 +14,6 @@
 //!   visitor's page (no flow knows the type).
 
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{Outcome, PiiField, Rejection};
@@ -38,9 +37,9 @@ pub const NOTE_CONTROL: &str = "A nota tem caracteres que não podem ser gravado
 /// Longest note, in characters.
 pub const NOTE_MAX_CHARS: usize = 2000;
 
-/// A command of a support agent (its reason is the staff trail's, not the attempt's).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// A command of a support agent (its reason is the staff trail's, not the attempt's), built
+/// by the console's routes from their own bodies.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SupportCommand {
     RetryNow,
     Cancel,
@@ -193,12 +192,16 @@ mod tests {
 
     #[test]
     fn a_note_is_personal_data_marked_for_sealing_and_checked() {
-        let events = decide(&facts(None), SupportCommand::AddNote { text: "  Cliente ligou.\nRetornar amanhã. ".into() })
-            .expect("a note");
+        let events =
+            decide(&facts(None), SupportCommand::AddNote { text: "  Cliente ligou.\nRetornar amanhã. ".into() })
+                .expect("a note");
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].0, NOTE_ADDED);
         let note: PiiField = serde_json::from_value(events[0].1["note"].clone()).expect("field");
-        assert_eq!((note.kind(), note.clear_text()), (Some(PiiKind::SupportNote), Some("Cliente ligou.\nRetornar amanhã.")));
+        assert_eq!(
+            (note.kind(), note.clear_text()),
+            (Some(PiiKind::SupportNote), Some("Cliente ligou.\nRetornar amanhã."))
+        );
         let refused = |text: &str| decide(&facts(None), SupportCommand::AddNote { text: text.into() });
         assert_eq!(refused("   "), Err(Rejection::field("text", NOTE_EMPTY)));
         assert_eq!(refused(&"a".repeat(2001)), Err(Rejection::field("text", NOTE_TOO_LONG)));
@@ -209,20 +212,8 @@ mod tests {
     }
 
     #[test]
-    fn commands_parse_by_type_and_refuse_unknown_fields() {
-        let parse = |v: Value| serde_json::from_value::<SupportCommand>(v);
-        assert_eq!(parse(json!({ "type": "cancel" })).expect("cancel"), SupportCommand::Cancel);
-        assert_eq!(parse(json!({ "type": "retry_now" })).expect("retry"), SupportCommand::RetryNow);
-        assert!(parse(json!({ "type": "cancel", "x": 1 })).is_err());
-        assert!(parse(json!({ "type": "erase" })).is_err());
-    }
-
-    #[test]
     fn a_cancelled_view_keeps_its_panel_and_shows_the_message() {
         let view = cancelled_view(json!({ "panel": "code", "loading": true, "error": null }));
-        assert_eq!(
-            view,
-            json!({ "panel": "code", "loading": false, "error": CANCELLED_MESSAGE, "cancelled": true })
-        );
+        assert_eq!(view, json!({ "panel": "code", "loading": false, "error": CANCELLED_MESSAGE, "cancelled": true }));
     }
 }

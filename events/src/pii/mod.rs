@@ -121,7 +121,14 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip() {
-        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName, PiiKind::PartnerCustomer, PiiKind::SupportNote] {
+        for k in [
+            PiiKind::Phone,
+            PiiKind::CpfCnpj,
+            PiiKind::Email,
+            PiiKind::DeviceName,
+            PiiKind::PartnerCustomer,
+            PiiKind::SupportNote,
+        ] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
             assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
         }

@@ -88,9 +88,8 @@ pub struct Start {
 pub fn current_start(events: &[RecordedEvent], step: &str) -> Option<Start> {
     let mut found: Option<Start> = None;
     for event in events.iter().rev() {
-        let runner_event = event.event_type == STEP_STARTED
-            || event.event_type == STEP_CALLED
-            || event.event_type == RETRY_REQUESTED;
+        let runner_event =
+            event.event_type == STEP_STARTED || event.event_type == STEP_CALLED || event.event_type == RETRY_REQUESTED;
         if !runner_event || event.payload.get("step").and_then(|s| s.as_str()) != Some(step) {
             break;
         }

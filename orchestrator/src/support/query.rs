@@ -115,9 +115,11 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     let (from, to) = (date("from")?, date("to")?);
     let page = match choice("page") {
         None => 1,
-        Some(p) => {
-            p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid(crate::texts::PAGE_INVALID))?
-        }
+        Some(p) => p
+            .parse::<usize>()
+            .ok()
+            .filter(|p| (1..=100_000).contains(p))
+            .ok_or_else(|| invalid(crate::texts::PAGE_INVALID))?,
     };
     Ok((key, Filters { flow, outcome, from, to, page }))
 }

@@ -49,9 +49,8 @@ pub async fn get(app: &TestApp, signed: &Signed, path: &str) -> (StatusCode, Val
 pub async fn get_text(app: &TestApp, signed: &Signed, path: &str) -> (StatusCode, String, String, String) {
     let response = app.client.get(app.url(path)).header("cookie", &signed.cookie).send().await.expect("get");
     let status = response.status();
-    let header = |name: &str| {
-        response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
-    };
+    let header =
+        |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
     let (kind, disposition) = (header("content-type"), header("content-disposition"));
     (status, kind, disposition, response.text().await.unwrap_or_default())
 }

@@ -57,12 +57,7 @@ fn reason_of(typed: &str) -> Result<String, ApiError> {
 
 /// Runs `command` on the attempt `id`; the answer names the new events (masked) and the
 /// position of the first, the permalink's.
-async fn act(
-    state: &AppState,
-    id: &str,
-    command: SupportCommand,
-    trail: TrailEntry,
-) -> Result<Json<Value>, ApiError> {
+async fn act(state: &AppState, id: &str, command: SupportCommand, trail: TrailEntry) -> Result<Json<Value>, ApiError> {
     let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
     let flow = state.flows.get(stream.category()).ok_or(ApiError::NotFound)?;
     if state.store.stream_version(&stream).await? == 0 {

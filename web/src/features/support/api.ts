@@ -1,7 +1,7 @@
 // The support API of docs/support.md, on the shared staff client (lib/staff/api.ts: session,
 // CSRF token, errors).
 
-import { staffRequest } from '../../lib/staff/api';
+import { staffFile, staffRequest } from '../../lib/staff/api';
 
 export type OutcomeKind = 'completed' | 'refused' | 'in_flight' | 'abandoned' | 'gave_up' | 'cancelled';
 
@@ -162,4 +162,10 @@ export function cancelAttempt(id: string, reason: string): Promise<ActionReply> 
 /** A note on the attempt, kept sealed with its personal data (audited). */
 export function addNote(id: string, text: string): Promise<ActionReply> {
   return staffRequest<ActionReply>(`${attemptPath(id)}/notes`, { method: 'POST', body: JSON.stringify({ text }) });
+}
+
+/** The look-up's results (every page) as a CSV file, masked; the search travels in the body. */
+export function exportAttempts(params: URLSearchParams): Promise<{ blob: Blob; name: string | null }> {
+  const body = Object.fromEntries([...params].filter(([key]) => key !== 'page'));
+  return staffFile('/api/support/attempts/export', { method: 'POST', body: JSON.stringify(body) });
 }

@@ -1,9 +1,11 @@
-//! Support's "what is stuck" filter (issue 27) against the real app and PostgreSQL: attempts
-//! whose step has waited past N minutes, retrying or overdue, counted across flows.
+//! The support console's look-up page (issue 27) against the real app and PostgreSQL: what is
+//! stuck (attempts whose step has waited past N minutes, retrying or overdue, counted across
+//! flows) and a look-up's results as CSV.
 
 mod common;
 
-use common::console::{get, sign_in, visitor_with_phone};
+use common::console::get;
+use common::console::{get_text, post, sign_in, visitor_with_phone};
 use common::spawn_app;
 use orchestrator::staff::Role;
 use reqwest::StatusCode;
@@ -84,11 +86,13 @@ async fn a_new_plan_restarts_the_wait_and_a_retry_later_does_not(db: PgPool) {
     let app = spawn_app(db.clone()).await;
     let visitor = visitor_with_phone(&app, "(11) 91000-0004").await;
     let first_due = |db: PgPool, id: String| async move {
-        sqlx::query_scalar::<_, chrono::DateTime<chrono::Utc>>("SELECT first_due_at FROM due_steps WHERE stream_id = $1")
-            .bind(id)
-            .fetch_one(&db)
-            .await
-            .expect("planned")
+        sqlx::query_scalar::<_, chrono::DateTime<chrono::Utc>>(
+            "SELECT first_due_at FROM due_steps WHERE stream_id = $1",
+        )
+        .bind(id)
+        .fetch_one(&db)
+        .await
+        .expect("planned")
     };
     let planned = first_due(db.clone(), visitor.id.clone()).await;
     // The runner's back-off moves only `due_at`.
@@ -108,4 +112,54 @@ async fn a_new_plan_restarts_the_wait_and_a_retry_later_does_not(db: PgPool) {
         .expect("planned again");
     tx.commit().await.expect("commit");
     assert_eq!(first_due(db.clone(), visitor.id.clone()).await, later);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_look_ups_results_download_as_csv_masked_and_audited(db: PgPool) {
+    common::staff::add(&db, "bia@exa.com.br", Role::Support).await;
+    let app = spawn_app(db.clone()).await;
+    let first = visitor_with_phone(&app, "(11) 91000-0021").await;
+    let second = visitor_with_phone(&app, "(11) 91000-0021").await;
+    let signed = sign_in(&app, "bia@exa.com.br").await;
+
+    let response = app
+        .client
+        .post(app.url("/api/support/attempts/export"))
+        .header("cookie", &signed.cookie)
+        .header("origin", common::console::origin(&app))
+        .header("x-csrf-token", &signed.csrf)
+        .json(&serde_json::json!({ "phone": "(11) 91000-0021", "flow": "download", "page": 2 }))
+        .send()
+        .await
+        .expect("export");
+    assert_eq!(response.status(), StatusCode::OK);
+    let header = |name: &str| response.headers()[name].to_str().expect("ascii").to_string();
+    assert_eq!(header("content-type"), "text/csv; charset=utf-8");
+    assert!(header("content-disposition").starts_with("attachment; filename=\"tentativas-"));
+    let csv = response.text().await.expect("text");
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 3, "the header and both attempts, whatever the page: {csv}");
+    assert!(lines[0].starts_with("id,fluxo,variante,inicio_utc"));
+    assert!(lines[1].starts_with(&second.id) && lines[2].starts_with(&first.id), "newest first: {csv}");
+    assert!(!csv.contains("91000") && !csv.contains("0021"), "nothing personal: {csv}");
+
+    // Audited by the key's hash, with the rows exported.
+    let audited: Vec<serde_json::Value> =
+        sqlx::query_scalar("SELECT payload FROM events WHERE event_type = 'staff.exported_lookup'")
+            .fetch_all(&db)
+            .await
+            .expect("audit");
+    assert_eq!(audited.len(), 1);
+    assert_eq!((audited[0]["kind"].as_str(), audited[0]["rows"].as_i64()), (Some("phone"), Some(2)));
+    assert!(!audited[0].to_string().contains("91000"));
+
+    // The look-up's own refusals; no export by GET (its query would carry the phone).
+    let (status, _) =
+        post(&app, &signed, "/api/support/attempts/export", serde_json::json!({ "phone": "1234" }), true).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) =
+        post(&app, &signed, "/api/support/attempts/export", serde_json::json!({ "phone": "11910000021" }), false).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, ..) = get_text(&app, &signed, "/api/support/attempts/export?phone=11910000021").await;
+    assert!(status == StatusCode::METHOD_NOT_ALLOWED || status == StatusCode::NOT_FOUND, "{status}");
 }
