@@ -110,6 +110,11 @@ pub const FIELD_ABSENT: &str = "Esta tentativa não tem esse dado.";
 pub const ERASE_MALFORMED: &str = "Informe quem apagar e confirme.";
 pub const ERASE_UNCONFIRMED: &str = "Confirme a exclusão dos dados da pessoa.";
 pub const ERASE_WHOM: &str = "Informe o telefone, CPF/CNPJ, e-mail ou a tentativa da pessoa.";
+pub const PAGE_INVALID: &str = "Página inválida.";
+pub const REASON_CONTROL: &str = "O motivo tem caracteres que não podem ser gravados.";
+pub const ACTION_MALFORMED: &str = "Informe o motivo.";
+pub const NOTE_MALFORMED: &str = "Informe o texto da nota.";
+pub const STUCK_MINUTES_INVALID: &str = "Informe os minutos parados como um número inteiro de 1 a 10080 (uma semana).";
 
 // --- The funnel page's question ---
 

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::support::{cancelled_at, cancelled_outcome, cancelled_view, ATTEMPT_CANCELLED, CANCELLED_MESSAGE};
 use super::{decode, encode, fold, seen_along, Flow, Guards, Outcome, PlannedStep, Rejection, Seen};
 use crate::types::RecordedEvent;
 
@@ -69,6 +70,10 @@ impl<F: Flow> AttemptFlow for Erased<F> {
         let malformed = |command| Refused { command, rejection: Rejection::general(MALFORMED_COMMAND) };
         let command: F::Command = serde_json::from_value(command).map_err(|_| malformed(None))?;
         let name = F::command_name(&command);
+        // Support ended the attempt (`attempt.cancelled`): the visitor starts a new one.
+        if cancelled_at(history).is_some() {
+            return Err(Refused { command: Some(name), rejection: Rejection::general(CANCELLED_MESSAGE) });
+        }
         let state = fold::<F>(history);
         let decided =
             F::decide(&state, command, now).map_err(|rejection| Refused { command: Some(name), rejection })?;
@@ -77,22 +82,34 @@ impl<F: Flow> AttemptFlow for Erased<F> {
     }
 
     fn next_step(&self, history: &[RecordedEvent]) -> Option<PlannedStep> {
-        F::next_step(&fold::<F>(history))
+        cancelled_at(history).is_none().then(|| F::next_step(&fold::<F>(history))).flatten()
     }
 
     fn view(&self, history: &[RecordedEvent], now: DateTime<Utc>) -> Value {
-        F::view(&fold::<F>(history), now)
+        let view = F::view(&fold::<F>(history), now);
+        if cancelled_at(history).is_some() {
+            return cancelled_view(view);
+        }
+        view
     }
 
     fn outcome(&self, history: &[RecordedEvent]) -> Outcome {
+        if cancelled_at(history).is_some() {
+            return cancelled_outcome();
+        }
         F::outcome(&fold::<F>(history))
     }
 
     fn seen_along(&self, history: &[RecordedEvent]) -> Vec<Seen> {
-        seen_along::<F>(history)
+        let mut seen = seen_along::<F>(history);
+        if let Some(at) = cancelled_at(history) {
+            seen.iter_mut().skip(at).for_each(|s| s.message = Some(CANCELLED_MESSAGE.to_string()));
+        }
+        seen
     }
 
+    /// The flow's own events, and support's cancellation (the visitor's page shows it).
     fn knows(&self, event_type: &str, payload: &Value) -> bool {
-        decode::<F>(event_type, payload).is_some()
+        event_type == ATTEMPT_CANCELLED || decode::<F>(event_type, payload).is_some()
     }
 }

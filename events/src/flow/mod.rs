@@ -9,6 +9,7 @@ mod guards;
 mod phone;
 mod pii_field;
 mod secret_field;
+pub mod support;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod typed_code;

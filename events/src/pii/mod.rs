@@ -42,6 +42,9 @@ pub enum PiiKind {
     /// A partner's id for its customer (the telecom and broadband partners): sealed under a
     /// key of the attempt, kept in its secrets, never in an event nor shown to anyone.
     PartnerCustomer,
+    /// A support agent's note on an attempt (issue 27): sealed under a key of the attempt,
+    /// never looked up nor shown to the visitor, forgotten with the people of the attempt.
+    SupportNote,
 }
 
 impl PiiKind {
@@ -52,13 +55,14 @@ impl PiiKind {
             PiiKind::Email => "email",
             PiiKind::DeviceName => "device_name",
             PiiKind::PartnerCustomer => "partner_customer",
+            PiiKind::SupportNote => "support_note",
         }
     }
 
     /// Whether a value of this kind identifies a person across attempts (and so gets a keyed
     /// look-up). Other kinds are sealed under a key of the one attempt that holds them.
     pub fn is_looked_up(self) -> bool {
-        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer)
+        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote)
     }
 
     /// Whether the attempt's own visitor is shown the clear value (their device names are how
@@ -77,7 +81,7 @@ impl PiiKind {
                 value.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_uppercase()).collect()
             }
             PiiKind::Email => value.trim().to_lowercase(),
-            PiiKind::DeviceName | PiiKind::PartnerCustomer => value.trim().to_string(),
+            PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote => value.trim().to_string(),
         }
     }
 }
@@ -97,6 +101,7 @@ impl FromStr for PiiKind {
             "email" => Ok(PiiKind::Email),
             "device_name" => Ok(PiiKind::DeviceName),
             "partner_customer" => Ok(PiiKind::PartnerCustomer),
+            "support_note" => Ok(PiiKind::SupportNote),
             other => Err(StoreError::Crypto(format!("unknown personal-data kind {other:?}"))),
         }
     }
@@ -116,7 +121,14 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip() {
-        for k in [PiiKind::Phone, PiiKind::CpfCnpj, PiiKind::Email, PiiKind::DeviceName, PiiKind::PartnerCustomer] {
+        for k in [
+            PiiKind::Phone,
+            PiiKind::CpfCnpj,
+            PiiKind::Email,
+            PiiKind::DeviceName,
+            PiiKind::PartnerCustomer,
+            PiiKind::SupportNote,
+        ] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
             assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
         }

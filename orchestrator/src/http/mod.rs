@@ -38,6 +38,8 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         .merge(api::attempts::router())
         .merge(api::staff::router())
         .merge(api::support::router())
+        .merge(api::support_stuck::router())
+        .merge(api::support_actions::router())
         .merge(api::analytics::router())
         .merge(api::installer::router())
         .merge(api::altcha::router())

@@ -1,6 +1,7 @@
 //! Why a claim did not produce its outcome, and where the step's tries began.
 
 use chrono::{DateTime, Utc};
+use events::flow::support::RETRY_REQUESTED;
 use events::RecordedEvent;
 
 use super::flow::{StepError, STEP_CALLED, STEP_STARTED};
@@ -82,11 +83,13 @@ pub struct Start {
 
 /// Walks back over the runner's own events of `step` (`step.started`, `step.called`) to the
 /// first `step.started` of the current run of tries; any other event ends the run (the step was
-/// planned again, so it gets a new key).
+/// planned again, so it gets a new key), but support's "retry now" of the step, which only
+/// brings the next try forward (the same call, under the same key).
 pub fn current_start(events: &[RecordedEvent], step: &str) -> Option<Start> {
     let mut found: Option<Start> = None;
     for event in events.iter().rev() {
-        let runner_event = event.event_type == STEP_STARTED || event.event_type == STEP_CALLED;
+        let runner_event =
+            event.event_type == STEP_STARTED || event.event_type == STEP_CALLED || event.event_type == RETRY_REQUESTED;
         if !runner_event || event.payload.get("step").and_then(|s| s.as_str()) != Some(step) {
             break;
         }

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use events::flow::{encode, fold, Flow, PiiField, PlannedStep, SecretField};
+use events::flow::{encode, fold, support, Flow, PiiField, PlannedStep, SecretField};
 use events::pii::{Opened, PiiKind, Vault};
 use events::{Metadata, NewEvent, RecordedEvent, StreamId};
 use secrecy::{ExposeSecret, SecretString};
@@ -169,6 +169,10 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
     }
 
     fn plan(&self, events: &[RecordedEvent]) -> Result<Plan, StepError> {
+        // Support cancelled the attempt: nothing more is run for it.
+        if support::cancelled_at(events).is_some() {
+            return Ok(Plan { next: None, outcome: support::cancelled_outcome() });
+        }
         let state = fold::<S::F>(events);
         Ok(Plan { next: S::F::next_step(&state), outcome: S::F::outcome(&state) })
     }

@@ -10,10 +10,16 @@ pub const SIGNED_IN: &str = "staff.signed_in";
 pub const SIGNED_OUT: &str = "staff.signed_out";
 pub const SIGN_IN_REFUSED: &str = "staff.sign_in_refused";
 pub const LOOKED_UP: &str = "staff.looked_up";
+/// A look-up's results downloaded as CSV (issue 27): the key's hash and the rows.
+pub const EXPORTED: &str = "staff.exported_lookup";
 pub const OPENED_ATTEMPT: &str = "staff.opened_attempt";
 pub const DOWNLOADED_HISTORY: &str = "staff.downloaded_history";
 pub const REVEALED: &str = "staff.revealed";
 pub const ERASED: &str = "staff.erased";
+/// Support's actions on an attempt (issue 27), each beside the attempt's own event.
+pub const RETRIED_STEP: &str = "staff.retried_step";
+pub const CANCELLED_ATTEMPT: &str = "staff.cancelled_attempt";
+pub const NOTED: &str = "staff.noted";
 pub const SECOND_FACTOR_ENROLLED: &str = "staff.second_factor_enrolled";
 
 /// The stream of one staff member's actions.

@@ -86,11 +86,13 @@ pub async fn detail(
     answer["view"] = flow.view(history, now);
     answer["fields"] = masking::fields_json(&fields, &erased);
     answer["timeline"] = Value::Array(timeline);
+    answer["notes"] = serde_json::to_value(super::notes::notes(db, vault, history).await?)?;
     answer["staff_trail"] = Value::Array(staff_trail(db, vault, &summary.id).await?);
     Ok(answer)
 }
 
-/// Who opened, revealed or erased this attempt, when, and the reason typed.
+/// Who opened, revealed, erased, retried, cancelled or noted this attempt, when, and the
+/// reason typed (and the attempt's event an action appended, for its permalink).
 pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::Result<Vec<Value>> {
     let rows = sqlx::query(
         "SELECT stream_id, event_type, payload, recorded_at FROM events \
@@ -123,6 +125,9 @@ pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::R
             crate::staff::audit::REVEALED => "revealed",
             crate::staff::audit::ERASED => "erased",
             crate::staff::audit::DOWNLOADED_HISTORY => "baixou o histórico",
+            crate::staff::audit::RETRIED_STEP => "retried",
+            crate::staff::audit::CANCELLED_ATTEMPT => "cancelled",
+            crate::staff::audit::NOTED => "noted",
             other => other,
         };
         trail.push(json!({
@@ -132,6 +137,7 @@ pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::R
             "type": event_type,
             "field": payload.get("field"),
             "reason": payload.get("reason"),
+            "version": payload.get("version"),
         }));
     }
     Ok(trail)

@@ -57,6 +57,10 @@ fn collect(value: &Value, out: &mut Vec<Field>) {
             for (name, child) in map {
                 if Sealed::is_sealed(child) {
                     let Ok(sealed) = Sealed::from_value(child) else { continue };
+                    // Support's own notes are read in the console's notes, not revealed.
+                    if sealed.kind == events::pii::PiiKind::SupportNote {
+                        continue;
+                    }
                     let field = Field {
                         name: name.clone(),
                         sealed: child.clone(),

@@ -19,7 +19,7 @@ pub enum Key {
     Id(String),
 }
 
-pub const OUTCOMES: [&str; 5] = ["completed", "refused", "in_flight", "abandoned", "gave_up"];
+pub const OUTCOMES: [&str; 6] = ["completed", "refused", "in_flight", "abandoned", "gave_up", "cancelled"];
 pub const FLOWS: [&str; 3] = ["activation", "download", "cloud"];
 pub const PAGE_SIZE: usize = 20;
 const MAX_LEN: usize = 200;
@@ -115,9 +115,11 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     let (from, to) = (date("from")?, date("to")?);
     let page = match choice("page") {
         None => 1,
-        Some(p) => {
-            p.parse::<usize>().ok().filter(|p| (1..=100_000).contains(p)).ok_or_else(|| invalid("Página inválida."))?
-        }
+        Some(p) => p
+            .parse::<usize>()
+            .ok()
+            .filter(|p| (1..=100_000).contains(p))
+            .ok_or_else(|| invalid(crate::texts::PAGE_INVALID))?,
     };
     Ok((key, Filters { flow, outcome, from, to, page }))
 }

@@ -72,6 +72,8 @@ pub fn summarize(
         .count();
     let idle = (now - last.recorded_at).num_minutes();
     let outcome = match flow.outcome(history) {
+        // Support ended it (issue 27): the flow reads it as refused with that message.
+        _ if events::flow::support::cancelled_at(history).is_some() => plain("cancelled"),
         FlowOutcome::Completed => plain("completed"),
         FlowOutcome::Refused { message } => Outcome { message: Some(message), ..plain("refused") },
         FlowOutcome::Open if last.event_type == STEP_GAVE_UP => Outcome { step: step_of(last), ..plain("gave_up") },

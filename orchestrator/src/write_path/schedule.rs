@@ -20,7 +20,8 @@ pub const CHANNEL: &str = events::NOTIFY_CHANNEL;
 ///   would let a second runner start the new step while the first call still runs. The holder
 ///   gives the lease back when its own append conflicts ([`super::claim::release`]).
 /// - `claims` starts again from 0: the stream moved, so earlier claims were not retries of
-///   this plan.
+///   this plan; `first_due_at` is the new plan's due time (a retry later moves only `due_at`,
+///   so support sees how long the step has waited).
 pub async fn schedule_in_tx(
     conn: &mut PgConnection,
     stream_id: &str,
@@ -31,9 +32,11 @@ pub async fn schedule_in_tx(
     match step {
         Some(step) => {
             sqlx::query(
-                "INSERT INTO due_steps (stream_id, flow, step, due_at, stream_version) VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO due_steps (stream_id, flow, step, due_at, first_due_at, stream_version)
+                 VALUES ($1, $2, $3, $4, $4, $5)
                  ON CONFLICT (stream_id) DO UPDATE
                  SET step = EXCLUDED.step, due_at = EXCLUDED.due_at, flow = EXCLUDED.flow,
+                     first_due_at = EXCLUDED.first_due_at,
                      stream_version = EXCLUDED.stream_version,
                      lease_until = CASE WHEN due_steps.lease_until > now() THEN due_steps.lease_until END,
                      claimed_by = CASE WHEN due_steps.lease_until > now() THEN due_steps.claimed_by END,

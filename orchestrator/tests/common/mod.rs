@@ -1,6 +1,7 @@
 //! Black-box helpers: the real app on port 0 over a fresh database.
 #![allow(dead_code)]
 
+pub mod console;
 pub mod flows;
 pub mod staff;
 

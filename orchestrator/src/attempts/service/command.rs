@@ -25,7 +25,7 @@ use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
 
 /// How long a command waits for the attempt's other writers (a double tap, a retry under the
 /// same key, a step's outcome) before it is answered 409.
-const QUEUE_WAIT: Duration = Duration::from_secs(10);
+pub(super) const QUEUE_WAIT: Duration = Duration::from_secs(10);
 
 /// Events one attempt may hold: past it every command is refused (issue 15, bounded attempts),
 /// so no visitor can make the reads and folds of an attempt as long as they like. A normal
@@ -44,7 +44,7 @@ pub struct AttemptService<'a> {
     pub metrics: &'a Metrics,
 }
 
-fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
+pub(super) fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
     if history.len() >= MAX_EVENTS_PER_ATTEMPT {
         return Err(ApiError::Rejected(events::flow::Rejection::general(ATTEMPT_FULL)));
     }
@@ -65,7 +65,7 @@ fn decided(decision: Result<Decision, Refused>, name: &mut &'static str) -> Resu
     }
 }
 
-fn correlated(history: &[RecordedEvent], actor: &str, client: ClientInfo) -> Metadata {
+pub(super) fn correlated(history: &[RecordedEvent], actor: &str, client: ClientInfo) -> Metadata {
     let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
     Metadata { correlation_id, causation_id: None, actor: actor.into(), client }
 }
@@ -239,7 +239,7 @@ impl AttemptService<'_> {
 
     /// A decided command's events sealed, appended after `history` and the next step planned,
     /// on `conn` (the command's transaction or its savepoint): the attempt after them.
-    async fn act(
+    pub(super) async fn act(
         &self,
         conn: &mut sqlx::PgConnection,
         stream: &StreamId,

@@ -7,3 +7,5 @@ pub mod attempts;
 pub mod installer;
 pub mod staff;
 pub mod support;
+pub mod support_actions;
+pub mod support_stuck;

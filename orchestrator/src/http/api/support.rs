@@ -1,5 +1,5 @@
-//! `/api/support/...`: look-up, one attempt, its history download, its live changes, the
-//! audited reveal of one field and the erasure of a person.
+//! `/api/support/...`: look-up (and its CSV export), one attempt, its history download, its
+//! live changes, the audited reveal of one field and the erasure of a person.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -10,26 +10,26 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chrono::{NaiveTime, TimeZone, Utc};
-use events::funnel::sao_paulo;
+use chrono::Utc;
 use events::pii::{Opened, PiiKind};
 use events::{RecordedEvent, StreamId};
 use futures::Stream;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 use crate::http::state::AppState;
 use crate::staff::audit;
 use crate::staff::auth::{AdminStaff, SupportStaff};
-use crate::support::query::{self, Key, PAGE_SIZE};
-use crate::support::summary::{summarize, with_due_step};
-use crate::support::{detail, erase, masking};
+use crate::support::lookup::{self, Sources};
+use crate::support::query::{self, PAGE_SIZE};
+use crate::support::summary::with_due_step;
+use crate::support::{csv, detail, erase, masking};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/support/attempts/search", post(search))
+        .route("/api/support/attempts/export", post(export))
         .route("/api/support/attempts/{id}", get(open))
         .route("/api/support/attempts/{id}/history", get(history))
         .route("/api/support/attempts/{id}/stream", get(stream))
@@ -61,60 +61,9 @@ async fn search(
     let crate::http::json::Json(body) = body.map_err(|_| unreadable())?;
     let params = query::from_body(body).ok_or_else(unreadable)?;
     let (key, filters) = query::parse(&params)?;
-    let (streams, looked_up) = match &key {
-        Key::Phone(p) => (
-            state.vault.streams_for(PiiKind::Phone, p).await?,
-            json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, p)) }),
-        ),
-        Key::Document(d) => (
-            state.vault.streams_for(PiiKind::CpfCnpj, d).await?,
-            json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, d)) }),
-        ),
-        Key::Email(e) => (
-            state.vault.streams_for(PiiKind::Email, e).await?,
-            json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, e)) }),
-        ),
-        Key::Serial(s) => (
-            sqlx::query_scalar(
-                "SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1",
-            )
-            .bind(s)
-            .fetch_all(&state.db)
-            .await?,
-            json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
-        ),
-        Key::Id(id) => (
-            StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),
-            json!({ "kind": "id", "attempt": id }),
-        ),
-    };
+    let sources = Sources { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let (summaries, looked_up) = lookup::summaries(&sources, &key, &filters).await?;
     audit::record(&state.store, Some(staff.id), audit::LOOKED_UP, looked_up).await?;
-    let streams: Vec<StreamId> = streams
-        .iter()
-        .filter_map(|s| StreamId::parse(s).ok())
-        .filter(|s| query::FLOWS.contains(&s.category()) && state.flows.get(s.category()).is_some())
-        .filter(|s| filters.flow.as_deref().is_none_or(|f| f == s.category()))
-        .collect();
-    let names: Vec<String> = streams.iter().map(|s| s.as_str().to_string()).collect();
-    let due = with_due_step(&state.db, &names).await?;
-    let now = Utc::now();
-    let day_start = |d: chrono::NaiveDate| sao_paulo().from_local_datetime(&d.and_time(NaiveTime::MIN)).single();
-    let from = filters.from.and_then(day_start);
-    let until = filters.to.and_then(|d| d.succ_opt()).and_then(day_start);
-    let mut summaries = Vec::new();
-    for stream in &streams {
-        let Some(flow) = state.flows.get(stream.category()) else { continue };
-        let history = state.store.read_stream(stream).await?;
-        let Some(summary) = summarize(flow, &history, due.iter().any(|d| d == stream.as_str()), now) else { continue };
-        if filters.outcome.as_deref().is_some_and(|o| o != summary.outcome.kind)
-            || from.is_some_and(|f| summary.started_at < f)
-            || until.is_some_and(|u| summary.started_at >= u)
-        {
-            continue;
-        }
-        summaries.push(summary);
-    }
-    summaries.sort_by(|a, b| b.started_at.cmp(&a.started_at).then_with(|| b.id.cmp(&a.id)));
     let total = summaries.len();
     let pages = total.div_ceil(PAGE_SIZE).max(1);
     let page: Vec<_> = summaries.into_iter().skip((filters.page - 1) * PAGE_SIZE).take(PAGE_SIZE).collect();
@@ -125,6 +74,32 @@ async fn search(
         "pages": pages,
         "attempts": page,
     })))
+}
+
+/// The look-up's results (every page, at most [`csv::MAX_ROWS`]) as a CSV download; the same
+/// body as the look-up, audited like it.
+async fn export(
+    State(state): State<AppState>,
+    SupportStaff(staff): SupportStaff,
+    body: Result<crate::http::json::Json<serde_json::Map<String, Value>>, ApiError>,
+) -> Result<Response, ApiError> {
+    let unreadable = || ApiError::Invalid(crate::texts::SEARCH_UNREADABLE.into());
+    let crate::http::json::Json(body) = body.map_err(|_| unreadable())?;
+    let params = query::from_body(body).ok_or_else(unreadable)?;
+    let (key, filters) = query::parse(&params)?;
+    let sources = Sources { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let (summaries, mut looked_up) = lookup::summaries(&sources, &key, &filters).await?;
+    looked_up["rows"] = json!(summaries.len().min(csv::MAX_ROWS));
+    audit::record(&state.store, Some(staff.id), audit::EXPORTED, looked_up).await?;
+    let name = format!("tentativas-{}.csv", Utc::now().format("%Y%m%d-%H%M%S"));
+    Ok((
+        [
+            (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+        ],
+        csv::to_csv(&summaries),
+    )
+        .into_response())
 }
 
 async fn open(

@@ -22,6 +22,7 @@ import {
   sendOrShow,
   WRONG_CODES_RULE,
 } from '../../lib/attempts/regions';
+import { CANCELLED_MESSAGE } from '../../lib/attempts/cancelled';
 import type { Command } from '../../lib/attempts/regions';
 import { afterCode, beforeCode, isStep, isVariant, stepAfter } from './chain';
 import type { Step, Variant } from './chain';
@@ -211,6 +212,8 @@ export const activationMachine = setup({
     failNotAuthorized: assign({ pending: null, error: NOT_AUTHORIZED, field: null }),
     failSerial: assign({ pending: null, error: SERIAL_NOT_FOUND, field: null }),
     failGeneric: assign({ pending: null, error: GENERIC, field: null, resending: false }),
+    /** Support ended the attempt: no loader, and the banner says so. */
+    cancelled: assign({ pending: null, error: CANCELLED_MESSAGE, field: null, resending: false }),
     typed: assign(({ event }) => (isTyped(event) ? { [TYPED[event.field]]: event.value, error: null, field: null } : {})),
     ticked: assign(({ event }) => (event.type === 'FIELD_CHANGED' && event.field === 'terms' ? { terms: event.value } : {})),
     prepareStart: assign(({ context }) => ({
@@ -356,6 +359,7 @@ export const activationMachine = setup({
         // A step that failed for good and one that gave up after its retries land alike.
         'step.failed': STEP_FAILED,
         'step.gave_up': STEP_FAILED,
+        'attempt.cancelled': { actions: 'cancelled' },
       },
       states: {
         starting: {},

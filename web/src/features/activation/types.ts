@@ -61,6 +61,7 @@ export const DOMAIN_EVENT_TYPES = [
   'step.gave_up',
   'store.redirected',
   'product.chosen',
+  'attempt.cancelled',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

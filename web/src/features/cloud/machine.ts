@@ -20,6 +20,7 @@ import {
   sendOrShow,
 } from '../../lib/attempts/regions';
 import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
+import { CANCELLED_MESSAGE } from '../../lib/attempts/cancelled';
 import { codeCommand, detailsCommand } from './commands';
 import { GENERIC_ERROR } from './texts';
 import {
@@ -97,6 +98,8 @@ export const cloudMachine = setup({
     working: assign({ busy: true, error: null, field: null }),
     failed: assign(({ event }) => ({ busy: false, error: messageOf(event), field: null })),
     failedGeneric: assign({ busy: false, error: GENERIC_ERROR, field: null }),
+    /** Support ended the attempt: no loader, and the banner says so. */
+    cancelled: assign({ busy: false, error: CANCELLED_MESSAGE, field: null }),
     cleared: assign({ busy: false, error: null, field: null }),
     rememberPhone: assign(({ event }) => {
       const masked = 'data' in event ? event.data?.phone_masked : null;
@@ -178,6 +181,7 @@ export const cloudMachine = setup({
           { guard: 'afterCode', target: '.details', actions: 'failedGeneric' },
           { actions: 'failedGeneric' },
         ],
+        'attempt.cancelled': { actions: 'cancelled' },
       },
       states: {
         details: {

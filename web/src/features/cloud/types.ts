@@ -29,6 +29,7 @@ export const DOMAIN_EVENT_TYPES = [
   'sign_in.failed',
   'cloud.activated',
   'step.gave_up',
+  'attempt.cancelled',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -21,6 +21,7 @@ import {
   sendOrShow,
 } from '../../lib/attempts/regions';
 import type { CommandInput as AttemptCommandInput } from '../../lib/attempts/regions';
+import { CANCELLED_MESSAGE } from '../../lib/attempts/cancelled';
 import { installerUrl, saveFile } from './installer';
 import { checkCode, checkPhone } from './rules';
 import { GENERIC_FAILURE, REMOVAL_FAILURE } from './texts';
@@ -319,6 +320,8 @@ export const downloadMachine = setup({
           // A give-up for a step nobody waits for: the wait goes on.
           { actions: 'clearSnackbar' },
         ],
+        // Support ended the attempt: no wait, and the message stays until the visitor leaves.
+        'attempt.cancelled': { actions: ['settle', assign({ error: CANCELLED_MESSAGE })] },
         // 'Tentar novamente' (user not found, download error).
         RESTART: { guard: 'ready', actions: { type: 'sendCommand', params: { type: 'restart' } } },
       },

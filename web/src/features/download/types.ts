@@ -89,7 +89,8 @@ export type DomainEvent =
   | { type: 'device.removed'; data: { device_id: string } }
   | { type: 'device.removal_failed'; data: { device_id: string } & Reason }
   | { type: 'attempt.restarted'; data: Empty }
-  | { type: 'step.gave_up'; data: { step: string } & Partial<Reason> };
+  | { type: 'step.gave_up'; data: { step: string } & Partial<Reason> }
+  | { type: 'attempt.cancelled'; data: { step?: string | null } };
 
 export type DomainEventType = DomainEvent['type'];
 
@@ -99,7 +100,7 @@ export const DOMAIN_EVENT_TYPES: readonly DomainEventType[] = [
   'user.not_found', 'user.lookup_failed', 'partners.listed', 'partners.failed', 'partner.chosen', 'download.granted',
   'licences.full', 'plan.without_antivirus', 'download.failed', 'download.retry_requested',
   'devices.listed', 'devices.failed', 'device.removal_requested', 'device.removed',
-  'device.removal_failed', 'attempt.restarted', 'step.gave_up',
+  'device.removal_failed', 'attempt.restarted', 'step.gave_up', 'attempt.cancelled',
 ];
 
 export function isDomainEventType(type: string): type is DomainEventType {

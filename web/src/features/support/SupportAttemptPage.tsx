@@ -9,8 +9,11 @@ import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
+import { AttemptActions } from './components/AttemptActions';
 import { AttemptReplay } from './components/AttemptReplay';
 import { EraseDialog } from './components/EraseDialog';
+import { Notes } from './components/Notes';
+import { attemptLink, CopyLink, eventLink, eventOf, useScrollToEvent } from './components/Permalink';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { RevealDialog } from './components/RevealDialog';
@@ -164,7 +167,7 @@ function Fields({
   );
 }
 
-function StaffTrail({ trail }: { trail: unknown[] }) {
+function StaffTrail({ attemptId, trail }: { attemptId: string; trail: unknown[] }) {
   const entries = trail.map(trailEntryOf);
   return (
     <section className="sp-card" aria-labelledby="sp-trail-title">
@@ -182,6 +185,7 @@ function StaffTrail({ trail }: { trail: unknown[] }) {
                 <strong>{entry.who}</strong> {entry.what}
               </span>
               {entry.reason && <span className="sp-trail__reason">Motivo: “{entry.reason}”</span>}
+              {entry.version !== null && <a href={eventLink(attemptId, entry.version)}>evento #{entry.version}</a>}
             </li>
           ))}
         </ol>
@@ -196,6 +200,9 @@ function Attempt({ id }: { id: string }) {
   const [params, setParams] = useSearchParams();
   const mode: TimelineMode = params.get('vista') === 'completa' ? 'full' : 'compact';
   const { detail, failed, loading, reload } = useDetail(id);
+  const target = eventOf(params);
+  useScrollToEvent(target, detail !== undefined);
+  const [acted, setActed] = useState<string | null>(null);
   const live = detail?.outcome.kind === 'in_flight';
   useLiveUpdates(id, live, reload);
   const [revealing, setRevealing] = useState<MaskedField | null>(null);
@@ -257,6 +264,7 @@ function Attempt({ id }: { id: string }) {
           Tentativa de {detail.started_at ? formatDateTime(detail.started_at) : detail.id}
         </h1>
         <div className="sp-attempt__actions">
+          <CopyLink path={attemptLink(detail.id)} label="Copiar link da tentativa" />
           <a className="sp-button sp-button--secondary" href={historyUrl(detail.id)} download={`${detail.id}.json`}>
             Baixar histórico (JSON)
           </a>
@@ -277,7 +285,20 @@ function Attempt({ id }: { id: string }) {
           </p>
         </div>
       )}
+      {acted && (
+        <div className="sp-alert sp-alert--success" role="status">
+          <p>{acted}</p>
+        </div>
+      )}
       <Summary detail={detail} />
+      <AttemptActions
+        detail={detail}
+        onUnauthorized={expired}
+        onDone={(_, what) => {
+          setActed(what);
+          reload();
+        }}
+      />
       <Fields fields={fields} revealed={revealed} onReveal={setRevealing} />
       <AttemptReplay detail={detail} />
 
@@ -300,10 +321,12 @@ function Attempt({ id }: { id: string }) {
           <span className="sp-actor sp-actor--runner">executor</span> (chamadas aos serviços parceiros){' '}
           <span className="sp-actor sp-actor--staff">equipe</span>
         </p>
-        <Timeline entries={detail.timeline} mode={mode} />
+        <Timeline entries={detail.timeline} mode={mode} link={{ attemptId: detail.id, version: target }} />
       </section>
 
-      <StaffTrail trail={detail.staff_trail ?? []} />
+      <Notes attemptId={detail.id} notes={detail.notes ?? []} onAdded={() => reload()} onUnauthorized={expired} />
+
+      <StaffTrail attemptId={detail.id} trail={detail.staff_trail ?? []} />
 
       {session.role === 'admin' && (
         <section className="sp-card sp-danger-zone" aria-labelledby="sp-lgpd-title">

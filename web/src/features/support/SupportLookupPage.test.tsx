@@ -12,7 +12,8 @@ const page = (attempts: unknown[], extra: Record<string, unknown> = {}) => ({
 beforeEach(() => {
   api = new FakeApi()
     .on('GET /api/staff/session', { status: 200, body: SUPPORT })
-    .on('POST /api/support/attempts/search', page([REFUSED, ABANDONED, IN_FLIGHT]));
+    .on('POST /api/support/attempts/search', page([REFUSED, ABANDONED, IN_FLIGHT]))
+    .on('GET /api/support/stuck', { status: 200, body: { query: { minutes: 15, page: 1 }, total: 0, page: 1, pages: 1, attempts: [] } });
   api.install();
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -16,6 +16,9 @@ import { parseQuery, SEARCH_KINDS } from './search';
 import { RequireStaff } from '../../components/staff/RequireStaff';
 import { useStaffQuery } from '../../lib/staff/query';
 import { SupportOnly } from './components/SupportOnly';
+import { StuckPanel } from './components/StuckPanel';
+import { ExportButton } from './components/ExportButton';
+import { useStaff } from '../../lib/staff/session';
 import { SUPPORT_ROLES } from './roles';
 
 interface Query {
@@ -219,6 +222,7 @@ function OpenLink({ id, startedAt }: { id: string; startedAt: string }) {
 
 function Results({ reply, query }: { reply: SearchReply; query: Query }) {
   const captionId = useId();
+  const { expired } = useStaff();
   if (reply.attempts.length === 0) {
     return (
       <div className="sp-card sp-empty">
@@ -237,6 +241,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
         {reply.total === 1 ? '1 tentativa' : `${reply.total} tentativas`}
         <span className="sp-muted sp-results__order"> · mais recentes primeiro</span>
       </h2>
+      <ExportButton params={paramsOf(query)} onUnauthorized={expired} />
       <div className="sp-table-wrap">
         <table className="sp-table">
           <thead>
@@ -351,6 +356,7 @@ function Lookup() {
       <p className="sp-muted sp-lead">
         Digite o telefone que o cliente informou para ver todas as tentativas feitas com ele, nos três fluxos.
       </p>
+      <StuckPanel />
       <SearchForm key={params.toString()} initial={query} onSearch={(q) => setParams(paramsOf(q))} />
       <div aria-live="polite" className="sp-visually-hidden">
         {loading ? 'Buscando…' : reply ? `${reply.total} tentativas encontradas.` : ''}

@@ -1,9 +1,9 @@
 // The support API of docs/support.md, on the shared staff client (lib/staff/api.ts: session,
 // CSRF token, errors).
 
-import { staffRequest } from '../../lib/staff/api';
+import { staffFile, staffRequest } from '../../lib/staff/api';
 
-export type OutcomeKind = 'completed' | 'refused' | 'in_flight' | 'abandoned' | 'gave_up';
+export type OutcomeKind = 'completed' | 'refused' | 'in_flight' | 'abandoned' | 'gave_up' | 'cancelled';
 
 export interface Outcome {
   kind: OutcomeKind;
@@ -53,6 +53,23 @@ export interface Detail extends Summary {
   fields?: unknown;
   timeline: TimelineEntry[];
   staff_trail?: unknown[] | null;
+  /** Support's notes (issue 27), opened for the console. */
+  notes?: Note[] | null;
+}
+
+export interface Note {
+  version: number;
+  at: string;
+  by: string;
+  text: string;
+  erased: boolean;
+}
+
+/** What an action on an attempt appended: the first new event's position and the events. */
+export interface ActionReply {
+  attempt: string;
+  version: number;
+  events: TimelineEntry[];
 }
 
 export interface RevealReply {
@@ -105,4 +122,50 @@ export function erasePersonOfAttempt(id: string): Promise<EraseReply> {
     method: 'POST',
     body: JSON.stringify({ attempt: id, confirm: true }),
   });
+}
+
+/** Why a step is stuck (GET /api/support/stuck). */
+export interface Stuck {
+  kind: 'retrying' | 'overdue';
+  step: string;
+  since: string;
+  minutes: number;
+  tries: number;
+  next_try_at: string;
+}
+
+export interface StuckReply {
+  query: { minutes: number; flow?: string | null; page: number };
+  total: number;
+  page: number;
+  pages: number;
+  attempts: (Summary & { stuck: Stuck })[];
+}
+
+/** The attempts whose step has waited past `minutes` (retrying or overdue), across flows. */
+export function getStuck(minutes: number, page = 1, signal?: AbortSignal): Promise<StuckReply> {
+  const params = new URLSearchParams({ minutes: String(minutes) });
+  if (page > 1) params.set('page', String(page));
+  return staffRequest<StuckReply>(`/api/support/stuck?${params.toString()}`, { signal });
+}
+
+/** Brings the step waiting on its back-off forward: the runner takes it at once (audited). */
+export function retryStep(id: string, reason: string): Promise<ActionReply> {
+  return staffRequest<ActionReply>(`${attemptPath(id)}/retry`, { method: 'POST', body: JSON.stringify({ reason }) });
+}
+
+/** Ends the attempt: the runner stops and the visitor's page says so (audited). */
+export function cancelAttempt(id: string, reason: string): Promise<ActionReply> {
+  return staffRequest<ActionReply>(`${attemptPath(id)}/cancel`, { method: 'POST', body: JSON.stringify({ reason }) });
+}
+
+/** A note on the attempt, kept sealed with its personal data (audited). */
+export function addNote(id: string, text: string): Promise<ActionReply> {
+  return staffRequest<ActionReply>(`${attemptPath(id)}/notes`, { method: 'POST', body: JSON.stringify({ text }) });
+}
+
+/** The look-up's results (every page) as a CSV file, masked; the search travels in the body. */
+export function exportAttempts(params: URLSearchParams): Promise<{ blob: Blob; name: string | null }> {
+  const body = Object.fromEntries([...params].filter(([key]) => key !== 'page'));
+  return staffFile('/api/support/attempts/export', { method: 'POST', body: JSON.stringify(body) });
 }

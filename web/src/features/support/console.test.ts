@@ -63,6 +63,17 @@ describe('fieldsOf and trailEntryOf read the open shapes leniently', () => {
   it('words a reveal with its field and reason', () => {
     expect(
       trailEntryOf({ at: '2025-03-14T13:22:05Z', email: 'bia@exa.com.br', action: 'revealed', field: 'phone', reason: 'x' }),
-    ).toEqual({ at: '2025-03-14T13:22:05Z', who: 'bia@exa.com.br', what: 'revelou Telefone', reason: 'x' });
+    ).toEqual({ at: '2025-03-14T13:22:05Z', who: 'bia@exa.com.br', what: 'revelou Telefone', reason: 'x', version: null });
+  });
+  it("words support's actions with the event they appended", () => {
+    expect(trailEntryOf({ at: null, email: 'bia@exa.com.br', action: 'cancelled', reason: 'Cliente pediu', version: 7 })).toEqual({
+      at: null,
+      who: 'bia@exa.com.br',
+      what: 'encerrou a tentativa',
+      reason: 'Cliente pediu',
+      version: 7,
+    });
+    expect(trailEntryOf({ action: 'retried' }).what).toBe('pediu nova tentativa da etapa agora');
+    expect(trailEntryOf({ action: 'noted' }).what).toBe('escreveu uma nota');
   });
 });

@@ -38,6 +38,7 @@ export const OUTCOME_OPTIONS: { value: OutcomeKind; label: string }[] = [
   { value: 'in_flight', label: 'Em andamento' },
   { value: 'abandoned', label: 'Abandonada' },
   { value: 'gave_up', label: 'Desistiu após tentativas' },
+  { value: 'cancelled', label: 'Encerrada pelo atendimento' },
 ];
 
 /**
@@ -59,6 +60,8 @@ export function outcomeLabel(outcome: Outcome): string {
     }
     case 'gave_up':
       return outcome.step ? `Desistiu após tentativas em “${stepLabel(outcome.step)}”` : 'Desistiu após tentativas';
+    case 'cancelled':
+      return 'Encerrada pelo atendimento';
     default:
       return String((outcome as { kind: unknown }).kind);
   }

@@ -1,4 +1,5 @@
-// The staff trail of an attempt (who opened, revealed or erased what), read leniently.
+// The staff trail of an attempt (who opened, revealed, erased, retried, cancelled or noted what),
+// read leniently.
 
 import { fieldLabel } from './labels';
 
@@ -7,6 +8,8 @@ export interface TrailEntry {
   who: string;
   what: string;
   reason: string | null;
+  /** The attempt's event the action appended (its permalink), if any. */
+  version: number | null;
 }
 
 const TRAIL_ACTIONS: Record<string, string> = {
@@ -19,6 +22,9 @@ const TRAIL_ACTIONS: Record<string, string> = {
   erased: 'apagou os dados da pessoa',
   person_erased: 'apagou os dados da pessoa',
   'staff.person_erased': 'apagou os dados da pessoa',
+  retried: 'pediu nova tentativa da etapa agora',
+  cancelled: 'encerrou a tentativa',
+  noted: 'escreveu uma nota',
 };
 
 /** One `staff_trail` entry, read leniently: `{at, email | staff | by, action | type, field?, reason?}`. */
@@ -36,5 +42,6 @@ export function trailEntryOf(entry: unknown): TrailEntry {
     who: text(record.email) ?? text(record.staff) ?? text(record.by) ?? 'equipe',
     what,
     reason: text(record.reason),
+    version: typeof record.version === 'number' ? record.version : null,
   };
 }

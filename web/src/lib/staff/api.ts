@@ -71,6 +71,32 @@ export async function staffRequest<T>(url: string, init: RequestInit = {}): Prom
   return body;
 }
 
+/**
+ * A staff API call answered with a file (a CSV export): the same headers and errors as
+ * `staffRequest`, the body as a Blob and the file name from Content-Disposition.
+ */
+export async function staffFile(url: string, init: RequestInit = {}): Promise<{ blob: Blob; name: string | null }> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = new Headers(init.headers);
+  if (init.body !== undefined) headers.set('content-type', 'application/json');
+  if ((method === 'POST' || method === 'DELETE') && csrfToken) headers.set('X-CSRF-Token', csrfToken);
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, method, headers, credentials: 'same-origin' });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new StaffApiError(0, NETWORK_MESSAGE);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+    const message = typeof body?.message === 'string' && body.message ? body.message : fallbackMessage(response.status);
+    throw new StaffApiError(response.status, message);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), name };
+}
+
 /** A GET of a staff API with the same errors. */
 export function staffGet<T>(url: string, signal?: AbortSignal): Promise<T> {
   return staffRequest<T>(url, { signal });

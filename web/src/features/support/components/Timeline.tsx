@@ -3,6 +3,7 @@ import type { Seen, TimelineEntry } from '../api';
 import { formatDateTime, formatTime } from '../dates';
 import { actorLabel } from '../labels';
 import { limitLabel } from '../labels';
+import { eventElementId, eventLink } from './Permalink';
 
 export type TimelineMode = 'compact' | 'full';
 
@@ -63,11 +64,34 @@ function SeenBox({ seen, changed, mode }: { seen: Seen | null | undefined; chang
   );
 }
 
-function Event({ entry, previous, mode }: { entry: TimelineEntry; previous: Seen | null | undefined; mode: TimelineMode }) {
+/** A permalink's target in the timeline: the attempt, and the event the URL names. */
+export interface LinkTarget {
+  attemptId: string;
+  version: number | null;
+}
+
+function Event({
+  entry,
+  previous,
+  mode,
+  link,
+}: {
+  entry: TimelineEntry;
+  previous: Seen | null | undefined;
+  mode: TimelineMode;
+  link?: LinkTarget;
+}) {
   const facts = callFacts(entry.data);
   const changed = !sameSeen(entry.seen, previous);
+  const targeted = link?.version === entry.version;
   return (
-    <li className={`sp-event sp-event--${mode}`} data-version={entry.version}>
+    <li
+      className={`sp-event sp-event--${mode}${targeted ? ' sp-event--target' : ''}`}
+      data-version={entry.version}
+      id={link ? eventElementId(entry.version) : undefined}
+      tabIndex={link ? -1 : undefined}
+      aria-current={targeted ? 'location' : undefined}
+    >
       <div className="sp-event__what">
         <p className="sp-event__head">
           <time dateTime={entry.at} title={formatDateTime(entry.at)} className="sp-event__time">
@@ -80,9 +104,15 @@ function Event({ entry, previous, mode }: { entry: TimelineEntry; previous: Seen
               {fact}
             </span>
           ))}
-          <span className="sp-event__version">
-            <span className="sp-visually-hidden">versão </span>#{entry.version}
-          </span>
+          {link ? (
+            <a className="sp-event__version" href={eventLink(link.attemptId, entry.version)}>
+              <span className="sp-visually-hidden">link do evento, versão </span>#{entry.version}
+            </a>
+          ) : (
+            <span className="sp-event__version">
+              <span className="sp-visually-hidden">versão </span>#{entry.version}
+            </span>
+          )}
         </p>
         {mode === 'full' && entry.data !== undefined && entry.data !== null && (
           <pre className="sp-json" tabIndex={0} aria-label={`Dados do evento ${entry.type}`}>
@@ -96,7 +126,7 @@ function Event({ entry, previous, mode }: { entry: TimelineEntry; previous: Seen
 }
 
 /** Every event of the attempt, oldest first, grouped by step, with what the visitor saw after it. */
-export function Timeline({ entries, mode }: { entries: TimelineEntry[]; mode: TimelineMode }) {
+export function Timeline({ entries, mode, link }: { entries: TimelineEntry[]; mode: TimelineMode; link?: LinkTarget }) {
   if (entries.length === 0) return <p className="sp-muted">Esta tentativa ainda não tem eventos.</p>;
   const previousSeen = new Map<number, Seen | null | undefined>();
   entries.forEach((entry, index) => previousSeen.set(entry.version, index > 0 ? entries[index - 1].seen : undefined));
@@ -114,13 +144,13 @@ export function Timeline({ entries, mode }: { entries: TimelineEntry[]; mode: Ti
             </h3>
             <ol className="sp-step__events">
               {group.entries.map((entry) => (
-                <Event key={entry.version} entry={entry} previous={previousSeen.get(entry.version)} mode={mode} />
+                <Event key={entry.version} entry={entry} previous={previousSeen.get(entry.version)} mode={mode} link={link} />
               ))}
             </ol>
           </li>
         ) : (
           group.entries.map((entry) => (
-            <Event key={entry.version} entry={entry} previous={previousSeen.get(entry.version)} mode={mode} />
+            <Event key={entry.version} entry={entry} previous={previousSeen.get(entry.version)} mode={mode} link={link} />
           ))
         ),
       )}

@@ -1,0 +1,84 @@
+//! The look-up's results: every attempt the search key reaches, filtered and summarized, newest
+//! first, and what the staff trail records of the key (its keyed hash, never the clear value).
+//! The console's page of results and its CSV export read the same list.
+
+use chrono::{NaiveTime, TimeZone, Utc};
+use events::funnel::sao_paulo;
+use events::pii::{PiiKind, Vault};
+use events::{EventStore, StreamId};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+
+use super::query::{self, Filters, Key};
+use super::summary::{summarize, with_due_step, Summary};
+use crate::attempts::Flows;
+use crate::error::ApiError;
+
+/// Where the look-up reads.
+pub struct Sources<'a> {
+    pub db: &'a PgPool,
+    pub store: &'a EventStore,
+    pub vault: &'a Vault,
+    pub flows: &'a Flows,
+}
+
+/// The attempts `key` reaches, filtered by `filters` (not paged), newest first; and the key as
+/// the staff trail records it.
+pub async fn summaries(sources: &Sources<'_>, key: &Key, filters: &Filters) -> Result<(Vec<Summary>, Value), ApiError> {
+    let Sources { db, store, vault, flows } = sources;
+    let (streams, looked_up) = match key {
+        Key::Phone(p) => (
+            vault.streams_for(PiiKind::Phone, p).await?,
+            json!({ "kind": "phone", "hash": hex::encode(vault.lookup_hash(PiiKind::Phone, p)) }),
+        ),
+        Key::Document(d) => (
+            vault.streams_for(PiiKind::CpfCnpj, d).await?,
+            json!({ "kind": "cpf_cnpj", "hash": hex::encode(vault.lookup_hash(PiiKind::CpfCnpj, d)) }),
+        ),
+        Key::Email(e) => (
+            vault.streams_for(PiiKind::Email, e).await?,
+            json!({ "kind": "email", "hash": hex::encode(vault.lookup_hash(PiiKind::Email, e)) }),
+        ),
+        Key::Serial(s) => (
+            sqlx::query_scalar(
+                "SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1",
+            )
+            .bind(s)
+            .fetch_all(*db)
+            .await?,
+            json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
+        ),
+        Key::Id(id) => (
+            StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),
+            json!({ "kind": "id", "attempt": id }),
+        ),
+    };
+    let streams: Vec<StreamId> = streams
+        .iter()
+        .filter_map(|s| StreamId::parse(s).ok())
+        .filter(|s| query::FLOWS.contains(&s.category()) && flows.get(s.category()).is_some())
+        .filter(|s| filters.flow.as_deref().is_none_or(|f| f == s.category()))
+        .collect();
+    let names: Vec<String> = streams.iter().map(|s| s.as_str().to_string()).collect();
+    let due = with_due_step(db, &names).await?;
+    let now = Utc::now();
+    let day_start = |d: chrono::NaiveDate| sao_paulo().from_local_datetime(&d.and_time(NaiveTime::MIN)).single();
+    let from = filters.from.and_then(day_start);
+    let until = filters.to.and_then(|d| d.succ_opt()).and_then(day_start);
+    let mut summaries = Vec::new();
+    for stream in &streams {
+        let Some(flow) = flows.get(stream.category()) else { continue };
+        let history = store.read_stream(stream).await?;
+        let Some(summary) = summarize(flow, &history, due.iter().any(|d| d == stream.as_str()), now) else { continue };
+        if filters.outcome.as_deref().is_some_and(|o| o != summary.outcome.kind)
+            || from.is_some_and(|f| summary.started_at < f)
+            || until.is_some_and(|u| summary.started_at >= u)
+        {
+            continue;
+        }
+        summaries.push(summary);
+    }
+    summaries.sort_by(|a, b| b.started_at.cmp(&a.started_at).then_with(|| b.id.cmp(&a.id)));
+    Ok((summaries, looked_up))
+}
