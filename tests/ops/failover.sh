@@ -162,7 +162,6 @@ VISITORS_PID=$!
 PIDS+=($VISITORS_PID)
 
 # Attempts in flight: a third of the visitors' attempts started, steps due or running.
-events_now() { psql_at "$DB" "SELECT count(*) FROM events" 2>/dev/null || echo 0; }
 in_flight() {
   [ "$(psql_at "$DB" "SELECT count(DISTINCT stream_id) >= $((VISITORS / 3)) AND (SELECT count(*) FROM due_steps) > 0 FROM events")" = t ]
 }
@@ -173,7 +172,7 @@ kill -0 "$VISITORS_PID" 2>/dev/null || die "the visitors ended before the kill (
 cp "$W/tail.jsonl" "$W/tail-before-kill.jsonl"
 PRIMARY_PID="$(head -n 1 "$W/pg1/postmaster.pid")"
 say "failover: kill -9 of the primary's postmaster (pg1, pid $PRIMARY_PID), $(wc -l <"$W/tail-before-kill.jsonl") events read so far"
-KILLED_AT="$(date -u +'%Y-%m-%d %H:%M:%S.%N+00')"
+KILLED_AT="$(date -u +'%Y-%m-%d %H:%M:%S.%6N+00')"
 kill_started=$SECONDS
 kill -9 "$PRIMARY_PID"
 until_true 90 rest "$REST2_PORT" /primary || die "pg2 was not promoted ($W/pg2.log; $(members "$REST2_PORT" 2>&1))"

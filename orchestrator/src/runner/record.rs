@@ -11,7 +11,6 @@ use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
-
 use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::{append_after, plan_next, secrets};
