@@ -8,7 +8,7 @@
 #  2. the sandbox and two `orchestrator serve` (SANDBOX_MODE=true), DATABASE_URL through
 #     HAProxy, and `replay tail --follow` from the start of the log;
 #  3. visitors of the three flows (target/debug/examples/failover_visitors) through the two
-#     orchestrators' public API; with attempts in flight, `kill -9` of the primary's postmaster;
+#     orchestrators' public API; with attempts in flight, `kill -9` of the primary's PostgreSQL;
 #     Patroni promotes the standby, HAProxy switches, the orchestrators reconnect on their own;
 #  4. the checks: every visitor's attempt reached its normal end and no visitor was answered a
 #     500; every event the follower printed before the kill is still in the log; the follower
@@ -38,6 +38,15 @@ if is_root; then
   id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
 fi
 as_pg() { pg_as_owner "$@"; }
+# As as_pg, but the command replaces this process (runuser stays the parent and does not pass a
+# kill on): its pid is the engine's own, for `kill` at the end.
+as_pg_exec() {
+  if is_root; then
+    HOME="$W" exec setpriv --reuid="$PG_OS_USER" --regid="$PG_OS_USER" --init-groups "$@"
+  else
+    exec "$@"
+  fi
+}
 
 W="$ROOT/target/ops/failover"
 rm -rf "$W" && mkdir -p "$W"
@@ -97,7 +106,7 @@ start_member() {
   EXA_PG_NAME="$name" EXA_PG_ADDRESS="127.0.0.1:$pg_port" EXA_PG_REST_ADDRESS="127.0.0.1:$rest_port" \
     EXA_PG_DATA="$W/$name" envsubst "$PATRONI_VARS" <deploy/patroni/patroni.yml >"$W/$name.yml"
   chmod 644 "$W/$name.yml"
-  as_pg env PATH="$bin:$PATH" patroni "$W/$name.yml" >"$W/$name.log" 2>&1 &
+  (as_pg_exec env PATH="$bin:$PATH" patroni "$W/$name.yml") >"$W/$name.log" 2>&1 &
   PIDS+=($!)
 }
 rest() { curl -fsS "http://127.0.0.1:$1$2"; }
@@ -170,11 +179,16 @@ kill -0 "$VISITORS_PID" 2>/dev/null || die "the visitors ended before the kill (
 
 # Everything the follower printed so far was committed on the primary: it must survive.
 cp "$W/tail.jsonl" "$W/tail-before-kill.jsonl"
+# The primary crashes: its postmaster and every process it started (backends, the WAL sender),
+# so no transaction commits on it after this instant (a backend outliving its postmaster
+# could still commit, and the first commit after the kill would not be the new primary's).
 PRIMARY_PID="$(head -n 1 "$W/pg1/postmaster.pid")"
-say "failover: kill -9 of the primary's postmaster (pg1, pid $PRIMARY_PID), $(wc -l <"$W/tail-before-kill.jsonl") events read so far"
+PRIMARY_PIDS="$PRIMARY_PID $(ps -o pid= --ppid "$PRIMARY_PID" | tr '\n' ' ')"
+say "failover: kill -9 of the primary (pg1's postmaster $PRIMARY_PID and its $(($(wc -w <<<"$PRIMARY_PIDS") - 1)) processes), $(wc -l <"$W/tail-before-kill.jsonl") events read so far"
 KILLED_AT="$(date -u +'%Y-%m-%d %H:%M:%S.%6N+00')"
 kill_started=$SECONDS
-kill -9 "$PRIMARY_PID"
+# shellcheck disable=SC2086 # one pid a word
+kill -9 $PRIMARY_PIDS
 until_true 90 rest "$REST2_PORT" /primary || die "pg2 was not promoted ($W/pg2.log; $(members "$REST2_PORT" 2>&1))"
 until_true 30 through_proxy_is "$PG2_PORT" || die "HAProxy does not send to pg2 ($W/haproxy.log)"
 say "failover: pg2 promoted and reached through HAProxy $((SECONDS - kill_started)) s after the kill"
