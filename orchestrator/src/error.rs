@@ -217,7 +217,8 @@ mod tests {
     #[tokio::test]
     async fn a_connection_lost_in_a_failover_is_503_with_retry_after_wherever_it_surfaced() {
         let store: ApiError = events::StoreError::Database(reset()).into();
-        let internal = ApiError::Internal(anyhow::Error::new(events::StoreError::Database(reset())).context("appending"));
+        let internal =
+            ApiError::Internal(anyhow::Error::new(events::StoreError::Database(reset())).context("appending"));
         for error in [ApiError::Database(reset()), store, internal] {
             let (status, retry_after, body) = answer(error).await;
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);

@@ -108,7 +108,12 @@ impl Runner {
     /// is still this runner's (renewed at most a third of the lease ago), so the step is tried
     /// again after its back-off instead of waiting for the lease to expire. Past that, the lease
     /// expires and the next claim repeats the try with the same idempotency key.
-    pub(super) async fn record_failure(&self, claimed: &Claimed, failure: Failure, calls: &CallLog) -> Result<Tick, RunnerError> {
+    pub(super) async fn record_failure(
+        &self,
+        claimed: &Claimed,
+        failure: Failure,
+        calls: &CallLog,
+    ) -> Result<Tick, RunnerError> {
         let deadline = tokio::time::Instant::now() + self.config.lease / 2;
         loop {
             match self.failed(claimed, failure.clone(), calls).await {
