@@ -84,6 +84,8 @@ if [ -f tests/package.json ]; then
   say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest, a failover"
   bash tests/ops/run.sh
   bash tests/ops/pgbackrest.sh
+  # cargo test built the failover visitors with the other examples; built here only if not.
+  [ -x target/debug/examples/failover_visitors ] || cargo build --locked -p orchestrator --example failover_visitors
   bash tests/ops/failover.sh
 fi
 say "all tests passed"
