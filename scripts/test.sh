@@ -81,8 +81,11 @@ if [ -f tests/package.json ]; then
   }
   say "API: schemathesis against docs/openapi.yaml on the same portal (every check)"
   bash tests/api/schemathesis.sh "http://127.0.0.1:$E2E_PORT" "$E2E_DATABASE_URL" "$ROOT/target/debug/orchestrator"
-  say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest"
+  say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest, a failover"
   bash tests/ops/run.sh
   bash tests/ops/pgbackrest.sh
+  # cargo test built the failover visitors with the other examples; built here only if not.
+  [ -x target/debug/examples/failover_visitors ] || cargo build --locked -p orchestrator --example failover_visitors
+  bash tests/ops/failover.sh
 fi
 say "all tests passed"

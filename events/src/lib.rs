@@ -15,10 +15,12 @@ pub mod pii;
 mod store;
 mod stream_id;
 mod types;
+mod unavailable;
 mod upcast;
 
 pub use error::StoreError;
 pub use store::{streams_named, EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL};
 pub use stream_id::StreamId;
 pub use types::{AppendOutcome, Checkpoint, ExpectedVersion, Metadata, NewEvent, RecordedEvent};
+pub use unavailable::{database_unavailable, unavailable_sqlstate};
 pub use upcast::{UpcastError, Upcasters};

@@ -78,29 +78,47 @@ pub struct Limited {
 impl From<events::StoreError> for ApiError {
     fn from(error: events::StoreError) -> Self {
         match error {
-            events::StoreError::Database(sqlx::Error::PoolTimedOut) => ApiError::Database(sqlx::Error::PoolTimedOut),
+            events::StoreError::Database(error) if events::database_unavailable(&error) => ApiError::Database(error),
             error => ApiError::Internal(error.into()),
         }
     }
 }
 
-/// How long a visitor is asked to wait when no database connection came in time.
+/// How long a visitor is asked to wait when the database could not serve the request.
 const POOL_RETRY_AFTER_SECS: u32 = 2;
 
+/// Why the database could not serve a request, however deep in it that happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unavailable {
+    /// No pooled connection came within `DATABASE_ACQUIRE_TIMEOUT_MS`: an overload to wait out.
+    Busy,
+    /// The connection broke or the server cannot serve now (a failover, a restart): the pool
+    /// opens new connections through the proxy, to the new primary once it is promoted.
+    Switching,
+}
+
+fn unavailable_cause(error: &sqlx::Error) -> Option<Unavailable> {
+    match error {
+        sqlx::Error::PoolTimedOut => Some(Unavailable::Busy),
+        error if events::database_unavailable(error) => Some(Unavailable::Switching),
+        _ => None,
+    }
+}
+
 impl ApiError {
-    /// No pooled database connection came within `DATABASE_ACQUIRE_TIMEOUT_MS`, however deep
-    /// in the request it happened: an overload to wait out (503), not a fault (500).
-    fn pool_timed_out(&self) -> bool {
+    /// Whether the request failed because the database could not serve it (503, not 500).
+    fn database_unavailable(&self) -> Option<Unavailable> {
         match self {
-            ApiError::Database(sqlx::Error::PoolTimedOut) => true,
-            ApiError::Internal(error) => error.chain().any(|cause| {
-                matches!(cause.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::PoolTimedOut))
-                    || matches!(
-                        cause.downcast_ref::<events::StoreError>(),
-                        Some(events::StoreError::Database(sqlx::Error::PoolTimedOut))
-                    )
+            ApiError::Database(error) => unavailable_cause(error),
+            ApiError::Internal(error) => error.chain().find_map(|cause| {
+                cause.downcast_ref::<sqlx::Error>().and_then(unavailable_cause).or_else(|| {
+                    match cause.downcast_ref::<events::StoreError>() {
+                        Some(events::StoreError::Database(error)) => unavailable_cause(error),
+                        _ => None,
+                    }
+                })
             }),
-            _ => false,
+            _ => None,
         }
     }
 }
@@ -115,9 +133,16 @@ fn unavailable(message: &str, retry_after_secs: u64) -> Response {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if self.pool_timed_out() {
-            tracing::warn!(error = %self, "no database connection in time; answered 503");
-            return unavailable(crate::texts::DATABASE_BUSY, POOL_RETRY_AFTER_SECS.into());
+        match self.database_unavailable() {
+            Some(Unavailable::Busy) => {
+                tracing::warn!(error = %self, "no database connection in time; answered 503");
+                return unavailable(crate::texts::DATABASE_BUSY, POOL_RETRY_AFTER_SECS.into());
+            }
+            Some(Unavailable::Switching) => {
+                tracing::warn!(error = %self, "the database could not serve the request; answered 503");
+                return unavailable(crate::texts::DATABASE_UNAVAILABLE, POOL_RETRY_AFTER_SECS.into());
+            }
+            None => {}
         }
         let (status, body) = match &self {
             ApiError::Rejected(rejection) => {
@@ -166,5 +191,56 @@ impl IntoResponse for ApiError {
             }
         };
         (status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reset() -> sqlx::Error {
+        sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "connection reset by peer"))
+    }
+
+    async fn answer(error: ApiError) -> (StatusCode, Option<String>, serde_json::Value) {
+        let response = error.into_response();
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(axum::http::header::RETRY_AFTER)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap_or_default();
+        (status, retry_after, serde_json::from_slice(&body).unwrap_or_default())
+    }
+
+    #[tokio::test]
+    async fn a_connection_lost_in_a_failover_is_503_with_retry_after_wherever_it_surfaced() {
+        let store: ApiError = events::StoreError::Database(reset()).into();
+        let internal =
+            ApiError::Internal(anyhow::Error::new(events::StoreError::Database(reset())).context("appending"));
+        for error in [ApiError::Database(reset()), store, internal] {
+            let (status, retry_after, body) = answer(error).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(retry_after.as_deref(), Some("2"));
+            assert_eq!(body["message"], crate::texts::DATABASE_UNAVAILABLE);
+        }
+    }
+
+    #[tokio::test]
+    async fn no_connection_in_time_is_still_the_busy_503() {
+        let (status, retry_after, body) = answer(ApiError::Database(sqlx::Error::PoolTimedOut)).await;
+        assert_eq!((status, retry_after.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("2")));
+        assert_eq!(body["message"], crate::texts::DATABASE_BUSY);
+    }
+
+    #[tokio::test]
+    async fn other_database_errors_stay_500() {
+        let store: ApiError = events::StoreError::Database(sqlx::Error::RowNotFound).into();
+        for error in [ApiError::Database(sqlx::Error::RowNotFound), store] {
+            let (status, retry_after, body) = answer(error).await;
+            assert_eq!((status, retry_after), (StatusCode::INTERNAL_SERVER_ERROR, None));
+            assert_eq!(body["message"], crate::texts::GENERIC);
+        }
     }
 }

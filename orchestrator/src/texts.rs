@@ -29,6 +29,9 @@ pub const TIMED_OUT: &str = "O servidor demorou para responder. Tente novamente 
 pub const PAST_CAPACITY: &str = "Muitas pessoas estão ativando agora. Você entra em instantes.";
 /// No database connection came in time.
 pub const DATABASE_BUSY: &str = "Estamos com muito movimento agora. Tente novamente em alguns segundos.";
+/// The database could not serve the request (a failover or a restart in progress): answered
+/// 503 with `Retry-After`; the same command sent again (same idempotency key) acts once.
+pub const DATABASE_UNAVAILABLE: &str = "Estamos com uma instabilidade momentânea. Tente novamente em alguns segundos.";
 /// Someone else changed the attempt first.
 pub const CHANGED_MEANWHILE: &str = "Sua solicitação mudou enquanto era processada. Tente novamente.";
 

@@ -91,9 +91,25 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
             out.flush()?;
         }
     }
-    let mut subscription = store.subscribe_all_with(checkpoint, SubscriptionOptions::default()).await?;
+    // A database that cannot serve (a failover, a restart) is waited out: the read resumes
+    // after the last event printed, so nothing is skipped or printed twice across the switch.
+    let mut subscription = loop {
+        match store.subscribe_all_with(checkpoint, SubscriptionOptions::default()).await {
+            Ok(subscription) => break subscription,
+            Err(error) if error.is_unavailable() => unavailable_pause(&error, checkpoint).await,
+            Err(error) => return Err(error.into()),
+        }
+    };
     loop {
-        for event in subscription.next_batch().await? {
+        let batch = match subscription.next_batch().await {
+            Ok(batch) => batch,
+            Err(error) if error.is_unavailable() => {
+                unavailable_pause(&error, subscription.checkpoint()).await;
+                continue;
+            }
+            Err(error) => return Err(error.into()),
+        };
+        for event in batch {
             writeln!(out, "{}", json_line(&event)?)?;
             written += 1;
             if reached(written) {
@@ -103,4 +119,17 @@ pub async fn tail(store: &EventStore, options: TailOptions, out: &mut impl Write
         }
         out.flush()?;
     }
+}
+
+/// How long `--follow` waits before reading again when the database could not serve.
+const UNAVAILABLE_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
+
+async fn unavailable_pause(error: &events::StoreError, at: Checkpoint) {
+    eprintln!(
+        "banco de dados indisponível ({error}); lendo de novo depois de {}:{} em {} ms",
+        at.tx_id,
+        at.position,
+        UNAVAILABLE_PAUSE.as_millis()
+    );
+    tokio::time::sleep(UNAVAILABLE_PAUSE).await;
 }

@@ -15,6 +15,19 @@ use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::{append_after, plan_next, secrets};
 
+/// How long the runner waits before asking a database that could not serve again.
+const UNAVAILABLE_PAUSE: Duration = Duration::from_millis(500);
+
+impl RunnerError {
+    /// The database could not serve (a failover, a restart): worth asking again shortly.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Self::Database(error) => events::database_unavailable(error),
+            Self::Store(error) => error.is_unavailable(),
+        }
+    }
+}
+
 impl Runner {
     /// Appends a claim's outcome (`called`, then the flow's events, prepared in the same
     /// transaction) and the next plan through the one write path ([`append_after`] and
@@ -88,6 +101,29 @@ impl Runner {
         plan_next(&mut tx, stream, flow.category(), history, |_| step).await?;
         tx.commit().await?;
         claim::release(&self.db, claimed).await
+    }
+
+    /// [`Runner::failed`], asked again while the database cannot serve (a failover: the
+    /// outcome's write and then the failure's both hit it) for up to half the lease: the claim
+    /// is still this runner's (renewed at most a third of the lease ago), so the step is tried
+    /// again after its back-off instead of waiting for the lease to expire. Past that, the lease
+    /// expires and the next claim repeats the try with the same idempotency key.
+    pub(super) async fn record_failure(
+        &self,
+        claimed: &Claimed,
+        failure: Failure,
+        calls: &CallLog,
+    ) -> Result<Tick, RunnerError> {
+        let deadline = tokio::time::Instant::now() + self.config.lease / 2;
+        loop {
+            match self.failed(claimed, failure.clone(), calls).await {
+                Err(error) if error.is_unavailable() && tokio::time::Instant::now() < deadline => {
+                    tracing::warn!(runner = %self.config.id, %error, "recording a failed try: the database cannot serve; trying again");
+                    tokio::time::sleep(UNAVAILABLE_PAUSE).await;
+                }
+                outcome => return outcome,
+            }
+        }
     }
 
     /// A counted failure: `step.called` with the failure and a retry later, or, past the

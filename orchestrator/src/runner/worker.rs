@@ -306,7 +306,7 @@ impl Runner {
                 format!("step {} took longer than {} ms", claimed.step, self.config.step_timeout.as_millis()),
             ),
         };
-        self.failed(&claimed, failure, calls).await
+        self.record_failure(&claimed, failure, calls).await
     }
 
     /// Renews the lease every third of it; returns only when the claim is lost.

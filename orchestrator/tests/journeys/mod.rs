@@ -157,6 +157,9 @@ pub struct Driver {
     timings: std::sync::Mutex<Vec<(String, Duration)>>,
     /// Starts answered 503 (past capacity, issue 30), each waited out like the page does.
     refused: std::sync::atomic::AtomicUsize,
+    /// Every 5xx answer to a start, a command or a look at the attempt, by status: a database
+    /// failover may cost 503s (waited out), never a 500 (`examples/failover_visitors.rs`).
+    server_errors: std::sync::Mutex<std::collections::BTreeMap<u16, usize>>,
 }
 
 /// The start's answer: admitted, or refused at the door with the wait it asked for.
@@ -202,12 +205,26 @@ impl Driver {
             patience,
             timings: std::sync::Mutex::default(),
             refused: std::sync::atomic::AtomicUsize::new(0),
+            server_errors: std::sync::Mutex::default(),
         })
     }
 
     /// Starts refused at the door since the last call.
     pub fn take_refused(&self) -> usize {
         self.refused.swap(0, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The 5xx answers received so far, by status.
+    pub fn server_errors(&self) -> std::collections::BTreeMap<u16, usize> {
+        self.server_errors.lock().map(|errors| errors.clone()).unwrap_or_default()
+    }
+
+    fn answered(&self, status: u16) {
+        if (500..=599).contains(&status) {
+            if let Ok(mut errors) = self.server_errors.lock() {
+                *errors.entry(status).or_default() += 1;
+            }
+        }
     }
 
     /// The requests' times recorded since the last call.
@@ -384,6 +401,7 @@ impl Driver {
                     }
                     let sent = Instant::now();
                     let answer = request.json(&body).send().await?;
+                    self.answered(answer.status().as_u16());
                     if answer.status().as_u16() == 503 {
                         let after = answer
                             .headers()
@@ -428,8 +446,9 @@ impl Driver {
 
     /// A solved proof of work, as the browser sends with every command that sends a code.
     async fn proof(&self, base: &str) -> anyhow::Result<String> {
-        let challenge: altcha::Challenge =
-            self.http.get(format!("{base}/api/altcha/challenge")).send().await?.error_for_status()?.json().await?;
+        let answer = self.http.get(format!("{base}/api/altcha/challenge")).send().await?;
+        self.answered(answer.status().as_u16());
+        let challenge: altcha::Challenge = answer.error_for_status()?.json().await?;
         orchestrator::abuse::proof::solve(&challenge).context("unsolvable challenge")
     }
 
@@ -486,6 +505,7 @@ impl Attempt<'_> {
                 let sent = Instant::now();
                 let answer = request.json(&command).send().await?;
                 let status = answer.status().as_u16();
+                self.driver.answered(status);
                 let body: Value = answer.json().await.unwrap_or(Value::Null);
                 match status {
                     200 => {
@@ -505,8 +525,9 @@ impl Attempt<'_> {
 
     async fn view(&self) -> anyhow::Result<Value> {
         let url = format!("{}/api/attempts/{}", self.base, self.id);
-        let body: Value =
-            self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?.json().await?;
+        let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?;
+        self.driver.answered(answer.status().as_u16());
+        let body: Value = answer.error_for_status()?.json().await?;
         Ok(body["view"].clone())
     }
 
@@ -540,7 +561,9 @@ impl Attempt<'_> {
         let mut open = self.stream.lock().await;
         if open.is_none() {
             let url = format!("{}/api/attempts/{}/stream", self.base, self.id);
-            let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?.error_for_status()?;
+            let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?;
+            self.driver.answered(answer.status().as_u16());
+            let answer = answer.error_for_status()?;
             *open = Some(Follow { answer, buffer: Vec::new() });
         }
         let newest = self.version.load(std::sync::atomic::Ordering::Relaxed);
