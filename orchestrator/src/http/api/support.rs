@@ -17,7 +17,6 @@ use events::{RecordedEvent, StreamId};
 use futures::Stream;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 use crate::http::state::AppState;
@@ -50,6 +49,21 @@ async fn load(state: &AppState, id: &str) -> Result<(StreamId, Vec<RecordedEvent
     Ok((stream, history))
 }
 
+/// What audit tags are keyed for.
+const AUDIT_TAG: &str = "audit";
+
+/// The attempts of whoever has `value`, and the look-up's audit payload: a tag keyed with the
+/// person's own data key (issue 26), which finds their look-ups while they exist and means
+/// nothing once they are erased; `null` for a value nobody has.
+async fn person_search(state: &AppState, kind: PiiKind, value: &str) -> Result<(Vec<String>, Value), ApiError> {
+    let streams = state.vault.streams_for(kind, value).await?;
+    let tag = match state.vault.find_subject(kind, value).await? {
+        Some(subject) => state.vault.subject_tag(subject, AUDIT_TAG, kind, value).await?.map(hex::encode),
+        None => None,
+    };
+    Ok((streams, json!({ "kind": kind.as_str(), "hash": tag })))
+}
+
 /// The look-up is a POST with the search in its JSON body: a phone, CPF or e-mail in a URL
 /// would stay in browser history and proxy and access logs (issue 26).
 async fn search(
@@ -62,18 +76,9 @@ async fn search(
     let params = query::from_body(body).ok_or_else(unreadable)?;
     let (key, filters) = query::parse(&params)?;
     let (streams, looked_up) = match &key {
-        Key::Phone(p) => (
-            state.vault.streams_for(PiiKind::Phone, p).await?,
-            json!({ "kind": "phone", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Phone, p)) }),
-        ),
-        Key::Document(d) => (
-            state.vault.streams_for(PiiKind::CpfCnpj, d).await?,
-            json!({ "kind": "cpf_cnpj", "hash": hex::encode(state.vault.lookup_hash(PiiKind::CpfCnpj, d)) }),
-        ),
-        Key::Email(e) => (
-            state.vault.streams_for(PiiKind::Email, e).await?,
-            json!({ "kind": "email", "hash": hex::encode(state.vault.lookup_hash(PiiKind::Email, e)) }),
-        ),
+        Key::Phone(p) => person_search(&state, PiiKind::Phone, p).await?,
+        Key::Document(d) => person_search(&state, PiiKind::CpfCnpj, d).await?,
+        Key::Email(e) => person_search(&state, PiiKind::Email, e).await?,
         Key::Serial(s) => (
             sqlx::query_scalar(
                 "SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1",
@@ -81,7 +86,7 @@ async fn search(
             .bind(s)
             .fetch_all(&state.db)
             .await?,
-            json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
+            json!({ "kind": "serial", "hash": hex::encode(state.vault.tag(AUDIT_TAG, s)) }),
         ),
         Key::Id(id) => (
             StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),
@@ -194,7 +199,12 @@ async fn reveal(
         .into_iter()
         .find(|f| f.name == body.field)
         .ok_or_else(|| ApiError::Invalid(crate::texts::FIELD_ABSENT.into()))?;
-    // Audited before it is opened: no reveal without its trace.
+    // Audited before it is opened: no reveal without its trace. The reason is sealed beside the
+    // field, under its person's key: erased with them (issue 26).
+    let reason = match state.vault.seal_beside(&field.sealed, PiiKind::StaffReason, reason).await? {
+        Some(sealed) => sealed.to_value(),
+        None => json!({ events::pii::ERASED_MARKER: true }),
+    };
     audit::record(
         &state.store,
         Some(staff.id),

@@ -9,6 +9,7 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
 import { EraseDialog } from './components/EraseDialog';
+import { EraseOutcome } from './components/EraseOutcome';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { RevealDialog } from './components/RevealDialog';
@@ -266,15 +267,7 @@ function Attempt({ id }: { id: string }) {
           tentativa avança.
         </p>
       )}
-      {erased && (
-        <div className="sp-alert sp-alert--success" role="status">
-          <p>
-            Dados apagados: {erased.subjects} {erased.subjects === 1 ? 'pessoa ou identificador' : 'pessoas ou identificadores'},{' '}
-            {erased.attempts} {erased.attempts === 1 ? 'tentativa' : 'tentativas'} e {erased.secrets}{' '}
-            {erased.secrets === 1 ? 'token' : 'tokens'}.
-          </p>
-        </div>
-      )}
+      {erased && <EraseOutcome reply={erased} />}
       <Summary detail={detail} />
       <Fields fields={fields} revealed={revealed} onReveal={setRevealing} />
 
