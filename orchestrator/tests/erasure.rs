@@ -149,7 +149,8 @@ async fn a_visitors_erasure_never_reaches_a_staff_account(db: PgPool) {
     let telecom = |email: &'static str| {
         let world = &world;
         async move {
-            let (status, visitor, body) = world.open("activation", json!({ "type": "start", "variant": "telecom" })).await;
+            let (status, visitor, body) =
+                world.open("activation", json!({ "type": "start", "variant": "telecom" })).await;
             assert_eq!(status, 201, "{body}");
             let visitor = visitor.expect("visitor");
             let (status, reply) =
@@ -163,15 +164,10 @@ async fn a_visitors_erasure_never_reaches_a_staff_account(db: PgPool) {
     let visitors = v.find_subject(PiiKind::Email, STAFF).await.expect("find").expect("a visitor subject");
     assert_ne!(visitors, staff_subject);
 
-    let erased = erase::erase_named(
-        &db,
-        &EventStore::new(db.clone()),
-        &v,
-        &Named::Person(PiiKind::Email, STAFF.into()),
-        None,
-    )
-    .await
-    .expect("erased");
+    let erased =
+        erase::erase_named(&db, &EventStore::new(db.clone()), &v, &Named::Person(PiiKind::Email, STAFF.into()), None)
+            .await
+            .expect("erased");
     assert_eq!((erased.subjects, erased.attempts), (1, 1), "{erased:?}");
     assert_eq!(opened(&db, &typed.id, "email.submitted", 0, "email").await, Opened::Erased);
     assert!(accounts.credentials(STAFF).await.expect("credentials").is_some(), "the staff sign-in still works");
@@ -179,26 +175,26 @@ async fn a_visitors_erasure_never_reaches_a_staff_account(db: PgPool) {
     // An account from before the namespace: its look-up is under the visitors' kind.
     assert!(v.move_lookup(staff_subject, PiiKind::StaffEmail, PiiKind::Email, STAFF).await.expect("moved back"));
     let legacy = telecom(STAFF).await;
-    let linked: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_stream_links WHERE subject_id = $1 AND stream_id = $2")
-        .bind(staff_subject)
-        .bind(&legacy.id)
-        .fetch_one(&db)
-        .await
-        .expect("links");
+    let linked: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM pii_stream_links WHERE subject_id = $1 AND stream_id = $2")
+            .bind(staff_subject)
+            .bind(&legacy.id)
+            .fetch_one(&db)
+            .await
+            .expect("links");
     assert_eq!(linked, 1, "the visitor's typing linked the staff subject");
-    let erased = erase::erase_named(
-        &db,
-        &EventStore::new(db.clone()),
-        &v,
-        &Named::Person(PiiKind::Email, STAFF.into()),
-        None,
-    )
-    .await
-    .expect("erased");
+    let erased =
+        erase::erase_named(&db, &EventStore::new(db.clone()), &v, &Named::Person(PiiKind::Email, STAFF.into()), None)
+            .await
+            .expect("erased");
     assert_eq!(erased.subjects, 0, "{erased:?}");
     assert_eq!(erased.left, [Left { kind: "email", why: Why::Staff, attempts: vec![] }]);
     let found = accounts.credentials(STAFF).await.expect("credentials").expect("still an account");
     assert!(!found.disabled);
-    assert_eq!(v.find_subject(PiiKind::StaffEmail, STAFF).await.expect("find"), Some(staff_subject), "moved at sign-in");
+    assert_eq!(
+        v.find_subject(PiiKind::StaffEmail, STAFF).await.expect("find"),
+        Some(staff_subject),
+        "moved at sign-in"
+    );
     assert_eq!(v.find_subject(PiiKind::Email, STAFF).await.expect("find"), None);
 }

@@ -704,13 +704,12 @@ async fn after_an_erasure_the_audit_keeps_nothing_that_links_to_the_person(db: P
         .expect("count");
     assert_eq!(commands, 1, "the phone command's answer is kept under its key");
 
-    let (status, body) = post(&app, &signed, "/api/support/erase", json!({ "phone": msisdn, "confirm": true }), true).await;
+    let (status, body) =
+        post(&app, &signed, "/api/support/erase", json!({ "phone": msisdn, "confirm": true }), true).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
-    let everything: String = sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events")
-        .fetch_one(&db)
-        .await
-        .expect("events");
+    let everything: String =
+        sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events").fetch_one(&db).await.expect("events");
     assert!(!everything.contains(&hex::encode(vault.lookup_hash(PiiKind::Phone, msisdn))), "no look-up hash");
     assert!(!everything.contains("94444") && !everything.contains("pedindo"), "nothing in clear");
     let erased = staff_events(&db, "staff.erased").await;

@@ -172,7 +172,13 @@ impl Vault {
     /// Moves `subject`'s look-up of `value` from the `from` namespace to the `to` one (a staff
     /// e-mail found under the visitors' kind, issue 26), in one transaction: afterwards the
     /// value is found under `to` only. Returns whether the subject had the `from` look-up.
-    pub async fn move_lookup(&self, subject: Uuid, from: PiiKind, to: PiiKind, value: &str) -> Result<bool, StoreError> {
+    pub async fn move_lookup(
+        &self,
+        subject: Uuid,
+        from: PiiKind,
+        to: PiiKind,
+        value: &str,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         let moved = sqlx::query("DELETE FROM pii_lookup WHERE kind = $1 AND hmac = $2 AND subject_id = $3")
             .bind(from.as_str())

@@ -99,8 +99,13 @@ async fn plan_for(db: &PgPool, named: &BTreeSet<Uuid>, attempt: Option<&str>) ->
         let subjects: Vec<Uuid> = plan.forget.iter().chain(named.iter()).copied().collect();
         let streams: Vec<String> = plan.attempts.iter().cloned().collect();
         let rows = links_around(db, &subjects, &streams).await?;
-        let unread: Vec<String> =
-            rows.iter().map(|r| r.stream.clone()).filter(|s| !proofs.contains_key(s)).collect::<BTreeSet<_>>().into_iter().collect();
+        let unread: Vec<String> = rows
+            .iter()
+            .map(|r| r.stream.clone())
+            .filter(|s| !proofs.contains_key(s))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
         proofs.extend(proofs_of(db, &unread).await?);
         let links: Vec<Link> = rows
             .into_iter()

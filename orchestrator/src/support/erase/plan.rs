@@ -62,7 +62,8 @@ pub struct Plan {
 /// named, over `links` (every link of the attempts concerned). `staff_named` are the named
 /// subjects a staff account uses.
 pub fn resolve(named: &BTreeSet<Uuid>, staff_named: &BTreeSet<Uuid>, attempt: Option<&str>, links: &[Link]) -> Plan {
-    let staff: BTreeSet<Uuid> = links.iter().filter(|l| l.staff).map(|l| l.subject).chain(staff_named.iter().copied()).collect();
+    let staff: BTreeSet<Uuid> =
+        links.iter().filter(|l| l.staff).map(|l| l.subject).chain(staff_named.iter().copied()).collect();
     let mut people: BTreeSet<Uuid> = named.difference(&staff).copied().collect();
     let mut attempts: BTreeSet<String> = attempt.map(str::to_string).into_iter().collect();
     loop {
@@ -81,8 +82,12 @@ pub fn resolve(named: &BTreeSet<Uuid>, staff_named: &BTreeSet<Uuid>, attempt: Op
     }
     let own = links.iter().filter(|l| l.kind.is_none() && attempts.contains(&l.stream) && !staff.contains(&l.subject));
     let forget: BTreeSet<Uuid> = people.into_iter().chain(own.map(|l| l.subject)).collect();
-    let touched: BTreeSet<String> =
-        links.iter().filter(|l| forget.contains(&l.subject)).map(|l| l.stream.clone()).chain(attempts.iter().cloned()).collect();
+    let touched: BTreeSet<String> = links
+        .iter()
+        .filter(|l| forget.contains(&l.subject))
+        .map(|l| l.stream.clone())
+        .chain(attempts.iter().cloned())
+        .collect();
     let mut left: BTreeMap<Uuid, Left> = BTreeMap::new();
     for link in links.iter().filter(|l| touched.contains(&l.stream) && !forget.contains(&l.subject)) {
         let Some(kind) = link.kind else { continue };
@@ -125,10 +130,7 @@ mod tests {
         assert_eq!(plan.forget, set(&[a]));
         assert_eq!(plan.attempts, BTreeSet::new());
         assert_eq!(plan.touched, set(&["cloud-attacker".to_string()]));
-        assert_eq!(
-            plan.left,
-            [Left { kind: "phone", why: Why::NotProved, attempts: vec!["cloud-attacker".into()] }]
-        );
+        assert_eq!(plan.left, [Left { kind: "phone", why: Why::NotProved, attempts: vec!["cloud-attacker".into()] }]);
     }
 
     #[test]
@@ -148,10 +150,7 @@ mod tests {
         assert_eq!(plan.forget, set(&[phone, second, device]));
         assert_eq!(plan.attempts, set(&["activation-2".to_string(), "download-1".to_string()]));
         assert_eq!(plan.touched, set(&["activation-2".to_string(), "cloud-3".to_string(), "download-1".to_string()]));
-        assert_eq!(
-            plan.left,
-            [Left { kind: "cpf_cnpj", why: Why::NotProved, attempts: vec!["activation-2".into()] }]
-        );
+        assert_eq!(plan.left, [Left { kind: "cpf_cnpj", why: Why::NotProved, attempts: vec!["activation-2".into()] }]);
     }
 
     #[test]

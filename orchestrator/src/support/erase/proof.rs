@@ -91,10 +91,7 @@ mod tests {
     fn a_document_or_an_e_mail_beside_the_phone_is_never_proved() {
         let (phone, document, email) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
         let events = [
-            (
-                "phone.submitted",
-                json!({ "phone": sealed("phone", phone), "document": sealed("cpf_cnpj", document) }),
-            ),
+            ("phone.submitted", json!({ "phone": sealed("phone", phone), "document": sealed("cpf_cnpj", document) })),
             ("email.submitted", json!({ "phone": sealed("phone", phone), "email": sealed("email", email) })),
             ("code.validated", json!({})),
         ];
