@@ -38,8 +38,8 @@ fn last_phone(payload: &Value) -> Option<KeyRef> {
         return Sealed::from_value(payload).ok().filter(|s| s.kind == PiiKind::Phone).map(|s| s.key);
     }
     match payload {
-        Value::Object(map) => map.values().filter_map(last_phone).last(),
-        Value::Array(items) => items.iter().filter_map(last_phone).last(),
+        Value::Object(map) => map.values().rev().find_map(last_phone),
+        Value::Array(items) => items.iter().rev().find_map(last_phone),
         _ => None,
     }
 }
