@@ -216,5 +216,13 @@ pub async fn person(command: PersonCommand) -> anyhow::Result<()> {
         "erased {} subjects linked to {} attempts; {} tokens deleted",
         erased.subjects, erased.attempts, erased.secrets
     );
+    // What the erasure met and did not forget: an admin decides on each (docs/support.md).
+    for left in &erased.left {
+        let why = match left.why {
+            erase::plan::Why::NotProved => "not proved by this person",
+            erase::plan::Why::Staff => "a staff account's e-mail",
+        };
+        println!("left: a {} ({why}) in {}", left.kind, left.attempts.join(", "));
+    }
     Ok(())
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{spawn_app, TestApp};
-use events::pii::{Keys, Vault};
+use events::pii::{Keys, PiiKind, Vault};
 use orchestrator::staff::accounts::Accounts;
 use orchestrator::staff::Role;
 use reqwest::StatusCode;
@@ -238,7 +238,11 @@ async fn the_detail_masks_personal_data_and_a_reveal_needs_csrf_and_is_audited(d
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body, json!({ "field": "phone", "value": "5511912345678" }));
     let revealed = staff_events(&db, "staff.revealed").await;
-    assert_eq!(revealed, vec![json!({ "attempt": id, "field": "phone", "reason": reason })]);
+    assert_eq!(revealed.len(), 1);
+    assert_eq!((revealed[0]["attempt"].as_str(), revealed[0]["field"].as_str()), (Some(id.as_str()), Some("phone")));
+    // Issue 26: the reason is sealed beside the field, under its person's key.
+    assert_eq!(revealed[0]["reason"]["$pii"]["kind"], "staff_reason", "{revealed:?}");
+    assert!(!revealed[0].to_string().contains(reason));
     let (_, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
     let trail = detail["staff_trail"].as_array().expect("trail");
     let entry = trail.iter().find(|e| e["action"] == "revealed").expect("reveal in the trail");
@@ -481,13 +485,25 @@ async fn erasing_a_person_leaves_a_readable_timeline_and_no_token(db: PgPool) {
     let (status, body) =
         post(&app, &signed, "/api/support/erase", json!({ "attempt": id, "confirm": true }), true).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body, json!({ "subjects": 1, "attempts": 1, "secrets": 1 }));
+    // Issue 26: the attempt's tokens go; its phone, never confirmed by SMS, may be someone
+    // else's: it is listed for the admin, not erased.
+    assert_eq!(
+        body,
+        json!({ "subjects": 0, "attempts": 1, "secrets": 1, "left": [{ "kind": "phone", "why": "not_proved", "attempts": [id] }] })
+    );
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1")
         .bind(&id)
         .fetch_one(&db)
         .await
         .expect("count");
     assert_eq!(left, 0);
+    let (_, found) = search(&app, &signed, json!({ "phone": "11933334444" })).await;
+    assert_eq!(found["total"], 1, "the phone was not erased");
+    // The admin decides: the person's phone, named, is erased.
+    let (status, body) =
+        post(&app, &signed, "/api/support/erase", json!({ "phone": "(11) 93333-4444", "confirm": true }), true).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({ "subjects": 1, "attempts": 1, "secrets": 0, "left": [] }));
 
     let (status, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
     assert_eq!(status, StatusCode::OK, "{detail}");
@@ -495,7 +511,7 @@ async fn erasing_a_person_leaves_a_readable_timeline_and_no_token(db: PgPool) {
     assert_eq!(detail["timeline"].as_array().map(Vec::len), Some(2));
     let (_, found) = search(&app, &signed, json!({ "phone": "11933334444" })).await;
     assert_eq!(found["total"], 0);
-    assert_eq!(staff_events(&db, "staff.erased").await.len(), 1);
+    assert_eq!(staff_events(&db, "staff.erased").await.len(), 2);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -657,4 +673,58 @@ async fn a_burst_of_wrong_passwords_is_counted_before_any_is_checked(db: PgPool)
     assert_eq!((evaluated, locked), (5, 35), "{statuses:?}");
     // The right password waits too, for now.
     assert_eq!(sign_in_with(&app, "rui@exa.com.br", PASSWORD).await.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Issue 26: after a person's erasure nothing in the staff audit links back to them: the
+/// look-up's tag was keyed with their own key (gone), the reveal's reason was sealed beside the
+/// field (erased with it), the erasure names no hash, and their attempts' stored command
+/// answers (keyed fingerprints of bodies that held the phone) are deleted.
+#[sqlx::test(migrations = "../migrations")]
+async fn after_an_erasure_the_audit_keeps_nothing_that_links_to_the_person(db: PgPool) {
+    add_staff(&db, "hugo@exa.com.br", Role::Admin).await;
+    let app = spawn_app(db.clone()).await;
+    let id = visitor_with_phone(&app, "(11) 94444-5555").await;
+    let msisdn = "5511944445555";
+    let vault = Vault::new(db.clone(), Keys::insecure_dev());
+    let signed = sign_in(&app, "hugo@exa.com.br").await;
+    let (status, _) = search(&app, &signed, json!({ "phone": msisdn })).await;
+    assert_eq!(status, StatusCode::OK);
+    let reason = "a cliente ligou pedindo o número 94444-5555";
+    let reveal = format!("/api/support/attempts/{id}/reveal");
+    let (status, _) = post(&app, &signed, &reveal, json!({ "field": "phone", "reason": reason }), true).await;
+    assert_eq!(status, StatusCode::OK);
+
+    let looked = staff_events(&db, "staff.looked_up").await;
+    let tag = looked[0]["hash"].as_str().expect("a tag").to_string();
+    assert_ne!(tag, hex::encode(vault.lookup_hash(PiiKind::Phone, msisdn)), "not the look-up index's hash");
+    let commands: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_commands WHERE stream_id = $1")
+        .bind(&id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(commands, 1, "the phone command's answer is kept under its key");
+
+    let (status, body) =
+        post(&app, &signed, "/api/support/erase", json!({ "phone": msisdn, "confirm": true }), true).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let everything: String =
+        sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events").fetch_one(&db).await.expect("events");
+    assert!(!everything.contains(&hex::encode(vault.lookup_hash(PiiKind::Phone, msisdn))), "no look-up hash");
+    assert!(!everything.contains("94444") && !everything.contains("pedindo"), "nothing in clear");
+    let erased = staff_events(&db, "staff.erased").await;
+    assert_eq!(erased[0]["kind"], "phone");
+    assert!(erased[0].get("hash").is_none(), "{erased:?}");
+    // The tag can no longer be computed from the phone: the key it was made with is gone.
+    assert_eq!(vault.find_subject(PiiKind::Phone, msisdn).await.expect("find"), None);
+    let (_, detail) = get(&app, Some(&signed), &format!("/api/support/attempts/{id}")).await;
+    let trail = detail["staff_trail"].as_array().expect("trail");
+    let entry = trail.iter().find(|e| e["action"] == "revealed").expect("reveal in the trail");
+    assert_eq!(entry["reason"], "dado apagado (LGPD)");
+    let commands: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_commands WHERE stream_id = $1")
+        .bind(&id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(commands, 0);
 }

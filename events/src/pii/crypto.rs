@@ -124,6 +124,11 @@ mod tests {
         assert_eq!(a, lookup_hmac(&k, PiiKind::Phone, "11987654321"));
         assert_ne!(a, lookup_hmac(&k, PiiKind::CpfCnpj, "11987654321"));
         assert_ne!(a, lookup_hmac(&[8u8; 32], PiiKind::Phone, "11987654321"));
+        // A staff member's e-mail and a visitor's same e-mail are looked up apart (issue 26).
+        assert_ne!(
+            lookup_hmac(&k, PiiKind::Email, "ana@exa.com.br"),
+            lookup_hmac(&k, PiiKind::StaffEmail, "ana@exa.com.br")
+        );
         assert_eq!(a.len(), 32);
     }
 }

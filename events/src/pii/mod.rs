@@ -7,6 +7,7 @@
 //! [`Vault::forget`] deletes the key: every sealed field of that person, in the whole
 //! history, then reads as erased (crypto-shredding) while the events themselves remain.
 
+mod bound;
 pub mod bulk;
 mod crypto;
 mod keys;
@@ -36,9 +37,16 @@ pub enum PiiKind {
     Phone,
     CpfCnpj,
     Email,
+    /// A staff member's sign-in e-mail: looked up in a namespace of its own (issue 26), so a
+    /// visitor who types the same address makes a visitor subject apart from the staff one,
+    /// and no visitor's erasure or look-up ever reaches a staff account.
+    StaffEmail,
     /// A device's name as the visitor gave it to an upstream ("Notebook da Ana"): sealed
     /// under a key of the attempt itself, never looked up.
     DeviceName,
+    /// A staff member's free-text reason for revealing a field, sealed beside that field
+    /// (under the same person's key) so that it is erased with them; never looked up.
+    StaffReason,
     /// A partner's id for its customer (the telecom and broadband partners): sealed under a
     /// key of the attempt, kept in its secrets, never in an event nor shown to anyone.
     PartnerCustomer,
@@ -53,6 +61,8 @@ impl PiiKind {
             PiiKind::Phone => "phone",
             PiiKind::CpfCnpj => "cpf_cnpj",
             PiiKind::Email => "email",
+            PiiKind::StaffEmail => "staff_email",
+            PiiKind::StaffReason => "staff_reason",
             PiiKind::DeviceName => "device_name",
             PiiKind::PartnerCustomer => "partner_customer",
             PiiKind::SupportNote => "support_note",
@@ -62,7 +72,7 @@ impl PiiKind {
     /// Whether a value of this kind identifies a person across attempts (and so gets a keyed
     /// look-up). Other kinds are sealed under a key of the one attempt that holds them.
     pub fn is_looked_up(self) -> bool {
-        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote)
+        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote | PiiKind::StaffReason)
     }
 
     /// Whether the attempt's own visitor is shown the clear value (their device names are how
@@ -80,8 +90,10 @@ impl PiiKind {
             PiiKind::CpfCnpj => {
                 value.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_uppercase()).collect()
             }
-            PiiKind::Email => value.trim().to_lowercase(),
-            PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote => value.trim().to_string(),
+            PiiKind::Email | PiiKind::StaffEmail => value.trim().to_lowercase(),
+            PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote | PiiKind::StaffReason => {
+                value.trim().to_string()
+            }
         }
     }
 }
@@ -99,6 +111,8 @@ impl FromStr for PiiKind {
             "phone" => Ok(PiiKind::Phone),
             "cpf_cnpj" => Ok(PiiKind::CpfCnpj),
             "email" => Ok(PiiKind::Email),
+            "staff_email" => Ok(PiiKind::StaffEmail),
+            "staff_reason" => Ok(PiiKind::StaffReason),
             "device_name" => Ok(PiiKind::DeviceName),
             "partner_customer" => Ok(PiiKind::PartnerCustomer),
             "support_note" => Ok(PiiKind::SupportNote),
@@ -117,6 +131,7 @@ mod tests {
         assert_eq!(PiiKind::CpfCnpj.normalize("123.456.789-09"), "12345678909");
         assert_eq!(PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"), "12ABC34501DE35");
         assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
+        assert_eq!(PiiKind::StaffEmail.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
     }
 
     #[test]
@@ -125,6 +140,8 @@ mod tests {
             PiiKind::Phone,
             PiiKind::CpfCnpj,
             PiiKind::Email,
+            PiiKind::StaffEmail,
+            PiiKind::StaffReason,
             PiiKind::DeviceName,
             PiiKind::PartnerCustomer,
             PiiKind::SupportNote,

@@ -169,6 +169,37 @@ impl Vault {
         self.find_by_hmac(kind, &mac).await
     }
 
+    /// Moves `subject`'s look-up of `value` from the `from` namespace to the `to` one (a staff
+    /// e-mail found under the visitors' kind, issue 26), in one transaction: afterwards the
+    /// value is found under `to` only. Returns whether the subject had the `from` look-up.
+    pub async fn move_lookup(
+        &self,
+        subject: Uuid,
+        from: PiiKind,
+        to: PiiKind,
+        value: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let moved = sqlx::query("DELETE FROM pii_lookup WHERE kind = $1 AND hmac = $2 AND subject_id = $3")
+            .bind(from.as_str())
+            .bind(lookup_hmac(&self.keys.hmac, from, &from.normalize(value)))
+            .bind(subject)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            > 0;
+        if moved {
+            sqlx::query("INSERT INTO pii_lookup (kind, hmac, subject_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                .bind(to.as_str())
+                .bind(lookup_hmac(&self.keys.hmac, to, &to.normalize(value)))
+                .bind(subject)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(moved)
+    }
+
     /// The keyed look-up hash of a value (HMAC-SHA256 of the normalized value): what audit
     /// records and rate limits keep instead of the clear value.
     pub fn lookup_hash(&self, kind: PiiKind, value: &str) -> Vec<u8> {
@@ -244,8 +275,8 @@ impl Vault {
     }
 
     /// The attempt's own subject, linked to `stream`: the key of what belongs to the attempt
-    /// rather than to a person found again by look-up (device names). Erasing anyone in the
-    /// attempt forgets it too, since it is linked to the same stream.
+    /// rather than to a person found again by look-up (device names). An erasure forgets it
+    /// with the attempt, when the attempt is the erased person's (it proved their phone).
     pub async fn attempt_subject(&self, stream: &StreamId) -> Result<StreamLink, StoreError> {
         let mut tx = self.pool.begin().await?;
         let link = self.attempt_subject_in(&mut tx, stream).await?;

@@ -56,8 +56,8 @@ impl Accounts<'_> {
         if self.credentials(email).await?.is_some() {
             bail!("a staff member with this e-mail already exists");
         }
-        let subject = self.vault.subject_for(PiiKind::Email, email).await?;
-        let sealed = self.vault.seal(subject, PiiKind::Email, &PiiKind::Email.normalize(email)).await?;
+        let subject = self.vault.subject_for(PiiKind::StaffEmail, email).await?;
+        let sealed = self.vault.seal(subject, PiiKind::StaffEmail, &PiiKind::StaffEmail.normalize(email)).await?;
         let phc = hash_blocking(password).await?;
         let id = Uuid::new_v4();
         sqlx::query(
@@ -120,9 +120,22 @@ impl Accounts<'_> {
         Ok(true)
     }
 
-    /// The account behind this e-mail, if any (never creates a vault subject).
+    /// The account behind this e-mail, if any (never creates a vault subject). Staff e-mails
+    /// are looked up in their own namespace (`staff_email`); an account added before it is
+    /// found under the visitors' `email` look-up once, and moved to its own namespace then.
     pub async fn credentials(&self, email: &str) -> anyhow::Result<Option<Credentials>> {
+        if let Some(subject) = self.vault.find_subject(PiiKind::StaffEmail, email).await? {
+            return self.credentials_of(subject).await;
+        }
         let Some(subject) = self.vault.find_subject(PiiKind::Email, email).await? else { return Ok(None) };
+        let found = self.credentials_of(subject).await?;
+        if found.is_some() {
+            self.vault.move_lookup(subject, PiiKind::Email, PiiKind::StaffEmail, email).await?;
+        }
+        Ok(found)
+    }
+
+    async fn credentials_of(&self, subject: Uuid) -> anyhow::Result<Option<Credentials>> {
         let row = sqlx::query(
             "SELECT id, role, password_hash, disabled_at IS NOT NULL AS disabled FROM staff WHERE email_subject = $1",
         )

@@ -136,11 +136,31 @@ pub async fn staff_trail(db: &PgPool, vault: &Vault, attempt: &str) -> anyhow::R
             "action": action,
             "type": event_type,
             "field": payload.get("field"),
-            "reason": payload.get("reason"),
+            "reason": reason_of(vault, payload.get("reason")).await,
             "version": payload.get("version"),
         }));
     }
     Ok(trail)
+}
+
+/// A reveal's reason as the trail shows it: opened when sealed (issue 26), the erased text once
+/// its person was erased, as written in reveals recorded before reasons were sealed.
+async fn reason_of(vault: &Vault, reason: Option<&Value>) -> Value {
+    let Some(reason) = reason else { return Value::Null };
+    if reason.get(events::pii::ERASED_MARKER).is_some() {
+        return Value::String(super::masking::ERASED_TEXT.into());
+    }
+    if !events::pii::Sealed::is_sealed(reason) {
+        return reason.clone();
+    }
+    match vault.open(reason).await {
+        Ok(events::pii::Opened::Clear(text)) => Value::String(text),
+        Ok(events::pii::Opened::Erased) => Value::String(super::masking::ERASED_TEXT.into()),
+        Err(error) => {
+            tracing::warn!(%error, "a reveal's reason could not be opened");
+            Value::Null
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use events::funnel::sao_paulo;
 use events::pii::{PiiKind, Vault};
 use events::{EventStore, StreamId};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 
 use super::query::{self, Filters, Key};
@@ -23,23 +22,29 @@ pub struct Sources<'a> {
     pub flows: &'a Flows,
 }
 
+/// What audit tags are keyed for.
+const AUDIT_TAG: &str = "audit";
+
+/// The attempts of whoever has `value`, and the look-up's audit payload: a tag keyed with the
+/// person's own data key (issue 26), which finds their look-ups while they exist and means
+/// nothing once they are erased; `null` for a value nobody has.
+async fn person_search(vault: &Vault, kind: PiiKind, value: &str) -> Result<(Vec<String>, Value), ApiError> {
+    let streams = vault.streams_for(kind, value).await?;
+    let tag = match vault.find_subject(kind, value).await? {
+        Some(subject) => vault.subject_tag(subject, AUDIT_TAG, kind, value).await?.map(hex::encode),
+        None => None,
+    };
+    Ok((streams, json!({ "kind": kind.as_str(), "hash": tag })))
+}
+
 /// The attempts `key` reaches, filtered by `filters` (not paged), newest first; and the key as
 /// the staff trail records it.
 pub async fn summaries(sources: &Sources<'_>, key: &Key, filters: &Filters) -> Result<(Vec<Summary>, Value), ApiError> {
     let Sources { db, store, vault, flows } = sources;
     let (streams, looked_up) = match key {
-        Key::Phone(p) => (
-            vault.streams_for(PiiKind::Phone, p).await?,
-            json!({ "kind": "phone", "hash": hex::encode(vault.lookup_hash(PiiKind::Phone, p)) }),
-        ),
-        Key::Document(d) => (
-            vault.streams_for(PiiKind::CpfCnpj, d).await?,
-            json!({ "kind": "cpf_cnpj", "hash": hex::encode(vault.lookup_hash(PiiKind::CpfCnpj, d)) }),
-        ),
-        Key::Email(e) => (
-            vault.streams_for(PiiKind::Email, e).await?,
-            json!({ "kind": "email", "hash": hex::encode(vault.lookup_hash(PiiKind::Email, e)) }),
-        ),
+        Key::Phone(p) => person_search(vault, PiiKind::Phone, p).await?,
+        Key::Document(d) => person_search(vault, PiiKind::CpfCnpj, d).await?,
+        Key::Email(e) => person_search(vault, PiiKind::Email, e).await?,
         Key::Serial(s) => (
             sqlx::query_scalar(
                 "SELECT DISTINCT stream_id FROM events WHERE payload ? 'licence' AND payload->>'licence' = $1",
@@ -47,7 +52,7 @@ pub async fn summaries(sources: &Sources<'_>, key: &Key, filters: &Filters) -> R
             .bind(s)
             .fetch_all(*db)
             .await?,
-            json!({ "kind": "serial", "hash": hex::encode(Sha256::digest(s.as_bytes())) }),
+            json!({ "kind": "serial", "hash": hex::encode(vault.tag(AUDIT_TAG, s)) }),
         ),
         Key::Id(id) => (
             StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),

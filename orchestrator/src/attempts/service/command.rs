@@ -153,7 +153,7 @@ impl AttemptService<'_> {
         request: abuse::Request<'_>,
         name: &mut &'static str,
     ) -> Result<AttemptReply, ApiError> {
-        let keyed = idempotency_key.map(|key| (fingerprint(&command), key));
+        let keyed = idempotency_key.map(|key| (fingerprint(self.vault, &command), key));
         let mut tx = self.db.begin().await?;
         // The attempt's lock: its commands queue on it (a retry under the same key then finds
         // the first one's answer), and no other writer appends while this one decides.

@@ -1,6 +1,7 @@
 //! Commands sent under an `Idempotency-Key`: the answer is stored with the command's
 //! fingerprint in the transaction that acted, and a later request with the key gets it back.
 
+use events::pii::Vault;
 use events::StreamId;
 use serde_json::Value;
 
@@ -14,11 +15,16 @@ pub const MAX_KEY_CHARS: usize = 100;
 /// How long a command's answer is kept under its key.
 pub const KEY_RETENTION_HOURS: i32 = 24;
 
-/// SHA-256 of the command as sent (serde_json keeps the keys of an object sorted, so the same
-/// command always gives the same bytes).
-pub fn fingerprint(command: &Value) -> Vec<u8> {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(command.to_string().as_bytes()).to_vec()
+/// What the command's fingerprint is keyed for (a label of [`Vault::tag`]).
+pub const FINGERPRINT_TAG: &str = "command";
+
+/// A keyed HMAC of the command as sent (serde_json keeps the keys of an object sorted, so the
+/// same command always gives the same bytes). Keyed, not a bare SHA-256 (issue 26): a command
+/// holds a phone or a CPF, and a hash of so few possible bodies is reversed by trying them all.
+/// Rows written before were bare SHA-256: a retry of one within its day gets the key-reused
+/// answer (422), as a changed command would.
+pub fn fingerprint(vault: &Vault, command: &Value) -> Vec<u8> {
+    vault.tag(FINGERPRINT_TAG, &command.to_string())
 }
 
 /// What an earlier request with this key answered: `Some(reply)` for the same command, 422
@@ -70,4 +76,28 @@ pub async fn purge_old_keys(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
         .execute(db)
         .await?;
     Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use events::pii::Keys;
+    use serde_json::json;
+
+    fn vault(keys: Keys) -> Vault {
+        Vault::new(sqlx::PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"), keys)
+    }
+
+    /// Issue 26: the fingerprint was a bare SHA-256 of the body, so a phone's was found by
+    /// hashing every possible phone. Keyed, it is neither that hash nor the same under another key.
+    #[tokio::test]
+    async fn the_fingerprint_is_keyed_and_not_the_bare_hash_of_the_body() {
+        use sha2::{Digest, Sha256};
+        let command = json!({ "type": "submit_phone", "phone": "(11) 91000-0001" });
+        let keyed = fingerprint(&vault(Keys::insecure_dev()), &command);
+        assert_ne!(keyed, Sha256::digest(command.to_string().as_bytes()).to_vec());
+        assert_ne!(keyed, fingerprint(&vault(Keys::generate()), &command));
+        assert_eq!(keyed, fingerprint(&vault(Keys::insecure_dev()), &command), "the same command, the same key");
+        assert_eq!(keyed.len(), 32);
+    }
 }

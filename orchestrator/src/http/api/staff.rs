@@ -48,7 +48,7 @@ async fn sign_in(
     {
         return Err(ApiError::Invalid(crate::texts::SIGN_IN_MALFORMED.into()));
     }
-    let email_hash = state.vault.lookup_hash(PiiKind::Email, &body.email);
+    let email_hash = state.vault.lookup_hash(PiiKind::StaffEmail, &body.email);
     let hash_hex = hex::encode(&email_hash);
     let accounts = Accounts { db: &state.db, vault: &state.vault };
     let found = if valid_email(&body.email) { accounts.credentials(&body.email).await? } else { None };
@@ -90,7 +90,7 @@ async fn sign_in(
     throttle::clear(&state.db, &email_hash).await?;
     let (token, csrf) = sessions::create(&state.db, account.id).await?;
     audit::record(&state.store, Some(account.id), audit::SIGNED_IN, json!({ "role": account.role })).await?;
-    let email = events::pii::PiiKind::Email.normalize(&body.email);
+    let email = events::pii::PiiKind::StaffEmail.normalize(&body.email);
     let mut response = Json(json!({ "email": email, "role": account.role, "csrf_token": csrf })).into_response();
     let (name, value) = sessions::set_cookie(&token);
     response.headers_mut().insert(name, value);

@@ -169,7 +169,12 @@ async fn reveal(
         .into_iter()
         .find(|f| f.name == body.field)
         .ok_or_else(|| ApiError::Invalid(crate::texts::FIELD_ABSENT.into()))?;
-    // Audited before it is opened: no reveal without its trace.
+    // Audited before it is opened: no reveal without its trace. The reason is sealed beside the
+    // field, under its person's key: erased with them (issue 26).
+    let reason = match state.vault.seal_beside(&field.sealed, PiiKind::StaffReason, reason).await? {
+        Some(sealed) => sealed.to_value(),
+        None => json!({ events::pii::ERASED_MARKER: true }),
+    };
     audit::record(
         &state.store,
         Some(staff.id),

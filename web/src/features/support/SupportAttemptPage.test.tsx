@@ -131,7 +131,15 @@ describe('/suporte/tentativas/:id', () => {
   it('erases the person behind the attempt, then reads it again', async () => {
     api
       .on('GET /api/staff/session', { status: 200, body: ADMIN })
-      .on('POST /api/support/erase', { status: 200, body: { subjects: 2, attempts: 3, secrets: 1 } });
+      .on('POST /api/support/erase', {
+        status: 200,
+        body: {
+          subjects: 2,
+          attempts: 3,
+          secrets: 1,
+          left: [{ kind: 'cpf_cnpj', why: 'not_proved', attempts: [REFUSED.id] }],
+        },
+      });
     renderAt(`/suporte/tentativas/${REFUSED.id}`);
     fireEvent.click(await screen.findByRole('button', { name: 'Apagar dados da pessoa (LGPD)' }));
     const dialog = screen.getByRole('dialog', { name: 'Apagar dados da pessoa (LGPD)' });
@@ -150,6 +158,10 @@ describe('/suporte/tentativas/:id', () => {
     expect(erase.body).toEqual({ attempt: REFUSED.id, confirm: true });
     expect(erase.headers.get('X-CSRF-Token')).toBe(ADMIN.csrf_token);
     expect(await screen.findByText(/Dados apagados: 2 pessoas ou identificadores, 3 tentativas e 1 token/)).toBeTruthy();
+    // Issue 26: what the erasure met and did not erase is listed for the admin.
+    expect(
+      screen.getByText('CPF/CNPJ: digitado sem confirmação por SMS desta pessoa; pode ser de outra (1 tentativa).'),
+    ).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText('dado apagado (LGPD)')).toHaveLength(2));
     expect(screen.queryByRole('button', { name: /^Revelar/ })).toBeNull();
   });

@@ -12,6 +12,7 @@ import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply }
 import { AttemptActions } from './components/AttemptActions';
 import { AttemptReplay } from './components/AttemptReplay';
 import { EraseDialog } from './components/EraseDialog';
+import { EraseOutcome } from './components/EraseOutcome';
 import { Notes } from './components/Notes';
 import { attemptLink, CopyLink, eventLink, eventOf, useScrollToEvent } from './components/Permalink';
 import { DateTime, FlowName } from './components/Flow';
@@ -276,15 +277,7 @@ function Attempt({ id }: { id: string }) {
           tentativa avança.
         </p>
       )}
-      {erased && (
-        <div className="sp-alert sp-alert--success" role="status">
-          <p>
-            Dados apagados: {erased.subjects} {erased.subjects === 1 ? 'pessoa ou identificador' : 'pessoas ou identificadores'},{' '}
-            {erased.attempts} {erased.attempts === 1 ? 'tentativa' : 'tentativas'} e {erased.secrets}{' '}
-            {erased.secrets === 1 ? 'token' : 'tokens'}.
-          </p>
-        </div>
-      )}
+      {erased && <EraseOutcome reply={erased} />}
       {acted && (
         <div className="sp-alert sp-alert--success" role="status">
           <p>{acted}</p>

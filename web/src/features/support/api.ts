@@ -77,10 +77,18 @@ export interface RevealReply {
   value: string;
 }
 
+/** A subject the erasure met and did not erase (issue 26): the admin decides on it. */
+export interface EraseLeft {
+  kind: 'phone' | 'cpf_cnpj' | 'email' | 'staff_email';
+  why: 'not_proved' | 'staff';
+  attempts: string[];
+}
+
 export interface EraseReply {
   subjects: number;
   attempts: number;
   secrets: number;
+  left?: EraseLeft[];
 }
 
 /** The search keys of POST /api/support/attempts/search, one per kind the look-up accepts. */
@@ -116,7 +124,7 @@ export function revealField(id: string, field: string, reason: string): Promise<
   });
 }
 
-/** Erases the person behind the attempt's phone (admin; docs/support.md). */
+/** Erases the attempt and the person who proved a phone in it (admin; docs/support.md). */
 export function erasePersonOfAttempt(id: string): Promise<EraseReply> {
   return staffRequest<EraseReply>('/api/support/erase', {
     method: 'POST',

@@ -12,7 +12,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** LGPD erasure of the person behind the attempt's phone (admin); typing APAGAR confirms. */
+/** LGPD erasure of the attempt and of the person who proved a phone in it (admin); typing APAGAR confirms. */
 export function EraseDialog({ attemptId, onErased, onUnauthorized, onClose }: Props) {
   const [word, setWord] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -45,8 +45,9 @@ export function EraseDialog({ attemptId, onErased, onUnauthorized, onClose }: Pr
     <Dialog title="Apagar dados da pessoa (LGPD)" onClose={onClose} initialFocus={input} tone="danger">
       <form onSubmit={submit} noValidate>
         <p>
-          Isto apaga, sem volta, os dados pessoais de quem usou o telefone desta tentativa: telefone, CPF/CNPJ,
-          e-mail e serial em todas as tentativas ligadas a essa pessoa, além dos tokens guardados. As linhas do tempo
+          Isto apaga, sem volta, os tokens desta tentativa e o telefone que a pessoa confirmou nela por SMS, em todas as
+          tentativas (e os tokens das tentativas em que ela o confirmou). O que foi só digitado (outro telefone,
+          CPF/CNPJ, e-mail) pode ser de outra pessoa: não é apagado, fica listado para você decidir. As linhas do tempo
           continuam visíveis, com os campos como “dado apagado (LGPD)”.
         </p>
         <div className="sp-field">
