@@ -105,6 +105,7 @@ pub async fn erase_person(db: &PgPool, vault: &Vault, start: Vec<Uuid>) -> anyho
         .execute(db)
         .await?
         .rows_affected();
+    crate::abuse::gate::forget_attempt_phones(db, &all).await?;
     let mut forgotten = 0;
     for subject in &subjects {
         if vault.forget(*subject).await? {
