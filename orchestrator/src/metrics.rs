@@ -42,6 +42,14 @@ pub struct RuleLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct FlowRuleLabels {
+    /// A registered flow's category.
+    pub flow: String,
+    /// The abuse rule's name.
+    pub rule: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ClassLabel {
     /// `1xx` to `5xx`.
     pub class: String,
@@ -87,6 +95,7 @@ pub struct Metrics {
     pool_connections: Family<PoolLabel, Gauge>,
     pool_max: Gauge,
     abuse_refusals: Family<RuleLabel, Counter>,
+    refused_starts: Family<FlowRuleLabels, Counter>,
     sms_breaker_trips: Counter,
     admission_threshold: Family<SignalLabel, FloatGauge>,
     admission_enabled: Family<SignalLabel, Gauge>,
@@ -163,6 +172,12 @@ impl Metrics {
         );
         let abuse_refusals = Family::<RuleLabel, Counter>::default();
         registry.register("abuse_refusals", "Requests refused by an abuse limit, by rule", abuse_refusals.clone());
+        let refused_starts = Family::<FlowRuleLabels, Counter>::default();
+        registry.register(
+            "refused_starts",
+            "Attempt starts refused by an abuse limit, by flow and rule (counted here, not recorded as events)",
+            refused_starts.clone(),
+        );
         let sms_breaker_trips = Counter::default();
         registry.register(
             "sms_breaker_trips",
@@ -214,6 +229,7 @@ impl Metrics {
             pool_connections,
             pool_max,
             abuse_refusals,
+            refused_starts,
             sms_breaker_trips,
             admission_threshold,
             admission_enabled,
@@ -262,6 +278,12 @@ impl Metrics {
 
     pub fn abuse_refused(&self, rule: &str) {
         self.abuse_refusals.get_or_create(&RuleLabel { rule: rule.to_string() }).inc();
+    }
+
+    /// A start refused by an abuse limit: counted here instead of one event each (issue 26).
+    /// `flow` is a registered flow's category and `rule` a rule's name: both fixed sets.
+    pub fn start_refused(&self, flow: &str, rule: &str) {
+        self.refused_starts.get_or_create(&FlowRuleLabels { flow: flow.to_string(), rule: rule.to_string() }).inc();
     }
 
     /// Refused sign-ins that reach no account: counted here instead of one event each.
@@ -366,6 +388,7 @@ mod tests {
         metrics.http_response(201);
         metrics.runner_lag(Duration::from_millis(3));
         metrics.store_append(Duration::from_millis(2));
+        metrics.start_refused("cloud", "proof_of_work");
         let mut registry_text = String::new();
         prometheus_client::encoding::text::encode_registry(&mut registry_text, &metrics.registry).expect("encodes");
         for line in [
@@ -380,6 +403,7 @@ mod tests {
             "exa_http_responses_total{class=\"4xx\"} 0",
             "exa_runner_lag_seconds_count 1",
             "exa_store_append_duration_seconds_count 1",
+            "exa_refused_starts_total{flow=\"cloud\",rule=\"proof_of_work\"} 1",
         ] {
             assert!(registry_text.lines().any(|l| l == line), "{line} missing from:\n{registry_text}");
         }

@@ -54,7 +54,14 @@ pub const SMS_PER_DAY: &str =
 /// The portal-wide ceiling reached: a place frees within seconds.
 pub const SMS_BUSY: &str = "Muitos códigos estão sendo enviados agora. Tente de novo em alguns segundos.";
 pub const SMS_PAUSED: &str = "O envio de códigos está pausado por alguns minutos. Tente de novo mais tarde.";
+/// Attempts started, or codes asked for, from one connection (client address) past its limit.
 pub const STARTS_PER_IP: &str = "Muitas tentativas a partir desta conexão. Aguarde alguns minutos e tente de novo.";
+/// One attempt past its codes, or past its distinct phones: the page starts over on reload.
+pub const SMS_PER_ATTEMPT: &str =
+    "Esta tentativa chegou ao limite de códigos enviados. Recarregue a página para começar de novo.";
+/// One browser session past its codes across its attempts.
+pub const SMS_PER_SESSION: &str =
+    "Você pediu muitos códigos em pouco tempo. Por segurança, aguarde alguns minutos e tente de novo.";
 /// Wrong codes past the limit, in the flows whose spec has no text of its own for it.
 pub const WRONG_CODES: &str =
     "Máximo de tentativas excedido. Comece de novo para receber um novo código ou fale com nosso atendimento.";

@@ -87,33 +87,50 @@ pub async fn trip_breaker(conn: &mut PgConnection, key: &[u8]) -> Result<(), sql
     count(conn, Rule::SmsBreaker, key).await
 }
 
-/// The phone hash an attempt sends its codes to.
+/// The phone hash an attempt sends its codes to: the phone it last typed, whatever its age
+/// (issue 26: the row was forgotten a day after the typed send, and a later "Reenviar código"
+/// was charged to the attempt instead of the phone).
 pub async fn attempt_phone(conn: &mut PgConnection, stream: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
-    sqlx::query_scalar("SELECT phone_hash FROM abuse_attempt_phones WHERE stream_id = $1")
-        .bind(stream)
-        .fetch_optional(&mut *conn)
-        .await
+    sqlx::query_scalar(
+        "SELECT phone_hash FROM abuse_attempt_phones WHERE stream_id = $1 ORDER BY typed_at DESC LIMIT 1",
+    )
+    .bind(stream)
+    .fetch_optional(&mut *conn)
+    .await
 }
 
-pub async fn set_attempt_phone(conn: &mut PgConnection, stream: &str, phone_hash: &[u8]) -> Result<(), sqlx::Error> {
-    sqlx::query(
+/// Makes `phone_hash` the phone the attempt sends its codes to; `true` when the attempt never
+/// sent to it before (a new phone, counted by [`Rule::SmsPhonesPerAttempt`]). The attempt's
+/// lock orders its commands, and `clock_timestamp()` orders their rows.
+pub async fn set_attempt_phone(conn: &mut PgConnection, stream: &str, phone_hash: &[u8]) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
         "INSERT INTO abuse_attempt_phones (stream_id, phone_hash) VALUES ($1, $2)
-         ON CONFLICT (stream_id) DO UPDATE SET phone_hash = EXCLUDED.phone_hash, updated_at = now()",
+         ON CONFLICT (stream_id, phone_hash) DO UPDATE SET typed_at = clock_timestamp()
+         RETURNING xmax = 0",
     )
     .bind(stream)
     .bind(phone_hash)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    .fetch_one(&mut *conn)
+    .await
 }
 
-/// Forgets counts older than the longest window, spent challenges past their expiry and the
-/// phones of attempts idle for a day; run periodically. Returns the rows deleted.
+/// Forgets the phones an erased person's attempts sent codes to (their keyed hashes would
+/// still link those attempts).
+pub async fn forget_attempt_phones(db: &sqlx::PgPool, streams: &[String]) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM abuse_attempt_phones WHERE stream_id = ANY($1)")
+        .bind(streams)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+/// Forgets counts older than the longest window, spent challenges past their expiry and rates
+/// whose places are free; run periodically. Returns the rows deleted. The attempts' phones are
+/// kept while their attempts are (a resend may come any time: issue 26), and forgotten with
+/// the person ([`forget_attempt_phones`]).
 pub async fn purge(db: &sqlx::PgPool) -> Result<u64, sqlx::Error> {
     let hits = sqlx::query("DELETE FROM abuse_hits WHERE at < now() - interval '1 day 1 hour'").execute(db).await?;
-    let phones =
-        sqlx::query("DELETE FROM abuse_attempt_phones WHERE updated_at < now() - interval '1 day'").execute(db).await?;
     let spent = sqlx::query("DELETE FROM altcha_spent WHERE expires_at < now()").execute(db).await?;
     let rates = super::rate::purge(db).await?;
-    Ok(hits.rows_affected() + phones.rows_affected() + spent.rows_affected() + rates)
+    Ok(hits.rows_affected() + spent.rows_affected() + rates)
 }

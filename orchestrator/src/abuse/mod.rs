@@ -7,6 +7,7 @@ pub mod gate;
 pub mod proof;
 pub mod rate;
 pub mod rules;
+pub mod spend;
 
 use std::time::Duration;
 
@@ -56,6 +57,9 @@ pub struct Request<'a> {
     /// The key per-address limits count the client under: its IPv4 address, or its IPv6 /64
     /// (`http::client_ip::limit_key`).
     pub ip: Option<&'a str>,
+    /// The hash of the visitor session that owns the attempt: set by the command path once it
+    /// checked the cookie against the attempt (a start's is the session it is opened in).
+    pub session: Option<&'a [u8]>,
 }
 
 /// The limits in force, the proof of work, and counts of refusals for the metrics.
@@ -118,16 +122,16 @@ impl AbuseGuard {
             if let Err(error) = proof::spend(conn, &verified).await? {
                 return Ok(Err(Refusal { proof: Some(error), ..Refusal::rule(Rule::ProofOfWork) }));
             }
-            let (phone_key, exempt, national) = match sms {
+            let (phone_key, exempt, national, new_phone) = match sms {
                 SmsTo::Phone(national) => {
                     let key = vault.tag("abuse:phone", national);
-                    gate::set_attempt_phone(conn, stream, &key).await?;
-                    (key, self.limits.phone_exempt(national), Some(national))
+                    let new_phone = gate::set_attempt_phone(conn, stream, &key).await?;
+                    (key, self.limits.phone_exempt(national), Some(national), new_phone)
                 }
                 SmsTo::AttemptPhone => match gate::attempt_phone(conn, stream).await? {
-                    Some(key) => (key, false, None),
+                    Some(key) => (key, false, None, false),
                     // No code sent yet: the flow refuses the resend; count it by attempt anyway.
-                    None => (vault.tag("abuse:attempt", stream), false, None),
+                    None => (vault.tag("abuse:attempt", stream), false, None, false),
                 },
             };
             let exempt = exempt || self.exempt_key(vault, &phone_key);
@@ -144,6 +148,7 @@ impl AbuseGuard {
                     key: phone_key.clone(),
                     limit,
                 }));
+                checks.extend(spend::checks(&self.limits, &Self::spender(vault, stream, request), new_phone));
             }
             rates = Some(prefix);
         }
@@ -214,6 +219,16 @@ impl AbuseGuard {
             }
         }
         self.admit(conn, vault, stream, 0, guarded, request).await
+    }
+
+    /// The keys a code send is charged to besides its phone: the attempt, the session that
+    /// owns it and the client's address, as keyed hashes.
+    fn spender(vault: &Vault, stream: &str, request: Request<'_>) -> spend::Spender {
+        spend::Spender {
+            attempt: vault.tag("abuse:attempt-sms", stream),
+            session: request.session.map(|hash| vault.tag("abuse:session", &hex::encode(hash))),
+            address: request.ip.map(|ip| vault.tag("abuse:ip", ip)),
+        }
     }
 
     /// A resend's phone is known only by its hash: it is exempt when it is a scenario phone's.

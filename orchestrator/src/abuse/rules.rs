@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use crate::config::AbuseConfig;
 use crate::texts::{
-    PARTNER_LOGINS, PROOF_MISSING, SMS_BUSY, SMS_PAUSED, SMS_PER_DAY, SMS_PER_PHONE, STARTS_PER_IP, WRONG_CODES,
+    PARTNER_LOGINS, PROOF_MISSING, SMS_BUSY, SMS_PAUSED, SMS_PER_ATTEMPT, SMS_PER_DAY, SMS_PER_PHONE, SMS_PER_SESSION,
+    STARTS_PER_IP, WRONG_CODES,
 };
 
 /// A limit, by the name its refusals carry (`abuse.limited`'s `rule`, metrics, docs).
@@ -16,6 +17,14 @@ pub enum Rule {
     SmsPerPhone10Min,
     /// Codes sent to one phone in a day.
     SmsPerPhoneDay,
+    /// Codes sent by one attempt in a day.
+    SmsPerAttempt,
+    /// Distinct phones one attempt sent codes to in a day (counted when a phone is new to it).
+    SmsPhonesPerAttempt,
+    /// Codes sent by the attempts of one visitor session in an hour.
+    SmsPerSession,
+    /// Codes sent for one client address in an hour.
+    SmsPerIp,
     /// Codes sent by the whole portal in a minute (a GCRA rate: a refusal waits for the next
     /// place, and opens no breaker).
     SmsPerMinute,
@@ -37,9 +46,13 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 14] = [
         Rule::SmsPerPhone10Min,
         Rule::SmsPerPhoneDay,
+        Rule::SmsPerAttempt,
+        Rule::SmsPhonesPerAttempt,
+        Rule::SmsPerSession,
+        Rule::SmsPerIp,
         Rule::SmsPerMinute,
         Rule::SmsPerPrefix,
         Rule::SmsBreaker,
@@ -54,6 +67,10 @@ impl Rule {
         match self {
             Rule::SmsPerPhone10Min => "sms_per_phone_10min",
             Rule::SmsPerPhoneDay => "sms_per_phone_day",
+            Rule::SmsPerAttempt => "sms_per_attempt",
+            Rule::SmsPhonesPerAttempt => "sms_phones_per_attempt",
+            Rule::SmsPerSession => "sms_per_session",
+            Rule::SmsPerIp => "sms_per_ip",
             Rule::SmsPerMinute => "sms_per_minute",
             Rule::SmsPerPrefix => "sms_per_prefix",
             Rule::SmsBreaker => "sms_breaker",
@@ -69,7 +86,8 @@ impl Rule {
     pub fn window(self) -> Duration {
         match self {
             Rule::SmsPerPhone10Min | Rule::StartsPerIp => Duration::from_secs(600),
-            Rule::SmsPerPhoneDay => Duration::from_secs(86_400),
+            Rule::SmsPerPhoneDay | Rule::SmsPerAttempt | Rule::SmsPhonesPerAttempt => Duration::from_secs(86_400),
+            Rule::SmsPerSession | Rule::SmsPerIp => Duration::from_secs(3_600),
             Rule::SmsPerMinute | Rule::SmsPerPrefix => Duration::from_secs(60),
             Rule::PartnerLoginsPerEmail | Rule::PartnerLoginsPerIp => Duration::from_secs(3_600),
             // Counted elsewhere (the breaker by its cool-down, the others per request).
@@ -82,9 +100,11 @@ impl Rule {
         match self {
             Rule::SmsPerPhone10Min => SMS_PER_PHONE,
             Rule::SmsPerPhoneDay => SMS_PER_DAY,
+            Rule::SmsPerAttempt | Rule::SmsPhonesPerAttempt => SMS_PER_ATTEMPT,
+            Rule::SmsPerSession => SMS_PER_SESSION,
             Rule::SmsPerMinute => SMS_BUSY,
             Rule::SmsPerPrefix | Rule::SmsBreaker => SMS_PAUSED,
-            Rule::StartsPerIp => STARTS_PER_IP,
+            Rule::StartsPerIp | Rule::SmsPerIp => STARTS_PER_IP,
             Rule::WrongCodes if flow == "activation" => events::flows::activation::messages::CODE_LOCKED,
             Rule::WrongCodes => WRONG_CODES,
             Rule::PartnerLoginsPerEmail | Rule::PartnerLoginsPerIp => PARTNER_LOGINS,
@@ -121,6 +141,10 @@ pub struct Limits {
     /// Leading national digits that make a number's prefix (area code and exchange).
     pub prefix_digits: usize,
     pub breaker_cooldown: Duration,
+    pub sms_per_attempt_day: u32,
+    pub sms_phones_per_attempt_day: u32,
+    pub sms_per_session_hour: u32,
+    pub sms_per_ip_hour: Option<u32>,
     pub starts_per_ip_10min: Option<u32>,
     pub wrong_codes_per_attempt: u32,
     pub partner_logins_per_email_hour: u32,
@@ -131,6 +155,9 @@ pub struct Limits {
 /// Production's per-address limits, used outside sandbox mode when none is configured.
 pub const PRODUCTION_STARTS_PER_IP_10MIN: u32 = 20;
 pub const PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR: u32 = 20;
+/// Many visitors share an address (an office, a carrier's NAT): three times the starts an
+/// address may make in 10 minutes, over an hour.
+pub const PRODUCTION_SMS_PER_IP_HOUR: u32 = 60;
 
 impl Limits {
     pub fn from_config(config: &AbuseConfig, sandbox_mode: bool) -> Self {
@@ -148,6 +175,10 @@ impl Limits {
             sms_per_prefix_minute: config.sms_per_prefix_minute,
             prefix_digits: usize::from(config.sms_prefix_digits),
             breaker_cooldown: Duration::from_secs(config.sms_breaker_cooldown_secs.into()),
+            sms_per_attempt_day: config.sms_per_attempt_day,
+            sms_phones_per_attempt_day: config.sms_phones_per_attempt_day,
+            sms_per_session_hour: config.sms_per_session_hour,
+            sms_per_ip_hour: per_ip(config.sms_per_ip_hour, PRODUCTION_SMS_PER_IP_HOUR),
             starts_per_ip_10min: per_ip(config.starts_per_ip_10min, PRODUCTION_STARTS_PER_IP_10MIN),
             wrong_codes_per_attempt: config.wrong_codes_per_attempt,
             partner_logins_per_email_hour: config.partner_logins_per_email_hour,
@@ -204,6 +235,8 @@ mod tests {
         assert_eq!(Limits::from_config(&config, true).starts_per_ip_10min, None);
         assert_eq!(Limits::from_config(&config, false).starts_per_ip_10min, Some(20));
         assert_eq!(Limits::from_config(&config, false).partner_logins_per_ip_hour, Some(20));
+        assert_eq!(Limits::from_config(&config, true).sms_per_ip_hour, None);
+        assert_eq!(Limits::from_config(&config, false).sms_per_ip_hour, Some(60));
         let set = AbuseConfig { starts_per_ip_10min: Some(3), ..AbuseConfig::default() };
         assert_eq!(Limits::from_config(&set, true).starts_per_ip_10min, Some(3));
         let off = AbuseConfig { starts_per_ip_10min: Some(0), ..AbuseConfig::default() };

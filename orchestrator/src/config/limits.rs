@@ -32,6 +32,13 @@ pub const DEFAULT_SMS_PER_PREFIX_MINUTE: u32 = 30;
 pub const DEFAULT_SMS_PREFIX_DIGITS: u8 = 7;
 pub const DEFAULT_SMS_BREAKER_COOLDOWN_SECS: u32 = 300;
 pub const DEFAULT_WRONG_CODES_PER_ATTEMPT: u32 = 5;
+/// A visitor's attempt: a first code, a few "Reenviar código", a "Voltar" or two.
+pub const DEFAULT_SMS_PER_ATTEMPT_DAY: u32 = 8;
+/// A mistyped number corrected twice; "Voltar" (cloud) or a restart (download) to a fourth
+/// number in one attempt is a script walking a list.
+pub const DEFAULT_SMS_PHONES_PER_ATTEMPT_DAY: u32 = 3;
+/// One browser across the three flows: a few attempts of a few codes each.
+pub const DEFAULT_SMS_PER_SESSION_HOUR: u32 = 15;
 pub const DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR: u32 = 5;
 pub const DEFAULT_ALTCHA_MAX_COUNTER: u32 = 30_000;
 pub const DEFAULT_ALTCHA_EXPIRES_SECS: u32 = 600;
@@ -61,6 +68,20 @@ pub struct AbuseConfig {
     /// How long the SMS circuit breaker stays open for a prefix once tripped.
     #[arg(long, env = "SMS_BREAKER_COOLDOWN_SECS", default_value_t = DEFAULT_SMS_BREAKER_COOLDOWN_SECS)]
     pub sms_breaker_cooldown_secs: u32,
+    /// Codes sent by one attempt in 24 hours, "Reenviar código" and "Voltar" included.
+    #[arg(long, env = "LIMIT_SMS_PER_ATTEMPT_DAY", default_value_t = DEFAULT_SMS_PER_ATTEMPT_DAY)]
+    pub sms_per_attempt_day: u32,
+    /// Distinct phones one attempt sends codes to in 24 hours (cloud's "Voltar" and a new
+    /// phone, download's restart).
+    #[arg(long, env = "LIMIT_SMS_PHONES_PER_ATTEMPT_DAY", default_value_t = DEFAULT_SMS_PHONES_PER_ATTEMPT_DAY)]
+    pub sms_phones_per_attempt_day: u32,
+    /// Codes sent by the attempts of one visitor session (the browser's cookie) in one hour.
+    #[arg(long, env = "LIMIT_SMS_PER_SESSION_HOUR", default_value_t = DEFAULT_SMS_PER_SESSION_HOUR)]
+    pub sms_per_session_hour: u32,
+    /// Codes sent for one client address (an IPv6 /64) in one hour (production default 60;
+    /// off in sandbox mode unless set; `0` turns it off).
+    #[arg(long, env = "LIMIT_SMS_PER_IP_HOUR")]
+    pub sms_per_ip_hour: Option<u32>,
     /// Attempts started from one client address in 10 minutes (production default 20;
     /// off in sandbox mode unless set).
     #[arg(long, env = "LIMIT_STARTS_PER_IP_10MIN")]
@@ -103,6 +124,10 @@ impl Default for AbuseConfig {
             sms_per_prefix_minute: DEFAULT_SMS_PER_PREFIX_MINUTE,
             sms_prefix_digits: DEFAULT_SMS_PREFIX_DIGITS,
             sms_breaker_cooldown_secs: DEFAULT_SMS_BREAKER_COOLDOWN_SECS,
+            sms_per_attempt_day: DEFAULT_SMS_PER_ATTEMPT_DAY,
+            sms_phones_per_attempt_day: DEFAULT_SMS_PHONES_PER_ATTEMPT_DAY,
+            sms_per_session_hour: DEFAULT_SMS_PER_SESSION_HOUR,
+            sms_per_ip_hour: None,
             starts_per_ip_10min: None,
             wrong_codes_per_attempt: DEFAULT_WRONG_CODES_PER_ATTEMPT,
             partner_logins_per_email_hour: DEFAULT_PARTNER_LOGINS_PER_EMAIL_HOUR,

@@ -89,6 +89,9 @@ impl AttemptService<'_> {
             _ => session::new_token(),
         };
         let metadata = correlated(&[], "visitor", client);
+        // The session the attempt is opened in pays for its codes.
+        let owner = session::hash(&token);
+        let request = abuse::Request { session: Some(&owner), ..request };
         let mut tx = self.db.begin().await?;
         let now = crate::clock::now(&mut *tx).await?;
         let decision = decided(flow.decide(&[], command, now), &mut "start")?;
@@ -101,9 +104,8 @@ impl AttemptService<'_> {
                 self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?;
             if let Err(refusal) = admitted {
                 attempt.rollback().await?;
-                let (refused, error) = self.refuse_start(&mut tx, flow, decision.command, refusal, &metadata).await?;
+                let error = self.refuse_start(&mut tx, flow, refusal).await?;
                 tx.commit().await?;
-                self.store.announce(&[&refused]).await;
                 return Err(error);
             }
             attempt.commit().await?;
@@ -134,7 +136,10 @@ impl AttemptService<'_> {
         request: abuse::Request<'_>,
     ) -> Result<AttemptReply, ApiError> {
         let received = std::time::Instant::now();
+        let owner = session.as_deref().map(session::hash);
         let (stream, flow) = self.authorize(id, session).await?;
+        // Authorized: the cookie is the attempt's owner's, whose session pays for its codes.
+        let request = abuse::Request { session: owner.as_deref(), ..request };
         // Named by the flow's parsed command; anything it cannot parse is `unknown`.
         let mut name = "unknown";
         let answer = self.command_of(&stream, flow, idempotency_key, command, client, request, &mut name).await;

@@ -1,9 +1,9 @@
 //! A command refused by an abuse limit: counted (the SMS breaker opened when it tripped) and
 //! recorded as an `abuse.limited` event, in the command's own transaction, on the history the
-//! command already read.
+//! command already read. A refused start is counted only.
 
 use events::flow::AttemptFlow;
-use events::{ExpectedVersion, Metadata, RecordedEvent, StreamId};
+use events::{Metadata, RecordedEvent, StreamId};
 use uuid::Uuid;
 
 use super::command::{store_error, AttemptService, ClientInfo};
@@ -13,9 +13,6 @@ use crate::write_path::append_and_plan;
 
 /// The type of the event that records a refusal by an abuse limit.
 pub const LIMITED_EVENT: &str = "abuse.limited";
-
-/// The category of the streams that record refused starts (no attempt exists for them).
-pub const REFUSED_START_CATEGORY: &str = "abuse";
 
 /// Refusals recorded per attempt at most: past it they are still refused and counted in the
 /// metrics, but a script cannot grow the attempt's history with them.
@@ -53,23 +50,18 @@ impl AttemptService<'_> {
         Ok(limited(flow, refusal))
     }
 
-    /// Records a refused start in a stream of its own (there is no attempt to record it in), in
-    /// `conn` (the start's transaction, its attempt rolled back). Returns that stream.
+    /// Counts a refused start (issue 26: it is not recorded as an event: there is no attempt
+    /// to record it in, and a stream of its own per refusal let anonymous requests grow the
+    /// append-only log). Metrics by flow and rule, both fixed sets; a tripped breaker is opened
+    /// in `conn` (the start's transaction, its attempt rolled back).
     pub(super) async fn refuse_start(
         &self,
         conn: &mut sqlx::PgConnection,
         flow: &dyn AttemptFlow,
-        command: &str,
         refusal: Refusal,
-        metadata: &Metadata,
-    ) -> Result<(StreamId, ApiError), ApiError> {
-        let stream = StreamId::new(REFUSED_START_CATEGORY).map_err(|e| ApiError::Internal(e.into()))?;
+    ) -> Result<ApiError, ApiError> {
         self.abuse.record(&mut *conn, &refusal, self.metrics).await?;
-        let mut payload = abuse::limited_event(&refusal, flow.category(), command);
-        payload["flow"] = serde_json::Value::String(flow.category().to_string());
-        let new_events =
-            self.prepare(&mut *conn, &stream, vec![(LIMITED_EVENT.to_string(), payload)], metadata).await?;
-        self.store.append_in(conn, &stream, ExpectedVersion::NoStream, new_events).await.map_err(store_error)?;
-        Ok((stream, limited(flow, refusal)))
+        self.metrics.start_refused(flow.category(), refusal.rule.name());
+        Ok(limited(flow, refusal))
     }
 }

@@ -43,9 +43,14 @@ struct StartBody {
     command: Value,
 }
 
-/// What the abuse limits read from a request: its proof of work and the client's address.
+/// What the abuse limits read from a request: its proof of work and the client's address (the
+/// session is the attempt's owner, set by the command path once it checked the cookie).
 fn abuse_request<'a>(headers: &'a HeaderMap, ip: &'a ClientIp) -> abuse::Request<'a> {
-    abuse::Request { proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()), ip: ip.limit_key() }
+    abuse::Request {
+        proof: headers.get(abuse::proof::HEADER).and_then(|v| v.to_str().ok()),
+        ip: ip.limit_key(),
+        session: None,
+    }
 }
 
 async fn start(

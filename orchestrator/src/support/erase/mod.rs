@@ -190,6 +190,9 @@ async fn carry_out(db: &PgPool, vault: &Vault, plan: Plan) -> anyhow::Result<Era
     // and the reply) go with them.
     let touched: Vec<String> = plan.touched.iter().cloned().collect();
     sqlx::query("DELETE FROM attempt_commands WHERE stream_id = ANY($1)").bind(&touched).execute(db).await?;
+    // So do the phones the abuse limits kept for those attempts (keyed hashes, kept while the
+    // attempt is: issue 26's late resend).
+    crate::abuse::gate::forget_attempt_phones(db, &touched).await?;
     let mut subjects = 0;
     for subject in &plan.forget {
         if vault.forget(*subject).await? {
