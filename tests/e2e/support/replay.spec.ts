@@ -94,9 +94,16 @@ test('a visitor’s download replayed panel by panel, as they saw it', async ({ 
   await r.slider.focus();
   await page.keyboard.press('End');
   await expect(r.screen).toHaveAttribute('data-panel', 'user_not_found');
-  const narrowScreen = await r.screen.boundingBox();
-  const narrowList = await r.list.boundingBox();
-  expect(narrowScreen && narrowList && narrowList.y >= narrowScreen.y + narrowScreen.height - 1).toBe(true);
+  // Both boxes read at one instant: the new frame's panel may still be settling its height.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const screen = document.querySelector('.sp-replay__screen')?.getBoundingClientRect();
+        const list = document.querySelector('.sp-replay__events')?.getBoundingClientRect();
+        return Boolean(screen && list && list.top >= screen.bottom - 1);
+      }),
+    )
+    .toBe(true);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await r.region.screenshot({ path: testInfo.outputPath('replay-375.png') });

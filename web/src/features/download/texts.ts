@@ -60,6 +60,8 @@ export const TEXTS = {
   yes: 'Sim',
   no: 'Não',
 
+  cancelledTitle: 'Tentativa encerrada',
+
   planTitle: 'Seu plano ainda não inclui o antivírus',
   planText:
     'O antivírus para computador está disponível apenas nos planos de parceiros. Os planos EXA Ultimate, Premium e Gratuito não incluem o antivírus.',

@@ -24,6 +24,8 @@ export default function SupportSignInPage() {
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [askCode, setAskCode] = useState(false);
+  // Bumped by each refusal about the code: the field takes the focus once it is on screen.
+  const [codeAsked, setCodeAsked] = useState(0);
   const [missing, setMissing] = useState({ email: false, password: false, code: false });
   const [busy, setBusy] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -38,6 +40,10 @@ export default function SupportSignInPage() {
       .catch(() => {});
     return () => controller.abort();
   }, [navigate, volta]);
+
+  useEffect(() => {
+    if (codeAsked > 0) codeRef.current?.focus();
+  }, [codeAsked]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,8 +68,7 @@ export default function SupportSignInPage() {
       // (it was right) and asks for the code; any other has the password typed again.
       if (failure instanceof StaffApiError && failure.field === 'code') {
         setAskCode(true);
-        // The field may not be rendered yet: focus it once it is.
-        requestAnimationFrame(() => codeRef.current?.focus());
+        setCodeAsked((n) => n + 1);
       } else {
         setPassword('');
         passwordRef.current?.focus();

@@ -91,4 +91,10 @@ describe('startsOver', () => {
     expect(startsOver('Código inválido. Verifique o número digitado.')).toBe(false);
     expect(startsOver(null)).toBe(false);
   });
+
+  it('forgets an attempt support ended, so a reload starts afresh', async () => {
+    const { startsOver } = await import('./resume');
+    const { CANCELLED_MESSAGE } = await import('./cancelled');
+    expect(startsOver(CANCELLED_MESSAGE)).toBe(true);
+  });
 });

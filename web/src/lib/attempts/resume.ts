@@ -5,6 +5,7 @@
 // its events like any other (lib/attempts/regions.ts, `resuming`).
 
 import { useEffect, useRef } from 'react';
+import { CANCELLED_MESSAGE } from './cancelled';
 
 const PREFIX = 'exa.attempt:';
 
@@ -40,10 +41,11 @@ export function keepAttempt(place: string, id: string | null): void {
 
 /**
  * Whether a refusal tells the visitor to reload to start over (an attempt at its limit of
- * actions, wrong codes or downloads): such an attempt is no longer kept, so the reload does.
+ * actions, wrong codes or downloads), or support ended the attempt: such an attempt is no
+ * longer kept, so the reload does.
  */
 export function startsOver(message: string | null | undefined): boolean {
-  return typeof message === 'string' && /Recarregue a página/i.test(message);
+  return typeof message === 'string' && (/Recarregue a página/i.test(message) || message === CANCELLED_MESSAGE);
 }
 
 /**
