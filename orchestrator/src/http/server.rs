@@ -159,7 +159,9 @@ mod tests {
         app.clone().oneshot(request).await.expect("infallible").status().as_u16()
     }
 
-    #[tokio::test]
+    // On tokio's paused clock, which moves only when every task waits: the 300 ms, the wait for
+    // a turn and the time-out are exact, whatever the machine's load.
+    #[tokio::test(start_paused = true)]
     async fn a_request_slower_than_the_time_out_gets_503() {
         let limits = ServerLimits { request: Duration::from_millis(100), ..ServerLimits::default() };
         assert_eq!(status(&slow_app(limits)).await, 503);
@@ -167,7 +169,7 @@ mod tests {
         assert_eq!(status(&slow_app(patient)).await, 200);
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn requests_past_the_concurrency_limit_wait_their_turn_within_the_time_out() {
         // One at a time, 300 ms each, 700 ms to answer (the wait included): the second is done
         // at 600 ms, the third would be at 900 ms and gets 503.
