@@ -107,6 +107,9 @@ pub const PASSWORD_TOO_LONG: &str = "A senha é longa demais.";
 // --- The support console's forms ---
 
 pub const SEARCH_UNREADABLE: &str = "Não entendemos a busca.";
+/// A look-up value with a control character (a NUL byte cannot even reach PostgreSQL).
+pub const SEARCH_CONTROL_CHARACTER: &str =
+    "A busca tem caracteres que não podem ser usados. Digite apenas o que deseja buscar.";
 pub const SEARCH_TOO_LONG: &str = "A busca é longa demais.";
 pub const SEARCH_EMPTY: &str = "Informe um telefone, CPF/CNPJ, e-mail, serial ou ID de tentativa.";
 pub const PHONE_INVALID: &str = "Telefone inválido. Digite o DDD e o número, por exemplo (11) 91000-0001.";

@@ -74,6 +74,9 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     if params.values().any(|v| v.chars().count() > MAX_LEN) {
         return Err(invalid(crate::texts::SEARCH_TOO_LONG));
     }
+    if params.values().any(|v| v.chars().any(char::is_control)) {
+        return Err(invalid(crate::texts::SEARCH_CONTROL_CHARACTER));
+    }
     let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
     let key = if let Some(phone) = get("phone") {
         Key::Phone(normalize_phone(phone).ok_or_else(|| invalid(crate::texts::PHONE_INVALID))?)
@@ -157,6 +160,18 @@ mod tests {
         );
         assert_eq!(from_body(body(r#"{"phone": "(11) 91000-0001", "id": 0}"#)), None);
         assert_eq!(from_body(body(r#"{"phone": ["x"]}"#)), None);
+    }
+
+    #[test]
+    fn a_value_with_a_nul_or_another_control_character_is_refused_before_any_query() {
+        // Schemathesis sent a serial with a NUL byte: PostgreSQL refused the text and the
+        // look-up answered 500.
+        for serial in ["EXA\u{0}0001", "EXA\u{1e}0001"] {
+            let params = HashMap::from([("serial".to_string(), serial.to_string())]);
+            assert!(matches!(parse(&params), Err(ApiError::Invalid(m)) if m == crate::texts::SEARCH_CONTROL_CHARACTER));
+        }
+        let params = HashMap::from([("serial".to_string(), "EXA-0000-0001".to_string())]);
+        assert!(parse(&params).is_ok());
     }
 
     #[test]
