@@ -74,7 +74,7 @@ pub fn parse(params: &HashMap<String, String>) -> Result<(Key, Filters), ApiErro
     if params.values().any(|v| v.chars().count() > MAX_LEN) {
         return Err(invalid(crate::texts::SEARCH_TOO_LONG));
     }
-    if params.values().any(|v| v.chars().any(char::is_control)) {
+    if params.values().any(|v| events::flow::has_control(v)) {
         return Err(invalid(crate::texts::SEARCH_CONTROL_CHARACTER));
     }
     let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());

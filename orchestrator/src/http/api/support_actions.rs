@@ -74,9 +74,7 @@ async fn retry(
     Path(id): Path<String>,
     body: Result<Body<ReasonBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Body(body) = body.map_err(|e| or_invalid(e, crate::texts::ACTION_MALFORMED))?;
-    let reason = reason_of(&body.reason)?;
-    let trail = TrailEntry { staff: staff.id, event_type: audit::RETRIED_STEP, payload: json!({ "reason": reason }) };
+    let trail = reasoned(staff.id, audit::RETRIED_STEP, body)?;
     act(&state, &id, SupportCommand::RetryNow, trail).await
 }
 
@@ -86,11 +84,19 @@ async fn cancel(
     Path(id): Path<String>,
     body: Result<Body<ReasonBody>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
+    let trail = reasoned(staff.id, audit::CANCELLED_ATTEMPT, body)?;
+    act(&state, &id, SupportCommand::Cancel, trail).await
+}
+
+/// The staff trail's entry of an action that asks for a reason (retry, cancel).
+fn reasoned(
+    staff: uuid::Uuid,
+    event_type: &'static str,
+    body: Result<Body<ReasonBody>, ApiError>,
+) -> Result<TrailEntry, ApiError> {
     let Body(body) = body.map_err(|e| or_invalid(e, crate::texts::ACTION_MALFORMED))?;
     let reason = reason_of(&body.reason)?;
-    let trail =
-        TrailEntry { staff: staff.id, event_type: audit::CANCELLED_ATTEMPT, payload: json!({ "reason": reason }) };
-    act(&state, &id, SupportCommand::Cancel, trail).await
+    Ok(TrailEntry { staff, event_type, payload: json!({ "reason": reason }) })
 }
 
 async fn add_note(
