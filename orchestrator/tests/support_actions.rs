@@ -108,11 +108,25 @@ async fn a_cancelled_attempt_stops_the_runner_and_its_visitor_reads_why(db: PgPo
         (Some("cancelled"), Some("bia@exa.com.br"), Some(REASON))
     );
     assert_eq!(entry["version"], body["version"]);
+    // The reason is stored sealed (issue 26): no event holds its text.
+    let stored: String =
+        sqlx::query_scalar("SELECT string_agg(payload::text, ' ') FROM events").fetch_one(&db).await.expect("events");
+    assert!(!stored.contains("pediu para encerrar"), "{stored}");
     let (_, found) =
         post(&app, &signed, "/api/support/attempts/search", json!({ "id": visitor.id, "outcome": "cancelled" }), true)
             .await;
     assert_eq!(found["total"], 1, "{found}");
     assert_eq!(found["attempts"][0]["outcome"]["kind"], "cancelled");
+
+    // Erasing the person erases the reason in the trail with them; the entry stays.
+    common::staff::add(&db, "root@exa.com.br", Role::Admin).await;
+    let admin = sign_in(&app, "root@exa.com.br").await;
+    let (status, erased) =
+        post(&app, &admin, "/api/support/erase", json!({ "attempt": visitor.id, "confirm": true }), true).await;
+    assert_eq!(status, StatusCode::OK, "{erased}");
+    let entries = trail(&app, &signed, &visitor.id).await;
+    let cancelled = entries.iter().find(|e| e["action"] == "cancelled").expect("still in the trail");
+    assert_eq!(cancelled["reason"].as_str(), Some("dado apagado (LGPD)"));
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -32,7 +32,9 @@ test('without a session a console page sends to sign-in and comes back after it'
   await page.goto('/suporte?phone=11910000001');
   await expect(page).toHaveURL(/\/suporte\/entrar\?volta=%2Fsuporte%3Fphone%3D11910000001$/);
   await signIn(page, staff, false);
-  await expect(page).toHaveURL(/\/suporte\?phone=11910000001$/);
+  // Back on the page the old link named, its search moved out of the address.
+  await expect(page).toHaveURL(/\/suporte$/);
+  await expect(page.getByLabel('Telefone', { exact: true })).toHaveValue('11910000001');
   await expect(page.getByRole('heading', { level: 1, name: 'Buscar tentativas' })).toBeVisible();
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
 

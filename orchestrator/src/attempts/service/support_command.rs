@@ -2,7 +2,8 @@
 //! visitor's command path: in one transaction, under the attempt's lock, the facts are read (the
 //! history and the runner's schedule row), the command is decided purely
 //! ([`events::flow::support::decide`]), its events are sealed and appended with the next step
-//! (`act`, the same as a visitor's), and the staff trail's event is appended beside them; all
+//! (`act`, the same as a visitor's), and the staff trail's event is appended beside them, its
+//! personal fields (a typed reason) sealed under the attempt's key as the attempt's own are; all
 //! commit together, then the attempt is announced (the visitor's page and the runner wake).
 
 use events::flow::support::{self, Facts, Scheduled, SupportCommand};
@@ -14,7 +15,8 @@ use uuid::Uuid;
 use super::command::{correlated, not_full, store_error, AttemptService, QUEUE_WAIT};
 use crate::error::ApiError;
 
-/// What the staff trail records of the command, beside the attempt's events.
+/// What the staff trail records of the command, beside the attempt's events; a
+/// `PiiField::clear` in its payload is sealed before it is stored.
 pub struct TrailEntry {
     pub staff: Uuid,
     pub event_type: &'static str,
@@ -48,6 +50,9 @@ impl AttemptService<'_> {
         let after = self.act(&mut tx, stream, flow, &history, decided, &metadata).await?;
         trail.payload["attempt"] = Value::String(stream.as_str().to_string());
         trail.payload["version"] = Value::from(first);
+        crate::write_path::pii::seal_markers_in(self.vault, &mut tx, stream, &mut trail.payload)
+            .await
+            .map_err(store_error)?;
         let audit = NewEvent {
             event_type: trail.event_type.to_string(),
             schema_version: 1,

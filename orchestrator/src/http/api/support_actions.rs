@@ -1,14 +1,17 @@
 //! `/api/support/attempts/{id}/{retry,cancel,notes}`: a support agent acts on an attempt
 //! (issue 27). Each is a command on the attempt's own command path
 //! ([`crate::attempts::service::AttemptService::support_command`]), audited in the staff trail
-//! in the same transaction: retry and cancel with the reason typed, a note by its position
-//! (its text is sealed in the attempt, never in the trail). CSRF and roles as every support
+//! in the same transaction: retry and cancel with the reason typed (sealed under the attempt's
+//! key, so it goes with the people of the attempt, issue 26), a note by its position (its text
+//! is sealed in the attempt, never in the trail). CSRF and roles as every support
 //! route: support and admin.
 
 use axum::extract::{Path, State};
 use axum::routing::post;
 use axum::{Json, Router};
 use events::flow::support::SupportCommand;
+use events::flow::PiiField;
+use events::pii::PiiKind;
 use events::StreamId;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -96,6 +99,8 @@ fn reasoned(
 ) -> Result<TrailEntry, ApiError> {
     let Body(body) = body.map_err(|e| or_invalid(e, crate::texts::ACTION_MALFORMED))?;
     let reason = reason_of(&body.reason)?;
+    // A clear marker: the command path seals it before the trail's append.
+    let reason = PiiField::clear(PiiKind::StaffReason, &reason);
     Ok(TrailEntry { staff, event_type, payload: json!({ "reason": reason }) })
 }
 

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
 import { getAttemptDetail, historyUrl, streamUrl, type Detail, type EraseReply } from './api';
+import { lookupFromState } from './lookupQuery';
 import { AttemptActions } from './components/AttemptActions';
 import { AttemptReplay } from './components/AttemptReplay';
 import { EraseDialog } from './components/EraseDialog';
@@ -211,7 +212,7 @@ function Attempt({ id }: { id: string }) {
   const [erasing, setErasing] = useState(false);
   const [erased, setErased] = useState<EraseReply | null>(null);
   const [focusField, setFocusField] = useState<string | null>(null);
-  const lookup = (location.state as { lookup?: string } | null)?.lookup ?? '';
+  const lookup = lookupFromState(location.state);
   const events = detail?.timeline.length ?? 0;
 
   // A revealed value takes the focus from the dialog (its "Revelar" button is gone).
@@ -228,7 +229,9 @@ function Attempt({ id }: { id: string }) {
 
   const back = (
     <p className="sp-back">
-      <Link to={`/suporte${lookup}`}>← Voltar à busca</Link>
+      <Link to="/suporte" state={lookup ? { lookup } : null}>
+        ← Voltar à busca
+      </Link>
     </p>
   );
 

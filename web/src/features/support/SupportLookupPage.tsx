@@ -1,12 +1,13 @@
 // `/suporte`: one box for a phone (or CPF/CNPJ, e-mail, serial, attempt id), filters and pages.
-// The URL's search parameters are the API's own (`?phone=11910000001&outcome=refused&page=2`),
-// so back, refresh and a pasted link show the same look-up.
+// The search lives in the page's history state (lookupQuery.ts), so back and refresh show the
+// same look-up while the address stays `/suporte`.
 
 import { StepName } from './components/Names';
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { usePageMeta } from '../../components/Seo';
-import { FILTER_KEYS, SEARCH_KEYS, searchAttempts, type SearchKey, type SearchReply } from './api';
+import { searchAttempts, type SearchKey, type SearchReply } from './api';
+import { apiParamsOf, lookupFromAddress, lookupFromState, type LookupQuery } from './lookupQuery';
 import { DateTime, FlowName } from './components/Flow';
 import { OutcomeBadge } from './components/OutcomeBadge';
 import { FLOWS } from '../../lib/flows';
@@ -21,50 +22,7 @@ import { ExportButton } from './components/ExportButton';
 import { useStaff } from '../../lib/staff/session';
 import { SUPPORT_ROLES } from './roles';
 
-interface Query {
-  kind: SearchKey;
-  value: string;
-  flow: string;
-  outcome: string;
-  from: string;
-  to: string;
-  page: number;
-}
-
-function queryOf(params: URLSearchParams): Query | null {
-  const kind = SEARCH_KEYS.find((key) => params.get(key));
-  if (!kind) return null;
-  const page = Number(params.get('page') ?? '1');
-  return {
-    kind,
-    value: params.get(kind) ?? '',
-    flow: params.get('flow') ?? '',
-    outcome: params.get('outcome') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-  };
-}
-
-function paramsOf(query: Query): URLSearchParams {
-  const params = new URLSearchParams();
-  params.set(query.kind, query.value);
-  for (const key of ['flow', 'outcome', 'from', 'to'] as const) if (query[key]) params.set(key, query[key]);
-  if (query.page > 1) params.set('page', String(query.page));
-  return params;
-}
-
-/** Only the parameters the API knows travel to it. */
-function apiParamsOf(params: URLSearchParams): URLSearchParams {
-  const out = new URLSearchParams();
-  for (const key of [...SEARCH_KEYS, ...FILTER_KEYS]) {
-    const value = params.get(key);
-    if (value) out.set(key, value);
-  }
-  return out;
-}
-
-function SearchForm({ initial, onSearch }: { initial: Query | null; onSearch: (query: Query) => void }) {
+function SearchForm({ initial, onSearch }: { initial: LookupQuery | null; onSearch: (query: LookupQuery) => void }) {
   const [kind, setKind] = useState<SearchKey>(initial?.kind ?? 'phone');
   const [value, setValue] = useState(initial?.value ?? '');
   const [flow, setFlow] = useState(initial?.flow ?? '');
@@ -211,16 +169,15 @@ function SearchForm({ initial, onSearch }: { initial: Query | null; onSearch: (q
   );
 }
 
-function OpenLink({ id, startedAt }: { id: string; startedAt: string }) {
-  const { search } = useLocation();
+function OpenLink({ id, startedAt, query }: { id: string; startedAt: string; query: LookupQuery }) {
   return (
-    <Link to={`/suporte/tentativas/${encodeURIComponent(id)}`} state={{ lookup: search }} className="sp-open">
+    <Link to={`/suporte/tentativas/${encodeURIComponent(id)}`} state={{ lookup: query }} className="sp-open">
       Ver tentativa<span className="sp-visually-hidden"> iniciada em {formatDateTime(startedAt)}</span>
     </Link>
   );
 }
 
-function Results({ reply, query }: { reply: SearchReply; query: Query }) {
+function Results({ reply, query }: { reply: SearchReply; query: LookupQuery }) {
   const captionId = useId();
   const { expired } = useStaff();
   if (reply.attempts.length === 0) {
@@ -234,14 +191,14 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
       </div>
     );
   }
-  const pageLink = (page: number) => `?${paramsOf({ ...query, page }).toString()}`;
+  const pageState = (page: number) => ({ lookup: { ...query, page } });
   return (
     <section aria-labelledby={captionId} className="sp-results">
       <h2 id={captionId} className="sp-subtitle">
         {reply.total === 1 ? '1 tentativa' : `${reply.total} tentativas`}
         <span className="sp-muted sp-results__order"> · mais recentes primeiro</span>
       </h2>
-      <ExportButton params={paramsOf(query)} onUnauthorized={expired} />
+      <ExportButton params={apiParamsOf(query)} onUnauthorized={expired} />
       <div className="sp-table-wrap">
         <table className="sp-table">
           <thead>
@@ -273,7 +230,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
                 <td className="sp-nowrap">{formatDuration(attempt.duration_ms)}</td>
                 <td className="sp-num">{attempt.retries}</td>
                 <td>
-                  <OpenLink id={attempt.id} startedAt={attempt.started_at} />
+                  <OpenLink id={attempt.id} startedAt={attempt.started_at} query={query} />
                 </td>
               </tr>
             ))}
@@ -307,14 +264,14 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
                 <dd>{attempt.retries}</dd>
               </div>
             </dl>
-            <OpenLink id={attempt.id} startedAt={attempt.started_at} />
+            <OpenLink id={attempt.id} startedAt={attempt.started_at} query={query} />
           </li>
         ))}
       </ul>
       {reply.pages > 1 && (
         <nav className="sp-pager" aria-label="Páginas de resultados">
           {reply.page > 1 ? (
-            <Link to={pageLink(reply.page - 1)} className="sp-button sp-button--secondary">
+            <Link to="/suporte" state={pageState(reply.page - 1)} className="sp-button sp-button--secondary">
               Anterior
             </Link>
           ) : (
@@ -324,7 +281,7 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
             Página {reply.page} de {reply.pages}
           </p>
           {reply.page < reply.pages ? (
-            <Link to={pageLink(reply.page + 1)} className="sp-button sp-button--secondary">
+            <Link to="/suporte" state={pageState(reply.page + 1)} className="sp-button sp-button--secondary">
               Próxima
             </Link>
           ) : (
@@ -337,9 +294,16 @@ function Results({ reply, query }: { reply: SearchReply; query: Query }) {
 }
 
 function Lookup() {
-  const [params, setParams] = useSearchParams();
-  const query = queryOf(params);
-  const apiQuery = apiParamsOf(params).toString();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const query = lookupFromState(location.state) ?? lookupFromAddress(new URLSearchParams(location.search));
+  // An old link (`/suporte?phone=…`) is moved out of the address at once: its entry is replaced.
+  useEffect(() => {
+    if (!location.search) return;
+    const legacy = lookupFromAddress(new URLSearchParams(location.search));
+    navigate('/suporte', { replace: true, state: legacy ? { lookup: legacy } : null });
+  }, [location.search, navigate]);
+  const apiQuery = query ? apiParamsOf(query).toString() : '';
   // The search runs again only when what the API gets changes; no query, no search.
   const found = useStaffQuery<SearchReply>({
     queryKey: ['support', 'attempts', apiQuery],
@@ -357,7 +321,7 @@ function Lookup() {
         Digite o telefone que o cliente informou para ver todas as tentativas feitas com ele, nos três fluxos.
       </p>
       <StuckPanel />
-      <SearchForm key={params.toString()} initial={query} onSearch={(q) => setParams(paramsOf(q))} />
+      <SearchForm key={apiQuery} initial={query} onSearch={(q) => navigate('/suporte', { state: { lookup: q } })} />
       <div aria-live="polite" className="sp-visually-hidden">
         {loading ? 'Buscando…' : reply ? `${reply.total} tentativas encontradas.` : ''}
       </div>
