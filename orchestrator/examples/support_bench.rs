@@ -186,6 +186,7 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
     let config = ServeConfig {
         database_url: SecretString::from(""),
         database_max_connections: 10,
+        database_read_url: None,
         bind_addr: "127.0.0.1:0".parse()?,
         admin_bind_addr: None,
         web_dist: dist,

@@ -13,6 +13,7 @@ pub mod http;
 pub mod listen;
 pub mod metrics;
 pub mod operator;
+pub mod reads;
 pub mod runner;
 pub mod shutdown;
 pub mod staff;

@@ -51,6 +51,21 @@ pub async fn connect_with(
     Ok(pool)
 }
 
+/// The standby's pool when `DATABASE_READ_URL` is set (an empty value is unset). No migration runs there (a standby is
+/// read-only; it has the primary's schema); a request waits for a connection as on the primary.
+async fn connect_reads(config: &ServeConfig) -> anyhow::Result<Option<PgPool>> {
+    let Some(url) = config.database_read_url.as_ref().filter(|u| !u.expose_secret().trim().is_empty()) else {
+        return Ok(None);
+    };
+    let pool = PgPoolOptions::new()
+        .max_connections(config.database_max_connections)
+        .acquire_timeout(std::time::Duration::from_millis(config.admission.database_acquire_timeout_ms))
+        .connect(url.expose_secret())
+        .await
+        .context("connecting to the standby (DATABASE_READ_URL)")?;
+    Ok(Some(pool))
+}
+
 /// What `build` assembles the application from, besides the database.
 pub struct Parts {
     pub keys: Keys,
@@ -60,6 +75,8 @@ pub struct Parts {
     pub abuse: crate::config::AbuseConfig,
     pub server: crate::http::server::ServerLimits,
     pub admission: crate::admission::Admission,
+    /// The standby's pool, when reads go there (`DATABASE_READ_URL`).
+    pub read_db: Option<PgPool>,
 }
 
 impl Parts {
@@ -72,6 +89,7 @@ impl Parts {
             abuse: config.abuse.clone(),
             server: crate::http::server::ServerLimits::of(&config.server),
             admission: crate::admission::Admission::from_config(&config.admission)?,
+            read_db: None,
         })
     }
 }
@@ -85,9 +103,10 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission } = parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission, read_db } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
+    let reads = crate::reads::Reads::on(read_db.unwrap_or_else(|| db.clone()), &vault);
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
@@ -112,6 +131,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         support_streams: crate::attempts::streams::OpenStreams::new(crate::http::api::support::STREAM_CAPS),
         metrics,
         admission: Arc::new(admission),
+        reads,
     };
     Ok(App { state, registry_steps: steps })
 }
@@ -205,7 +225,9 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let db = connect(&config).await?;
     check_transaction_ids(&db).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
-    let app = build(db, Parts::from_config(&config)?, stop_rx.clone())?;
+    let mut parts = Parts::from_config(&config)?;
+    parts.read_db = connect_reads(&config).await?;
+    let app = build(db, parts, stop_rx.clone())?;
     let lease = std::time::Duration::from_secs(config.runner_lease_secs);
     let mut background = spawn_runners(&app, config.runner_workers, config.runner_concurrency, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));

@@ -54,7 +54,7 @@ chmod 755 "$W"
 is_root && chown "$PG_OS_USER" "$W"
 # Every port of the run in 18600-18699, each the first free one after the previous.
 port=18600
-for name in ETCD_PORT ETCD_PEER_PORT PG1_PORT PG2_PORT REST1_PORT REST2_PORT HAPROXY_PORT SANDBOX_PORT \
+for name in ETCD_PORT ETCD_PEER_PORT PG1_PORT PG2_PORT REST1_PORT REST2_PORT HAPROXY_PORT HAPROXY_READ_PORT SANDBOX_PORT \
   PORTAL1_PORT PORTAL2_PORT; do
   port="$(free_port "$port")"
   printf -v "$name" '%s' "$port"
@@ -126,9 +126,9 @@ start_member pg2 "$PG2_PORT" "$REST2_PORT"
 until_true 120 is_sync_standby "$REST1_PORT" || die "pg2 did not become the synchronous standby ($W/pg2.log; $(members "$REST1_PORT" 2>&1))"
 
 say "failover: HAProxy on 127.0.0.1:$HAPROXY_PORT, to the member answering GET /primary"
-EXA_HAPROXY_BIND="127.0.0.1:$HAPROXY_PORT" EXA_PG1_ADDRESS="127.0.0.1:$PG1_PORT" EXA_PG2_ADDRESS="127.0.0.1:$PG2_PORT" \
+EXA_HAPROXY_BIND="127.0.0.1:$HAPROXY_PORT" EXA_HAPROXY_READ_BIND="127.0.0.1:$HAPROXY_READ_PORT" EXA_PG1_ADDRESS="127.0.0.1:$PG1_PORT" EXA_PG2_ADDRESS="127.0.0.1:$PG2_PORT" \
   EXA_PG1_REST_PORT="$REST1_PORT" EXA_PG2_REST_PORT="$REST2_PORT" \
-  envsubst '${EXA_HAPROXY_BIND} ${EXA_PG1_ADDRESS} ${EXA_PG2_ADDRESS} ${EXA_PG1_REST_PORT} ${EXA_PG2_REST_PORT}' \
+  envsubst '${EXA_HAPROXY_BIND} ${EXA_HAPROXY_READ_BIND} ${EXA_PG1_ADDRESS} ${EXA_PG2_ADDRESS} ${EXA_PG1_REST_PORT} ${EXA_PG2_REST_PORT}' \
   <deploy/haproxy/haproxy.cfg >"$W/haproxy.cfg"
 haproxy -c -q -f "$W/haproxy.cfg" || die "haproxy -c refused $W/haproxy.cfg"
 haproxy -db -f "$W/haproxy.cfg" >"$W/haproxy.log" 2>&1 &
@@ -137,6 +137,9 @@ DB="postgres://postgres:$SUPERUSER_PASSWORD@127.0.0.1:$HAPROXY_PORT/postgres"
 psql_at() { PGCONNECT_TIMEOUT=3 psql "$1" -qAtX -v ON_ERROR_STOP=1 -c "$2"; }
 through_proxy_is() { [ "$(psql_at "$DB" "SELECT inet_server_port()")" = "$1" ]; }
 until_true 30 through_proxy_is "$PG1_PORT" || die "HAProxy does not reach pg1 ($W/haproxy.log)"
+READ_DB="postgres://postgres:$SUPERUSER_PASSWORD@127.0.0.1:$HAPROXY_READ_PORT/postgres"
+reads_reach() { [ "$(psql_at "$READ_DB" "SELECT inet_server_port()")" = "$1" ]; }
+until_true 30 reads_reach "$PG2_PORT" || die "HAProxy's read port does not reach the standby pg2 ($W/haproxy.log)"
 
 say "failover: the sandbox and two orchestrators (:$PORTAL1_PORT, :$PORTAL2_PORT) through HAProxy"
 SANDBOX_BIND="127.0.0.1:$SANDBOX_PORT" SANDBOX_SEED=28 ./target/debug/sandbox >"$W/sandbox.log" 2>&1 &
@@ -144,17 +147,21 @@ PIDS+=($!)
 wait_for "http://127.0.0.1:$SANDBOX_PORT/health" 60 || die "the sandbox did not start ($W/sandbox.log)"
 SANDBOX_MODE=true DATABASE_URL="$DB" ./target/debug/orchestrator migrate >"$W/migrate.log" 2>&1 \
   || die "migrations failed ($W/migrate.log)"
+# Orchestrator 1 reads look-ups and funnels from the standby (through HAProxy's read port), 2
+# from the primary.
 start_portal() {
-  local n="$1" port="$2"
-  SANDBOX_MODE=true DATABASE_URL="$DB" BIND_ADDR="127.0.0.1:$port" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
+  local n="$1" port="$2" reads="$3"
+  SANDBOX_MODE=true DATABASE_URL="$DB" DATABASE_READ_URL="$reads" BIND_ADDR="127.0.0.1:$port" SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
     WEB_DIST="$ROOT/web/dist" RUST_LOG="${FAILOVER_RUST_LOG:-warn}" \
     LIMIT_SMS_PER_MINUTE=1000000 LIMIT_SMS_PER_PREFIX_MINUTE=1000000 \
     ./target/debug/orchestrator serve >"$W/portal$n.log" 2>&1 &
   PIDS+=($!)
   wait_for "http://127.0.0.1:$port/readyz" 60 || die "orchestrator $n did not start ($W/portal$n.log)"
 }
-start_portal 1 "$PORTAL1_PORT"
-start_portal 2 "$PORTAL2_PORT"
+start_portal 1 "$PORTAL1_PORT" "$READ_DB"
+start_portal 2 "$PORTAL2_PORT" ""
+source tests/ops/standby_reads.sh
+check_standby_reads
 
 # The global read, from the start of the log, left running across the switch.
 DATABASE_URL="$DB" RUST_LOG=warn ./target/debug/replay tail --after start --follow >"$W/tail.jsonl" 2>"$W/tail.log" &

@@ -23,6 +23,11 @@ impl Vault {
         Self { pool, keys: Arc::new(keys) }
     }
 
+    /// The same keys, reading through `pool` (a standby, for look-ups that only read).
+    pub fn reading_through(&self, pool: PgPool) -> Self {
+        Self { pool, keys: self.keys.clone() }
+    }
+
     /// Wraps again under the current master key up to `batch` data keys that another one
     /// wrapped (a rotation: the previous keys are still configured, so reads work all along).
     /// Returns how many it wrapped; 0 once the rotation is complete. Rows are locked and

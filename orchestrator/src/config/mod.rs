@@ -38,6 +38,11 @@ pub struct ServeConfig {
     #[arg(long, env = "DATABASE_MAX_CONNECTIONS", default_value_t = DEFAULT_DATABASE_MAX_CONNECTIONS)]
     pub database_max_connections: u32,
 
+    /// A standby's connection string (issue 28): the support look-ups and the funnel page read
+    /// there, and say so when it is more than a second behind. Unset, they read the primary.
+    #[arg(long, env = "DATABASE_READ_URL", hide_env_values = true, value_parser = secret)]
+    pub database_read_url: Option<SecretString>,
+
     /// Address the portal listens on.
     #[arg(long, env = "BIND_ADDR", default_value = "127.0.0.1:8080")]
     pub bind_addr: SocketAddr,

@@ -33,6 +33,8 @@ pub struct AppState {
     pub metrics: std::sync::Arc<crate::metrics::Metrics>,
     /// Admission control at the door: the live load and its thresholds.
     pub admission: Arc<crate::admission::Admission>,
+    /// Where look-ups and the funnel page read: a standby (`DATABASE_READ_URL`) or the primary.
+    pub reads: crate::reads::Reads,
 }
 
 /// What the browser may know about the deployment (never a credential).

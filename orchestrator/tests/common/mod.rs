@@ -92,6 +92,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
     ServeConfig {
         database_url: SecretString::from(""),
         database_max_connections: 5,
+        database_read_url: None,
         bind_addr: "127.0.0.1:0".parse().expect("addr"),
         admin_bind_addr: None,
         web_dist: dist,

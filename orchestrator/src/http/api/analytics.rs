@@ -32,9 +32,12 @@ async fn funnel(
         params.map_err(|_| ApiError::BadField { field: "flow", message: crate::texts::QUESTION_UNREADABLE.into() })?;
     let today = Utc::now().with_timezone(&sao_paulo()).date_naive();
     let query = parse(&params, today).map_err(|bad| ApiError::BadField { field: bad.field, message: bad.message })?;
-    let standing = projection::standing(&state.db, LIVE).await?;
-    let answer = projection::answer(&state.db, &query).await?;
-    Ok(Json(render(&query, &answer, standing.updated_at)))
+    // Read where the read side is (a standby when there is one), its lag beside the answer.
+    let standing = projection::standing(&state.reads.db, LIVE).await?;
+    let answer = projection::answer(&state.reads.db, &query).await?;
+    let mut rendered = render(&query, &answer, standing.updated_at);
+    rendered["read_lag_seconds"] = json!(state.reads.lag_seconds().await?);
+    Ok(Json(rendered))
 }
 
 /// The answer as the page reads it (docs/funnels.md, "The funnel page").

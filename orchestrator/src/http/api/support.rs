@@ -61,8 +61,9 @@ async fn search(
     let crate::http::json::Json(body) = body.map_err(|_| unreadable())?;
     let params = query::from_body(body).ok_or_else(unreadable)?;
     let (key, filters) = query::parse(&params)?;
-    let sources = Sources { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let sources = read_sources(&state);
     let (summaries, looked_up) = lookup::summaries(&sources, &key, &filters).await?;
+    let lag = state.reads.lag_seconds().await?;
     audit::record(&state.store, Some(staff.id), audit::LOOKED_UP, looked_up).await?;
     let total = summaries.len();
     let pages = total.div_ceil(PAGE_SIZE).max(1);
@@ -73,7 +74,14 @@ async fn search(
         "page": filters.page,
         "pages": pages,
         "attempts": page,
+        "read_lag_seconds": lag,
     })))
+}
+
+/// The look-up reads where the read side is (a standby when there is one); its audit is
+/// written on the primary.
+fn read_sources(state: &AppState) -> Sources<'_> {
+    Sources { db: &state.reads.db, store: &state.reads.store, vault: &state.reads.vault, flows: &state.flows }
 }
 
 /// The look-up's results (every page, at most [`csv::MAX_ROWS`]) as a CSV download; the same
@@ -87,7 +95,7 @@ async fn export(
     let crate::http::json::Json(body) = body.map_err(|_| unreadable())?;
     let params = query::from_body(body).ok_or_else(unreadable)?;
     let (key, filters) = query::parse(&params)?;
-    let sources = Sources { db: &state.db, store: &state.store, vault: &state.vault, flows: &state.flows };
+    let sources = read_sources(&state);
     let (summaries, mut looked_up) = lookup::summaries(&sources, &key, &filters).await?;
     looked_up["rows"] = json!(summaries.len().min(csv::MAX_ROWS));
     audit::record(&state.store, Some(staff.id), audit::EXPORTED, looked_up).await?;

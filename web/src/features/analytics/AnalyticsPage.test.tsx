@@ -171,6 +171,14 @@ describe('/analise funnels', () => {
     expect(within(second).getAllByRole('cell').at(-1)?.textContent).toBe('2,5× menos desistências');
   });
 
+  it('says when the funnel was read from a standby more than a second behind', async () => {
+    api.on(FUNNEL, { status: 200, body: { ...CARRIER_BY_OS, read_lag_seconds: 125 } });
+    renderAt(`/analise?${CARRIER_QUERY}`);
+    expect((await screen.findByText(/lidos de uma cópia do banco/)).textContent).toBe(
+      'Estes dados foram lidos de uma cópia do banco e podem estar atrasados em cerca de 2 min.',
+    );
+  });
+
   it("renders the contract's numbers in the step table, pt-BR", async () => {
     renderAt(`/analise?${CARRIER_QUERY}`);
     const table = await screen.findByRole('table', { name: 'android · 120 tentativas' });

@@ -78,6 +78,8 @@ export interface FunnelReply {
   order: Order;
   breakdown?: Breakdown | null;
   as_of: string;
+  /** Seconds the database read was behind the primary (0 unless a standby, issue 28). */
+  read_lag_seconds?: number;
   steps: FunnelStepDef[];
   groups: FunnelGroup[];
   per_day: PerDay[];

@@ -79,6 +79,15 @@ describe('/suporte look-up', () => {
     expect(api.calls('POST /api/support/attempts/search')).toHaveLength(0);
   });
 
+  it('says when the answer was read from a standby more than a second behind', async () => {
+    api.on('POST /api/support/attempts/search', page([REFUSED], { read_lag_seconds: 7.5 }));
+    renderAt('/suporte?phone=11910000001');
+    await screen.findByRole('table');
+    expect(screen.getByText(/lidos de uma cópia do banco/).textContent).toBe(
+      'Estes dados foram lidos de uma cópia do banco e podem estar atrasados em cerca de 8 s.',
+    );
+  });
+
   it('says so when nothing matches', async () => {
     api.on('POST /api/support/attempts/search', page([]));
     renderAt('/suporte?phone=11910000009');

@@ -15,6 +15,7 @@ import { formatDateTime, formatDuration } from './dates';
 import { OUTCOME_OPTIONS } from './labels';
 import { parseQuery, SEARCH_KINDS } from './search';
 import { RequireStaff } from '../../components/staff/RequireStaff';
+import { ReadLag } from '../../components/staff/ReadLag';
 import { useStaffQuery } from '../../lib/staff/query';
 import { SupportOnly } from './components/SupportOnly';
 import { StuckPanel } from './components/StuckPanel';
@@ -335,6 +336,7 @@ function Lookup() {
           <p>{message}</p>
         </div>
       )}
+      {reply && <ReadLag seconds={reply.read_lag_seconds} />}
       {reply && query && <Results reply={reply} query={query} />}
     </div>
   );

@@ -30,6 +30,8 @@ export interface SearchReply {
   page: number;
   pages: number;
   attempts: Summary[];
+  /** Seconds the database read was behind the primary (0 unless a standby, issue 28). */
+  read_lag_seconds?: number;
 }
 
 export interface Seen {

@@ -15,6 +15,7 @@ import { DriversSection } from './DriversSection';
 import { FunnelSection } from './FunnelSection';
 import { HistogramSection } from './HistogramSection';
 import { PerDaySection } from './PerDaySection';
+import { ReadLag } from '../../../components/staff/ReadLag';
 import { TablesSection } from './TablesSection';
 
 function describeReply(reply: FunnelReply): string {
@@ -36,6 +37,7 @@ export function Results({ reply, previous }: { reply: FunnelReply; previous?: Fu
         <p className="an-results__what">{describeReply(reply)}</p>
         <p className="sp-muted an-results__asof">Dados atualizados em {formatAsOf(reply.as_of)} (horário de Brasília).</p>
       </div>
+      <ReadLag seconds={reply.read_lag_seconds} />
       {attempts === 0 ? (
         <div className="sp-card sp-empty">
           <h2 className="sp-subtitle">Nenhuma tentativa nesse período.</h2>
