@@ -91,15 +91,42 @@ async fn left_to_wait(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u8]
     .fetch_one(&mut *conn)
     .await?;
     let now: chrono::DateTime<chrono::Utc> = row.try_get("now")?;
-    let mut longest = Duration::ZERO;
+    let mut keys = Vec::with_capacity(3);
     for (count, last, free) in
         [("pair", "pair_last", FREE_PER_PAIR), ("ip", "ip_last", FREE_PER_IP), ("email", "email_last", FREE_PER_EMAIL)]
     {
-        let Some(last) = row.try_get::<Option<chrono::DateTime<chrono::Utc>>, _>(last)? else { continue };
-        let until = last + chrono::Duration::from_std(wait_after(row.try_get(count)?, free)).unwrap_or_default();
-        longest = longest.max((until - now).to_std().unwrap_or(Duration::ZERO));
+        if let Some(last) = row.try_get::<Option<chrono::DateTime<chrono::Utc>>, _>(last)? {
+            keys.push(Failures { count: row.try_get(count)?, last, free });
+        }
     }
-    Ok(longest)
+    Ok(longest_wait(&keys, now))
+}
+
+/// One key's failures of the window: how many, the latest, and how many are free.
+#[derive(Debug, Clone, Copy)]
+struct Failures {
+    count: i64,
+    last: chrono::DateTime<chrono::Utc>,
+    free: i64,
+}
+
+/// The longest wait still to run at `now` among `keys`. A key within its free failures makes
+/// nobody wait, even when its latest failure is later than `now`: `now` is the transaction's
+/// start, and a sign-in from the same address that began after it may have taken the address's
+/// lock first and committed its place meanwhile (the e2e suite's two workers hit exactly this,
+/// a right password refused with `Retry-After: 1`).
+fn longest_wait(keys: &[Failures], now: chrono::DateTime<chrono::Utc>) -> Duration {
+    keys.iter()
+        .map(|key| {
+            let wait = wait_after(key.count, key.free);
+            if wait.is_zero() {
+                return Duration::ZERO;
+            }
+            let until = key.last + chrono::Duration::from_std(wait).unwrap_or_default();
+            (until - now).to_std().unwrap_or(Duration::ZERO)
+        })
+        .max()
+        .unwrap_or(Duration::ZERO)
 }
 
 async fn record_failure(conn: &mut PgConnection, email_hash: &[u8], ip_hash: &[u8]) -> Result<(), sqlx::Error> {
@@ -135,5 +162,19 @@ mod tests {
         assert_eq!(wait_after(9, 5), Duration::from_secs(480));
         assert_eq!(wait_after(10, 5), MAX_WAIT);
         assert_eq!(wait_after(i64::MAX, 5), MAX_WAIT);
+    }
+
+    #[test]
+    fn a_key_within_its_free_failures_makes_nobody_wait_even_with_a_failure_after_now() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-27T00:51:47.250Z").expect("time").to_utc();
+        // A concurrent sign-in from the same address, begun 50 ms after this one, took its
+        // place first: the address's latest failure is later than this transaction's `now`.
+        let later = now + chrono::Duration::milliseconds(50);
+        let address = Failures { count: 3, last: later, free: FREE_PER_IP };
+        assert_eq!(longest_wait(&[address], now), Duration::ZERO);
+        // Past the free failures the wait runs from the latest one.
+        let guessed = Failures { count: FREE_PER_PAIR, last: now - chrono::Duration::seconds(10), free: FREE_PER_PAIR };
+        assert_eq!(longest_wait(&[address, guessed], now), Duration::from_secs(20));
+        assert_eq!(longest_wait(&[], now), Duration::ZERO);
     }
 }
