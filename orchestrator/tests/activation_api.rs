@@ -168,7 +168,10 @@ async fn licences_are_sealed_in_the_events_and_read_in_clear_by_their_visitor(db
     let h = harness(db).await;
     let attempt = h.start(json!({"type": "start", "variant": "insurance", "licenca": "EXA-LINK-0001"})).await;
     let started = h.attempt(&attempt.visitor).await;
-    assert_eq!((started["view"]["licence"].as_str(), started["view"]["licence_locked"].as_bool()), (Some("EXA-LINK-0001"), Some(true)));
+    assert_eq!(
+        (started["view"]["licence"].as_str(), started["view"]["licence_locked"].as_bool()),
+        (Some("EXA-LINK-0001"), Some(true))
+    );
     assert_eq!(started["events"][0]["data"]["licence"], "EXA-LINK-0001", "the browser reads the same event as before");
     attempt.settled().await;
     attempt.ok(json!({"type": "submit_phone", "phone": PHONE})).await;
@@ -187,7 +190,8 @@ async fn licences_are_sealed_in_the_events_and_read_in_clear_by_their_visitor(db
     )
     .await;
     let events = h.attempt(&typed.visitor).await["events"].clone();
-    let submitted = events.as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").expect("submitted");
+    let submitted =
+        events.as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").expect("submitted");
     assert_eq!(submitted["data"]["licence"], "EXA-TYPED-0002");
     assert_eq!(h.events_containing("EXA-TYPED-0002").await, 0, "no event holds the typed licence in clear");
 }

@@ -207,7 +207,8 @@ async fn after_the_persons_erasure_their_serial_opens_nothing_and_finds_no_attem
     const SERIAL: &str = "PSN-SEAL-0001";
     common::staff::add(&db, "ana.suporte@exa.com.br", Role::Support).await;
     let world = World::serving(db.clone(), 11).await;
-    let (status, visitor, body) = world.open("cloud", json!({ "type": "start", "phone": VICTIM, "serial": SERIAL })).await;
+    let (status, visitor, body) =
+        world.open("cloud", json!({ "type": "start", "phone": VICTIM, "serial": SERIAL })).await;
     assert_eq!(status, 201, "{body}");
     let visitor = visitor.expect("visitor");
     world.wait(&visitor, LIMIT, |v| v["panel"] == "code" && v["loading"] == false).await;
@@ -222,9 +223,14 @@ async fn after_the_persons_erasure_their_serial_opens_nothing_and_finds_no_attem
     let search = |serial: &'static str| {
         let (world, staff) = (&world, &staff);
         async move {
-            let (status, body) =
-                common::console::post(&world.app, staff, "/api/support/attempts/search", json!({ "serial": serial }), true)
-                    .await;
+            let (status, body) = common::console::post(
+                &world.app,
+                staff,
+                "/api/support/attempts/search",
+                json!({ "serial": serial }),
+                true,
+            )
+            .await;
             assert_eq!(status, 200, "{body}");
             body["attempts"].as_array().expect("attempts").iter().map(|a| a["id"].clone()).collect::<Vec<_>>()
         }

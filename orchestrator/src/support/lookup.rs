@@ -62,7 +62,9 @@ pub async fn summaries(sources: &Sources<'_>, key: &Key, filters: &Filters) -> R
         Key::Phone(p) => person_search(vault, PiiKind::Phone, p).await?,
         Key::Document(d) => person_search(vault, PiiKind::CpfCnpj, d).await?,
         Key::Email(e) => person_search(vault, PiiKind::Email, e).await?,
-        Key::Serial(s) => (serial_search(vault, s).await?, json!({ "kind": "serial", "hash": hex::encode(vault.tag(AUDIT_TAG, s)) })),
+        Key::Serial(s) => {
+            (serial_search(vault, s).await?, json!({ "kind": "serial", "hash": hex::encode(vault.tag(AUDIT_TAG, s)) }))
+        }
         Key::Id(id) => (
             StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),
             json!({ "kind": "id", "attempt": id }),
