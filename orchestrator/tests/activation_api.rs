@@ -160,6 +160,42 @@ async fn the_server_checks_the_fields_with_the_spec_messages(db: PgPool) {
     assert_eq!((status, body["message"].as_str()), (422, Some(activation::MISSING_LICENCE)));
 }
 
+/// Issue 26: the licence a link brings (`?licenca=`) and the one typed are sealed in the stored
+/// events; the visitor's page reads them as before, and the subscription step opens the one
+/// it sends.
+#[sqlx::test(migrations = "../migrations")]
+async fn licences_are_sealed_in_the_events_and_read_in_clear_by_their_visitor(db: PgPool) {
+    let h = harness(db).await;
+    let attempt = h.start(json!({"type": "start", "variant": "insurance", "licenca": "EXA-LINK-0001"})).await;
+    let started = h.attempt(&attempt.visitor).await;
+    assert_eq!(
+        (started["view"]["licence"].as_str(), started["view"]["licence_locked"].as_bool()),
+        (Some("EXA-LINK-0001"), Some(true))
+    );
+    assert_eq!(started["events"][0]["data"]["licence"], "EXA-LINK-0001", "the browser reads the same event as before");
+    attempt.settled().await;
+    attempt.ok(json!({"type": "submit_phone", "phone": PHONE})).await;
+    attempt.settled().await;
+    let code = h.sms_code(MSISDN).await;
+    let view = submit_code(&attempt, &code).await;
+    assert_eq!(view["panel"], "redirect_store", "{view}");
+    let subscriptions = h.sandbox_json("/admin/subscriptions").await;
+    assert_eq!(subscriptions[0]["serial"], "EXA-LINK-0001", "the step opened the sealed licence");
+    assert_eq!(h.events_containing("EXA-LINK-0001").await, 0, "no event holds the licence in clear");
+
+    let typed = at_code_panel(
+        &h,
+        json!({"type": "start", "variant": "standard"}),
+        json!({"type": "submit_phone", "phone": "(11) 98765-4322", "licence": "EXA-TYPED-0002"}),
+    )
+    .await;
+    let events = h.attempt(&typed.visitor).await["events"].clone();
+    let submitted =
+        events.as_array().expect("events").iter().find(|e| e["type"] == "phone.submitted").expect("submitted");
+    assert_eq!(submitted["data"]["licence"], "EXA-TYPED-0002");
+    assert_eq!(h.events_containing("EXA-TYPED-0002").await, 0, "no event holds the typed licence in clear");
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn code_refusals_show_the_spec_messages(db: PgPool) {
     let h = harness(db).await;

@@ -93,6 +93,9 @@ async fn the_happy_path_waits_five_seconds_and_keeps_the_tokens_out_of_events(db
     assert_eq!(with_transaction, 0, "no transaction id in an event");
     assert!(!attempt.to_string().contains("sbx-cloud-"), "no token reaches the browser");
     assert_eq!(world.events_containing("976543210").await, 0, "the phone is sealed");
+    // The serial too (issue 26): sealed in the stored event, in clear in what its visitor reads.
+    assert_eq!(world.events_containing("PSN-0001").await, 0, "the serial is sealed");
+    assert_eq!(events[0]["data"]["serial"], "PSN-0001", "the browser reads the same event as before");
     let subscriptions = world.sandbox_json("/admin/subscriptions").await;
     let cloud: Vec<&Value> =
         subscriptions.as_array().expect("list").iter().filter(|s| s["kind"] == "cloud-serial").collect();

@@ -198,3 +198,59 @@ async fn a_visitors_erasure_never_reaches_a_staff_account(db: PgPool) {
     );
     assert_eq!(v.find_subject(PiiKind::Email, STAFF).await.expect("find"), None);
 }
+
+/// Issue 26: a cloud serial is sealed under the key of the phone typed beside it. Support finds
+/// the attempt by it (by a keyed tag, not a match on the events' text) until the person is
+/// erased; then it neither opens nor finds their attempt, and no event ever held it in clear.
+#[sqlx::test(migrations = "../migrations")]
+async fn after_the_persons_erasure_their_serial_opens_nothing_and_finds_no_attempt(db: PgPool) {
+    const SERIAL: &str = "PSN-SEAL-0001";
+    common::staff::add(&db, "ana.suporte@exa.com.br", Role::Support).await;
+    let world = World::serving(db.clone(), 11).await;
+    let (status, visitor, body) =
+        world.open("cloud", json!({ "type": "start", "phone": VICTIM, "serial": SERIAL })).await;
+    assert_eq!(status, 201, "{body}");
+    let visitor = visitor.expect("visitor");
+    world.wait(&visitor, LIMIT, |v| v["panel"] == "code" && v["loading"] == false).await;
+    let code = world.sms_code(VICTIM_MSISDN).await;
+    let (status, reply) = world.command(&visitor, json!({ "type": "submit_code", "code": code })).await;
+    assert_eq!(status, 200, "{reply}");
+    let attempt = world.wait(&visitor, LIMIT, |v| v["panel"] == "success").await;
+    assert_eq!(attempt["view"]["serial"], SERIAL, "its visitor still reads it");
+    assert_eq!(world.events_containing(SERIAL).await, 0, "sealed in the events");
+    assert_eq!(opened(&db, &visitor.id, "details.submitted", 0, "serial").await, Opened::Clear(SERIAL.into()));
+    let staff = common::console::sign_in(&world.app, "ana.suporte@exa.com.br").await;
+    let search = |serial: &'static str| {
+        let (world, staff) = (&world, &staff);
+        async move {
+            let (status, body) = common::console::post(
+                &world.app,
+                staff,
+                "/api/support/attempts/search",
+                json!({ "serial": serial }),
+                true,
+            )
+            .await;
+            assert_eq!(status, 200, "{body}");
+            body["attempts"].as_array().expect("attempts").iter().map(|a| a["id"].clone()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(search(SERIAL).await, [json!(visitor.id)]);
+    assert_eq!(search("psn-seal-0001").await, [json!(visitor.id)], "typed in small letters");
+
+    let erased = erase_phone(&db, "11910000001").await;
+
+    assert_eq!((erased.subjects, erased.attempts), (1, 1), "{erased:?}");
+    assert_eq!(opened(&db, &visitor.id, "details.submitted", 0, "serial").await, Opened::Erased);
+    assert!(search(SERIAL).await.is_empty(), "the serial links none of the person's attempts");
+    let tags: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_value_tags").fetch_one(&db).await.expect("tags");
+    assert_eq!(tags, 0);
+    assert_eq!(world.events_containing(SERIAL).await, 0);
+    let looked_up: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM events WHERE event_type = 'staff.looked_up' AND payload->>'kind' = 'serial'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("audit");
+    assert_eq!(looked_up, 3, "every look-up by serial is audited");
+}

@@ -62,6 +62,23 @@ async fn a_seeded_history_is_valid_streams_with_sealed_personal_data(pool: PgPoo
     let Opened::Clear(phone) = vault.open(&phone_field).await.expect("opens") else { panic!("not erased") };
     let found = vault.streams_for(PiiKind::Phone, &phone).await.expect("look-up");
     assert!(found.contains(&stream), "{found:?} lacks {stream}");
+
+    // Serials and licences too (issue 26): sealed, and found by their tags.
+    let clear_codes: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE payload::text ~ '\"(SN\\d{10}|LIC-\\d{8})\"'")
+            .fetch_one(&pool)
+            .await
+            .expect("scan");
+    assert_eq!(clear_codes, 0, "no serial or licence is stored in clear");
+    let (serial_field, stream): (serde_json::Value, String) = sqlx::query_as(
+        "SELECT payload->'serial', stream_id FROM events WHERE payload ? 'serial' ORDER BY position LIMIT 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("a serial");
+    let Opened::Clear(serial) = vault.open(&serial_field).await.expect("opens") else { panic!("not erased") };
+    let found = vault.streams_tagged(&[PiiKind::Serial], &serial).await.expect("look-up");
+    assert!(found.contains(&stream), "{found:?} lacks {stream}");
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -35,6 +35,26 @@ impl PiiField {
         self.0.get(CLEAR_MARKER)?.get("value")?.as_str()
     }
 
+    /// The clear text while the field is a marker, or a plain string: a value read back opened
+    /// (the owner's read) or written before its kind was sealed (licences and serials before
+    /// issue 26, which old events still hold in clear).
+    pub fn in_clear(&self) -> Option<&str> {
+        match &self.0 {
+            Value::String(plain) => Some(plain),
+            _ => self.clear_text(),
+        }
+    }
+
+    /// The field as a new event carries it again (a locked licence copied from the start into
+    /// the submitted form): a sealed value as it is, anything in clear as a marker of `kind`,
+    /// so that an old event's plain value is sealed when it is written again.
+    pub fn carried(&self, kind: PiiKind) -> Self {
+        match self.in_clear() {
+            Some(clear) => Self::clear(kind, clear),
+            None => self.clone(),
+        }
+    }
+
     /// What a view shows of the field: the clear text while it is a marker (a pure fold
     /// before storage) or after the owner's read opened it, `null` while sealed or erased.
     pub fn shown(&self) -> Value {
@@ -68,5 +88,16 @@ mod tests {
         assert_eq!(field.clear_text(), Some("5511910000001"));
         assert_eq!(field.kind(), Some(PiiKind::Phone));
         assert!(!field.is_sealed());
+    }
+
+    #[test]
+    fn a_plain_string_is_a_value_in_clear_and_is_carried_as_a_marker() {
+        // A licence written before issue 26 sealed licences: a plain string in the event.
+        let legacy: PiiField = serde_json::from_value(json!("LIC-777")).expect("a plain string decodes");
+        assert_eq!((legacy.in_clear(), legacy.shown()), (Some("LIC-777"), json!("LIC-777")));
+        assert_eq!(legacy.carried(PiiKind::Licence), PiiField::clear(PiiKind::Licence, "LIC-777"));
+        let sealed = PiiField(json!({ "$pii": { "link": "x", "kind": "licence", "nonce": "n", "ct": "c" } }));
+        assert_eq!((sealed.in_clear(), sealed.shown()), (None, Value::Null));
+        assert_eq!(sealed.carried(PiiKind::Licence), sealed);
     }
 }

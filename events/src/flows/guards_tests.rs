@@ -21,7 +21,7 @@ fn cloud_on_code_form() -> FlowTest<cloud::CloudFlow> {
         cloud::CloudEvent::DetailsSubmitted {
             phone: phone("5511912345678"),
             phone_masked: "(11) *****-5678".into(),
-            serial: "PSN-1".into(),
+            serial: PiiField::clear(PiiKind::Serial, "PSN-1"),
         },
         cloud::CloudEvent::PhoneChecked {},
         cloud::CloudEvent::CodeSent { transaction_id: None },

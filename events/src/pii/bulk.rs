@@ -1,7 +1,7 @@
 //! Sealing many attempts' personal data in memory, for bulk loads (`replay seed`): the same
 //! keys, key wrapping, look-up hashes, stream links and field encryption as [`super::Vault`]
 //! and the orchestrator's append path, returning the rows to COPY into `pii_subjects`,
-//! `pii_lookup` and `pii_stream_links` instead of making round trips per field.
+//! `pii_lookup`, `pii_stream_links` and `pii_value_tags` instead of making round trips per field.
 
 use std::collections::HashMap;
 
@@ -35,12 +35,21 @@ pub struct LinkRow {
     pub linked_at: DateTime<Utc>,
 }
 
+/// A licence's or serial's keyed tag on the link whose key sealed it (`pii_value_tags`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagRow {
+    pub kind: PiiKind,
+    pub hmac: Vec<u8>,
+    pub link_id: Uuid,
+}
+
 /// The rows a batch of sealing created, to write before (or with) its events.
 #[derive(Debug, Default)]
 pub struct BulkRows {
     pub subjects: Vec<SubjectRow>,
     pub lookups: Vec<LookupRow>,
     pub links: Vec<LinkRow>,
+    pub tags: Vec<TagRow>,
 }
 
 pub struct BulkSealer {
@@ -112,23 +121,51 @@ impl BulkSealer {
     }
 
     /// Replaces every `{"$pii_clear": ...}` marker in `payload` by its sealed value, as the
-    /// orchestrator's append path does, recording new subjects, look-ups and links.
+    /// orchestrator's append path does, recording new subjects, look-ups, links and tags:
+    /// licences and serials under the key of the phone in the same payload (else the stream's
+    /// own), so they are sealed after the rest.
     pub fn seal_markers(&mut self, payload: &mut Value, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let mut phone = None;
+        self.seal_pass(payload, at, false, &mut phone)?;
+        self.seal_pass(payload, at, true, &mut phone)
+    }
+
+    fn seal_pass(
+        &mut self,
+        payload: &mut Value,
+        at: DateTime<Utc>,
+        tagged: bool,
+        phone: &mut Option<(Uuid, [u8; 32])>,
+    ) -> Result<(), StoreError> {
         if let Some((kind, clear)) = clear_marker(payload)? {
-            let clear = clear.to_string();
-            *payload = self.seal(kind, &clear, at)?.to_value();
+            if kind.is_tagged() == tagged {
+                let clear = clear.to_string();
+                let (sealed, person) = self.seal(kind, &clear, at, *phone)?;
+                if kind == PiiKind::Phone {
+                    phone.get_or_insert(person);
+                }
+                *payload = sealed.to_value();
+            }
             return Ok(());
         }
         match payload {
-            Value::Object(map) => map.values_mut().try_for_each(|v| self.seal_markers(v, at)),
-            Value::Array(items) => items.iter_mut().try_for_each(|v| self.seal_markers(v, at)),
+            Value::Object(map) => map.values_mut().try_for_each(|v| self.seal_pass(v, at, tagged, phone)),
+            Value::Array(items) => items.iter_mut().try_for_each(|v| self.seal_pass(v, at, tagged, phone)),
             _ => Ok(()),
         }
     }
 
-    fn seal(&mut self, kind: PiiKind, clear: &str, at: DateTime<Utc>) -> Result<Sealed, StoreError> {
+    fn seal(
+        &mut self,
+        kind: PiiKind,
+        clear: &str,
+        at: DateTime<Utc>,
+        phone: Option<(Uuid, [u8; 32])>,
+    ) -> Result<(Sealed, (Uuid, [u8; 32])), StoreError> {
         let normalized = kind.normalize(clear);
-        let (subject, key) = if kind.is_looked_up() {
+        let (subject, key) = if let Some(person) = phone.filter(|_| kind.is_tagged()) {
+            person
+        } else if kind.is_looked_up() {
             let mac = lookup_hmac(&self.keys.hmac, kind, &normalized);
             match self.people.get(&(kind, mac.clone())) {
                 Some(known) => *known,
@@ -163,8 +200,12 @@ impl BulkSealer {
                 link
             }
         };
+        if kind.is_tagged() {
+            let hmac = lookup_hmac(&self.keys.hmac, kind, &normalized);
+            self.rows.tags.push(TagRow { kind, hmac, link_id });
+        }
         let (nonce, ct) = crypto::encrypt(&key, &field_aad(subject, kind), normalized.as_bytes())?;
-        Ok(Sealed { key: KeyRef::Link(link_id), kind, nonce: nonce.to_vec(), ct })
+        Ok((Sealed { key: KeyRef::Link(link_id), kind, nonce: nonce.to_vec(), ct }, (subject, key)))
     }
 
     fn new_subject(&mut self) -> Result<(Uuid, [u8; 32]), StoreError> {
@@ -203,5 +244,27 @@ mod tests {
         let rows = sealer.take_rows();
         assert_eq!((rows.subjects.len(), rows.lookups.len(), rows.links.len()), (1, 1, 2));
         assert_eq!(rows.lookups[0].hmac, lookup_hmac(&Keys::insecure_dev().hmac, PiiKind::Phone, "11910000001"));
+    }
+
+    #[test]
+    fn a_serial_is_sealed_under_the_phone_beside_it_and_tagged_on_its_link() {
+        let mut sealer = BulkSealer::new(Keys::insecure_dev());
+        sealer.begin_stream("cloud-a");
+        let mut payload = json!({
+            "serial": { "$pii_clear": { "kind": "serial", "value": "PSN-1" } },
+            "phone": { "$pii_clear": { "kind": "phone", "value": "5511910000001" } }
+        });
+        sealer.seal_markers(&mut payload, Utc::now()).expect("seals");
+        assert_eq!(payload["serial"]["$pii"]["link"], payload["phone"]["$pii"]["link"]);
+        let rows = sealer.take_rows();
+        assert_eq!((rows.subjects.len(), rows.lookups.len(), rows.links.len()), (1, 1, 1));
+        assert_eq!(
+            rows.tags,
+            vec![TagRow {
+                kind: PiiKind::Serial,
+                hmac: lookup_hmac(&Keys::insecure_dev().hmac, PiiKind::Serial, "PSN-1"),
+                link_id: rows.links[0].link_id
+            }]
+        );
     }
 }

@@ -15,6 +15,7 @@ mod marker;
 mod reveal;
 mod sealed;
 mod secret_box;
+mod tagged;
 mod vault;
 
 use std::fmt;
@@ -53,6 +54,12 @@ pub enum PiiKind {
     /// A support agent's note on an attempt (issue 27): sealed under a key of the attempt,
     /// never looked up nor shown to the visitor, forgotten with the people of the attempt.
     SupportNote,
+    /// An activation licence code (typed, or from `?licenca=`; issue 26): sealed under the key
+    /// of the phone typed beside it (the attempt's own key when none is), found again through a
+    /// keyed tag per attempt ([`PiiKind::is_tagged`]), shown in clear to the attempt's visitor.
+    Licence,
+    /// A cloud camera's serial number (issue 26): sealed and found as a licence is.
+    Serial,
 }
 
 impl PiiKind {
@@ -66,19 +73,37 @@ impl PiiKind {
             PiiKind::DeviceName => "device_name",
             PiiKind::PartnerCustomer => "partner_customer",
             PiiKind::SupportNote => "support_note",
+            PiiKind::Licence => "licence",
+            PiiKind::Serial => "serial",
         }
     }
 
     /// Whether a value of this kind identifies a person across attempts (and so gets a keyed
     /// look-up). Other kinds are sealed under a key of the one attempt that holds them.
     pub fn is_looked_up(self) -> bool {
-        !matches!(self, PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote | PiiKind::StaffReason)
+        !matches!(
+            self,
+            PiiKind::DeviceName
+                | PiiKind::PartnerCustomer
+                | PiiKind::SupportNote
+                | PiiKind::StaffReason
+                | PiiKind::Licence
+                | PiiKind::Serial
+        )
+    }
+
+    /// Whether a value of this kind is sealed under the key of the phone typed in the same event
+    /// (so erasing that person shreds it too) and tagged per attempt with a keyed hash, so
+    /// support still finds the attempts by it while that key exists: licences and serials. A
+    /// code is no person (a device is sold, a licence is shared), so it gets no subject of its own.
+    pub fn is_tagged(self) -> bool {
+        matches!(self, PiiKind::Licence | PiiKind::Serial)
     }
 
     /// Whether the attempt's own visitor is shown the clear value (their device names are how
     /// they choose one to disconnect); other kinds reach the browser only masked.
     pub fn shown_to_owner(self) -> bool {
-        matches!(self, PiiKind::DeviceName)
+        matches!(self, PiiKind::DeviceName | PiiKind::Licence | PiiKind::Serial)
     }
 
     /// Canonical form used for look-ups, so `(11) 98765-4321` and `11987654321` are
@@ -94,6 +119,8 @@ impl PiiKind {
             PiiKind::DeviceName | PiiKind::PartnerCustomer | PiiKind::SupportNote | PiiKind::StaffReason => {
                 value.trim().to_string()
             }
+            // As the flows tidy a typed code (`flow::typed_code`): no whitespace anywhere.
+            PiiKind::Licence | PiiKind::Serial => value.chars().filter(|c| !c.is_whitespace()).collect(),
         }
     }
 }
@@ -116,6 +143,8 @@ impl FromStr for PiiKind {
             "device_name" => Ok(PiiKind::DeviceName),
             "partner_customer" => Ok(PiiKind::PartnerCustomer),
             "support_note" => Ok(PiiKind::SupportNote),
+            "licence" => Ok(PiiKind::Licence),
+            "serial" => Ok(PiiKind::Serial),
             other => Err(StoreError::Crypto(format!("unknown personal-data kind {other:?}"))),
         }
     }
@@ -132,6 +161,8 @@ mod tests {
         assert_eq!(PiiKind::CpfCnpj.normalize("12.abc.345/01DE-35"), "12ABC34501DE35");
         assert_eq!(PiiKind::Email.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
         assert_eq!(PiiKind::StaffEmail.normalize("  Ana@Exemplo.COM "), "ana@exemplo.com");
+        assert_eq!(PiiKind::Serial.normalize(" PSN 0001\t"), "PSN0001");
+        assert_eq!(PiiKind::Licence.normalize("EXA-2026 abcd"), "EXA-2026abcd");
     }
 
     #[test]
@@ -145,6 +176,8 @@ mod tests {
             PiiKind::DeviceName,
             PiiKind::PartnerCustomer,
             PiiKind::SupportNote,
+            PiiKind::Licence,
+            PiiKind::Serial,
         ] {
             assert_eq!(k.as_str().parse::<PiiKind>().unwrap(), k);
             assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));

@@ -14,8 +14,8 @@ use crate::stream_id::StreamId;
 /// Seals and opens personal data; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Vault {
-    pool: PgPool,
-    keys: Arc<Keys>,
+    pub(super) pool: PgPool,
+    pub(super) keys: Arc<Keys>,
 }
 
 impl Vault {

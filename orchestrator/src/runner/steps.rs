@@ -32,9 +32,10 @@ pub struct StepContext {
 }
 
 impl StepContext {
-    /// The clear text of a personal-data field of the attempt.
+    /// The clear text of a personal-data field of the attempt (a licence or a serial of an
+    /// event written before they were sealed is a plain string: that text).
     pub async fn open(&self, field: &PiiField) -> Result<String, StepError> {
-        if let Some(clear) = field.clear_text() {
+        if let Some(clear) = field.in_clear() {
             return Ok(clear.to_string());
         }
         match self.vault.open(field.value()).await {

@@ -213,11 +213,16 @@ impl Batch {
                 &[&r.subject_id.to_string(), &r.stream_id, &r.linked_at.to_rfc3339(), &r.link_id.to_string()],
             );
         }
+        let mut tags = String::new();
+        for r in &rows.tags {
+            csv_row(&mut tags, &[r.kind.as_str(), &format!("\\x{}", hex::encode(&r.hmac)), &r.link_id.to_string()]);
+        }
         let mut tx = pool.begin().await?;
         for (copy, data) in [
             ("COPY pii_subjects (subject_id, wrapped_key) FROM STDIN (FORMAT csv)", subjects),
             ("COPY pii_lookup (kind, hmac, subject_id) FROM STDIN (FORMAT csv)", lookups),
             ("COPY pii_stream_links (subject_id, stream_id, linked_at, link_id) FROM STDIN (FORMAT csv)", links),
+            ("COPY pii_value_tags (kind, hmac, link_id) FROM STDIN (FORMAT csv)", tags),
             ("COPY attempts (stream_id, flow, session_hash, created_at) FROM STDIN (FORMAT csv)", self.attempts),
             (
                 "COPY events (stream_id, version, event_type, schema_version, payload, metadata, recorded_at) FROM STDIN (FORMAT csv)",

@@ -100,7 +100,10 @@ fn start(
     }
     // `?licenca=` prefills and locks the licence; a value the form could not hold is ignored.
     let licence = match variant.needs_licence() {
-        true => licenca.as_deref().and_then(|l| Licence::parse(l).ok()).map(|l| l.as_str().to_string()),
+        true => licenca
+            .as_deref()
+            .and_then(|l| Licence::parse(l).ok())
+            .map(|l| PiiField::clear(PiiKind::Licence, l.as_str())),
         false => None,
     };
     let licence_locked = variant.needs_licence() && (licence.is_some() || variant.licence_always_locked());
@@ -173,13 +176,19 @@ fn submit_phone(
     let licence = match (variant.needs_licence(), state.licence_locked) {
         (false, _) => None,
         // A locked field keeps the link's value (or stays empty on a portal link without one).
-        (true, true) => Some(Licence::parse(state.licence.as_deref().unwrap_or(""))?),
-        (true, false) => Some(Licence::parse(licence.as_deref().unwrap_or(""))?),
+        // The start checked it; sealed since, it is carried as it is.
+        (true, true) => match &state.licence {
+            Some(locked) => Some(locked.carried(PiiKind::Licence)),
+            None => Some(PiiField::clear(PiiKind::Licence, Licence::parse("")?.as_str())),
+        },
+        (true, false) => {
+            Some(PiiField::clear(PiiKind::Licence, Licence::parse(licence.as_deref().unwrap_or(""))?.as_str()))
+        }
     };
     Ok(vec![ActivationEvent::PhoneSubmitted(PhoneSubmitted {
         phone: PiiField::clear(PiiKind::Phone, msisdn.as_str()),
         phone_display: msisdn.masked(),
-        licence: licence.map(|l| l.as_str().to_string()),
+        licence,
         document_kind: document.as_ref().map(CpfCnpj::kind),
         document_display: document.as_ref().map(CpfCnpj::masked),
         document: document.map(|d| PiiField::clear(PiiKind::CpfCnpj, d.as_str())),

@@ -69,8 +69,9 @@ pub enum Platform {
 pub struct Started {
     pub variant: Variant,
     pub brand: Brand,
-    /// From `?licenca=`, or `None`.
-    pub licence: Option<String>,
+    /// From `?licenca=`, or `None`. Sealed under the attempt's own key (no phone is typed yet);
+    /// a plain string in events written before issue 26.
+    pub licence: Option<PiiField>,
     /// The licence field is disabled (`?licenca=` given, or the partner portal).
     pub licence_locked: bool,
     /// The broadband partner's `?code=` (a single-use OAuth authorization code).
@@ -89,7 +90,8 @@ pub struct Started {
 pub struct PhoneSubmitted {
     pub phone: PiiField,
     pub phone_display: String,
-    pub licence: Option<String>,
+    /// Typed: sealed under the key of `phone`; locked: the start's sealed licence, carried.
+    pub licence: Option<PiiField>,
     pub document: Option<PiiField>,
     pub document_kind: Option<DocumentKind>,
     pub document_display: Option<String>,

@@ -53,7 +53,7 @@ pub struct ActivationState {
     /// The banner's message (spec section 8), until the visitor's next command.
     pub error: Option<String>,
     /// Licence from `?licenca=`.
-    pub licence: Option<String>,
+    pub licence: Option<PiiField>,
     pub licence_locked: bool,
     pub partner_code: Option<SecretField>,
     pub partner_state: Option<SecretField>,
@@ -65,7 +65,7 @@ pub struct ActivationState {
     pub phone: Option<PiiField>,
     pub phone_display: Option<String>,
     /// The licence the visitor submitted (or the locked one).
-    pub serial: Option<String>,
+    pub serial: Option<PiiField>,
     pub document: Option<PiiField>,
     pub document_kind: Option<DocumentKind>,
     pub email: Option<PiiField>,

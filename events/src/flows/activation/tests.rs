@@ -5,7 +5,8 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::flow::testing::FlowTest;
-use crate::flow::Rejection;
+use crate::flow::{PiiField, Rejection};
+use crate::pii::PiiKind;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()
@@ -63,6 +64,12 @@ fn licenca_prefills_and_locks_the_licence() {
     // The carrier flow has no licence field: the parameter is ignored.
     let events = start(json!({"type": "start", "variant": "carrier", "licenca": "LIC-777"}));
     assert_eq!(given(events).view_at(t0())["licence_locked"], false);
+
+    // The link's licence is marked for sealing, never written in clear.
+    match &start(json!({"type": "start", "variant": "insurance", "licenca": "LIC-777"}))[0] {
+        ActivationEvent::Started(s) => assert_eq!(s.licence, Some(PiiField::clear(PiiKind::Licence, "LIC-777"))),
+        other => panic!("unexpected {other:?}"),
+    }
 
     // Longer than the field's 21 characters: not prefilled.
     let events = start(json!({"type": "start", "variant": "standard", "licenca": "X".repeat(22)}));
@@ -162,7 +169,7 @@ fn submitted_personal_data_is_marked_for_sealing_with_a_masked_display() {
     assert_eq!(value["type"], "phone.submitted");
     assert_eq!(value["data"]["phone"], json!({"$pii_clear": {"kind": "phone", "value": "5511987654321"}}));
     assert_eq!(value["data"]["phone_display"], "(11) *****-4321");
-    assert_eq!(value["data"]["licence"], "LIC-1");
+    assert_eq!(value["data"]["licence"], json!({"$pii_clear": {"kind": "licence", "value": "LIC-1"}}));
     assert_eq!(value["data"]["document"], Value::Null);
 
     let events = phone_submitted("carrier", json!({"cpf_cnpj": "12.ABC.345/01DE-35"}));
@@ -179,13 +186,27 @@ fn a_locked_licence_keeps_the_link_value() {
     let events =
         test.when_at(json!({"type": "submit_phone", "phone": "11987654321", "licence": "TYPED"}), t0()).events();
     match &events[0] {
-        ActivationEvent::PhoneSubmitted(p) => assert_eq!(p.licence.as_deref(), Some("LINK-1")),
+        ActivationEvent::PhoneSubmitted(p) => {
+            assert_eq!(p.licence.as_ref().and_then(PiiField::clear_text), Some("LINK-1"))
+        }
         other => panic!("unexpected {other:?}"),
     }
     // A portal link without a licence: the disabled field is empty, the spec's message answers.
     given([started("partner_portal")])
         .when_at(json!({"type": "submit_phone", "phone": "11987654321", "licence": "TYPED"}), t0())
         .then_expect_rejection(Rejection::field("licence", MISSING_LICENCE));
+}
+
+#[test]
+fn a_licence_stored_in_clear_before_it_was_sealed_still_reads_and_is_sealed_when_carried() {
+    let old: ActivationEvent = serde_json::from_value(json!({"type": "attempt.started", "data": {"variant": "standard", "brand": "default", "licence": "LINK-1", "licence_locked": true, "partner_code": null}}))
+        .expect("an older start with a plain licence still reads");
+    let test = given([old]);
+    assert_eq!(test.view_at(t0())["licence"], json!("LINK-1"));
+    match &test.when_at(json!({"type": "submit_phone", "phone": "11987654321"}), t0()).events()[0] {
+        ActivationEvent::PhoneSubmitted(p) => assert_eq!(p.licence, Some(PiiField::clear(PiiKind::Licence, "LINK-1"))),
+        other => panic!("unexpected {other:?}"),
+    }
 }
 
 #[test]

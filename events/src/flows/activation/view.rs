@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 use super::state::{ActivationPanel, ActivationState};
-use crate::flow::Outcome;
+use crate::flow::{Outcome, PiiField};
 
 pub fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
     let products = match (state.panel, state.products) {
@@ -18,7 +18,8 @@ pub fn view(state: &ActivationState, now: DateTime<Utc>) -> Value {
         // The loading overlay: a call is running (or the attempt is not started yet).
         "busy": state.pending.is_some() || state.panel == ActivationPanel::Starting,
         "error": state.error,
-        "licence": state.licence,
+        // Opened for the attempt's own visitor (`PiiKind::shown_to_owner`), `null` elsewhere.
+        "licence": state.licence.as_ref().map(PiiField::shown),
         "licence_locked": state.licence_locked,
         "phone_display": state.phone_display,
         "resend_in": state.resend_in(now),

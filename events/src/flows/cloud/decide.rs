@@ -61,7 +61,7 @@ fn details(phone: &str, serial: &str) -> Result<Vec<CloudEvent>, Rejection> {
     Ok(vec![CloudEvent::DetailsSubmitted {
         phone: PiiField::clear(PiiKind::Phone, &phone.msisdn()),
         phone_masked: phone.masked(),
-        serial: serial.as_str().to_string(),
+        serial: PiiField::clear(PiiKind::Serial, serial.as_str()),
     }])
 }
 

@@ -16,7 +16,9 @@ pub enum CloudEvent {
         phone: PiiField,
         /// `(11) *****-0001`, not personal data.
         phone_masked: String,
-        serial: String,
+        /// The camera's serial, sealed under the phone's key (issue 26); a plain string in
+        /// events written before.
+        serial: PiiField,
     },
     #[serde(rename = "phone.checked")]
     PhoneChecked {},

@@ -49,7 +49,8 @@ pub struct CloudState {
     /// Sealed msisdn (`55` + digits) as stored; the runner opens it.
     pub phone: Option<PiiField>,
     pub phone_masked: Option<String>,
-    pub serial: Option<String>,
+    /// The serial as stored (sealed; opened for the owner's view and by the runner).
+    pub serial: Option<PiiField>,
     /// Of the code currently valid (the latest send or resend).
     pub transaction_id: Option<String>,
     /// The code waiting to be validated.

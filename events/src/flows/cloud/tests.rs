@@ -16,7 +16,7 @@ fn submitted() -> CloudEvent {
     CloudEvent::DetailsSubmitted {
         phone: PiiField::clear(PiiKind::Phone, "5511912345678"),
         phone_masked: "(11) *****-5678".into(),
-        serial: "PSN-0001".into(),
+        serial: PiiField::clear(PiiKind::Serial, "PSN-0001"),
     }
 }
 
@@ -38,6 +38,14 @@ fn start_seals_the_phone_and_keeps_a_masked_copy() {
     assert_eq!(event_type, "details.submitted");
     assert_eq!(payload["phone"], json!({"$pii_clear": {"kind": "phone", "value": "5511912345678"}}));
     assert_eq!(payload["phone_masked"], json!("(11) *****-5678"));
+    assert_eq!(payload["serial"], json!({"$pii_clear": {"kind": "serial", "value": "PSN-0001"}}));
+}
+
+#[test]
+fn a_serial_stored_in_clear_before_it_was_sealed_still_reads() {
+    let legacy = json!({"phone": {"$pii_clear": {"kind": "phone", "value": "5511912345678"}}, "phone_masked": "(11) *****-5678", "serial": "PSN-0001"});
+    let event = crate::flow::decode::<CloudFlow>("details.submitted", &legacy).expect("an old event decodes");
+    assert_eq!(given([event]).view_at(t0())["serial"], json!("PSN-0001"));
 }
 
 #[test]

@@ -5,7 +5,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 
 use super::state::{CloudPanel, CloudState};
-use crate::flow::Outcome;
+use crate::flow::{Outcome, PiiField};
 
 /// Where the visitor goes once the cloud account is active.
 pub const SUCCESS_REDIRECT: &str = "/cliente/hero";
@@ -18,7 +18,7 @@ pub fn view(state: &CloudState, now: DateTime<Utc>) -> Value {
         "loading": state.busy(),
         "error": state.error,
         "phone": state.phone_masked,
-        "serial": state.serial,
+        "serial": state.serial.as_ref().map(PiiField::shown),
         "step": state.pending.map(|pending| pending.step.name()),
         "resend_available_at": state
             .resend_available_at(now)

@@ -309,11 +309,12 @@ impl Run<'_> {
 
     /// Subscribes the licence; 404 is the spec's "serial not found".
     async fn subscribe_serial(&self) -> Result<Event, StepError> {
-        let Some(serial) = self.state.serial.as_deref() else {
+        let Some(sealed) = self.state.serial.as_ref() else {
             return Ok(failed(Step::SubscribeSerial, None));
         };
+        let serial = self.ctx.open(sealed).await?;
         let msisdn = self.open(self.state.phone.as_ref(), "phone").await?;
-        Ok(match self.client.subscribe_serial(serial, &msisdn, self.key).await? {
+        Ok(match self.client.subscribe_serial(&serial, &msisdn, self.key).await? {
             Reply::Done(()) => Event::Subscribed {},
             Reply::Refused(404) => Event::SerialNotFound(refused(404)),
             Reply::Refused(status) | Reply::Malformed(status) => failed(Step::SubscribeSerial, Some(status)),

@@ -106,8 +106,8 @@ impl FlowSteps for CloudSteps {
                 }
             }
             CloudStep::RegisterSerial => {
-                let serial = state.serial.as_deref().ok_or_else(|| missing("serial"))?;
-                match client.register_serial(serial, &Self::msisdn(ctx, state).await?, key).await {
+                let serial = ctx.open(state.serial.as_ref().ok_or_else(|| missing("serial"))?).await?;
+                match client.register_serial(&serial, &Self::msisdn(ctx, state).await?, key).await {
                     Ok(()) => CloudEvent::SerialRegistered {},
                     Err(error) => CloudEvent::SerialRejected { message: refused_or_retry(error)? },
                 }
