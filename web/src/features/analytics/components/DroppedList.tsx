@@ -47,7 +47,7 @@ export function DroppedList({ question, step, stepLabel, group, groupLabel, coun
         <h3 id={titleId} ref={title} tabIndex={-1} className="sp-subtitle">
           Pararam em “{stepLabel}”{group !== null ? ` · ${groupLabel}` : ''}
         </h3>
-        <button type="button" className="sp-button sp-button--ghost sp-button--small" onClick={onClose}>
+        <button type="button" className="sp-button sp-button--secondary sp-button--small" onClick={onClose}>
           Fechar a lista
         </button>
       </div>
