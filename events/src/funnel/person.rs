@@ -50,20 +50,36 @@ pub async fn resolve(
     Ok(people)
 }
 
-/// Clears the people of `attempts` and any row tagged with one of `subjects` (an erasure).
+/// Clears the people of `attempts` and any row tagged with one of `subjects` (an erasure, once
+/// the subjects' keys and links are gone), in each of `tables` whose projection exists: the live
+/// one and a rebuild under way (`projection::LIVE`, `projection::NEXT`).
+/// Each table's checkpoint row is locked first: a projector that resolved a person before the
+/// keys went holds that lock until it commits, so its rows are cleared here too, and any later
+/// one finds no link to tag them with.
 pub async fn forget(
     pool: &sqlx::PgPool,
     vault: &Vault,
+    tables: &[&str],
     attempts: &[String],
     subjects: &[Uuid],
 ) -> Result<u64, StoreError> {
     let tags: Vec<String> = subjects.iter().map(|s| tag(vault, *s)).collect();
-    let done = sqlx::query(
-        "UPDATE funnel_attempts SET person = NULL WHERE person IS NOT NULL AND (attempt = ANY($1) OR person = ANY($2))",
-    )
-    .bind(attempts)
-    .bind(&tags)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
+    let mut tx = pool.begin().await?;
+    let mut cleared = 0;
+    for table in tables {
+        let locked: Option<String> =
+            sqlx::query_scalar("SELECT projection FROM projection_checkpoints WHERE projection = $1 FOR UPDATE")
+                .bind(table)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if locked.is_none() {
+            continue;
+        }
+        let sql = format!(
+            "UPDATE {table} SET person = NULL WHERE person IS NOT NULL AND (attempt = ANY($1) OR person = ANY($2))"
+        );
+        cleared += sqlx::query(&sql).bind(attempts).bind(&tags).execute(&mut *tx).await?.rows_affected();
+    }
+    tx.commit().await?;
+    Ok(cleared)
 }
