@@ -232,7 +232,11 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let mut background = spawn_runners(&app, config.runner_workers, config.runner_concurrency, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));
     if config.funnel_projection {
-        background.push(crate::analytics::projector::spawn(app.state.store.clone(), stop_rx.clone()));
+        background.push(crate::analytics::projector::spawn(
+            app.state.store.clone(),
+            app.state.vault.clone(),
+            stop_rx.clone(),
+        ));
     }
     if let Some(admin) = config.admin_bind_addr {
         let listener = TcpListener::bind(admin).await.with_context(|| format!("binding the admin port {admin}"))?;

@@ -190,7 +190,11 @@ async fn only_analysts_and_admins_ask_and_bad_questions_name_their_field(db: PgP
 async fn the_servers_projector_brings_a_new_attempt_to_the_page(db: PgPool) {
     let app = spawn_app(db.clone()).await;
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let projector = orchestrator::analytics::projector::spawn(EventStore::new(db.clone()), stop);
+    let projector = orchestrator::analytics::projector::spawn(
+        EventStore::new(db.clone()),
+        events::pii::Vault::new(db.clone(), Keys::insecure_dev()),
+        stop,
+    );
     let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
 
     let response = app.start_download().await;

@@ -7,7 +7,8 @@
 //! rebuilt projection (a new generation) is exported again from the start into a new table.
 
 use anyhow::{bail, Context};
-use events::funnel::projection::{marks_of, standing, LIVE};
+use events::funnel::projection::{standing, LIVE};
+use events::funnel::read::marks_of;
 use events::funnel::FunnelQuery;
 use serde_json::{json, Value};
 use sqlx::{PgPool, Row};

@@ -185,6 +185,24 @@ fn events_bar(total: i64) -> anyhow::Result<ProgressBar> {
 }
 
 /// Bad input: a clear message and exit code 2, as clap does for its own errors.
+/// The portal's keys (PII_KEK_HEX and PII_HMAC_HEX), or the development keys when both are unset.
+fn keys_of(kek: Option<String>, hmac: Option<String>) -> anyhow::Result<events::pii::Keys> {
+    Ok(match (kek, hmac) {
+        (Some(kek), Some(hmac)) => events::pii::Keys::from_hex(&kek, &hmac).context("PII_KEK_HEX / PII_HMAC_HEX")?,
+        (None, None) => {
+            eprintln!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys");
+            events::pii::Keys::insecure_dev()
+        }
+        _ => anyhow::bail!("set both PII_KEK_HEX and PII_HMAC_HEX, or neither"),
+    })
+}
+
+/// The vault the projection tags people with (the portal's own keys, from the environment).
+fn persons_vault(pool: &sqlx::PgPool) -> anyhow::Result<events::pii::Vault> {
+    let keys = keys_of(std::env::var("PII_KEK_HEX").ok(), std::env::var("PII_HMAC_HEX").ok())?;
+    Ok(events::pii::Vault::new(pool.clone(), keys))
+}
+
 fn usage_error(message: impl std::fmt::Display) -> ! {
     eprintln!("erro: {message}");
     std::process::exit(2)
@@ -258,7 +276,8 @@ async fn main() -> anyhow::Result<()> {
             let clickhouse =
                 replay::clickhouse::ClickHouse::new(&url, &clickhouse_table).unwrap_or_else(|e| usage_error(e));
             // The projection first, so the export carries the log as it is now.
-            let mut projector = projection::Projector::new(store.clone(), projection::LIVE, 5_000);
+            let mut projector =
+                projection::Projector::new(store.clone(), projection::LIVE, 5_000).with_persons(persons_vault(&pool)?);
             projector.catch_up(|_| {}).await?;
             let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM funnel_attempts").fetch_one(&pool).await?;
             let progress = ProgressBar::with_draw_target(Some(pending.max(0) as u64), ProgressDrawTarget::stderr());
@@ -322,7 +341,8 @@ async fn main() -> anyhow::Result<()> {
             let standing = projection::standing(&pool, projection::LIVE).await?;
             let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
             let progress = events_bar(total.saturating_sub(standing.events))?;
-            let mut projector = projection::Projector::new(store.clone(), projection::LIVE, page);
+            let mut projector =
+                projection::Projector::new(store.clone(), projection::LIVE, page).with_persons(persons_vault(&pool)?);
             let written = projector.catch_up(|n| progress.set_position(n)).await?;
             progress.finish_and_clear();
             eprintln!("projeção em dia: {written} eventos lidos");
@@ -345,21 +365,14 @@ async fn main() -> anyhow::Result<()> {
             sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
             let total: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
             let progress = events_bar(total.max(0))?;
-            let written = projection::rebuild(&store, page, fresh, |n| progress.set_position(n)).await?;
+            let written =
+                projection::rebuild(&store, Some(persons_vault(&pool)?), page, fresh, |n| progress.set_position(n))
+                    .await?;
             progress.finish_and_clear();
             eprintln!("projeção refeita: {written} eventos lidos, tabela trocada");
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
-            let keys = match (pii_kek_hex, pii_hmac_hex) {
-                (Some(kek), Some(hmac)) => {
-                    events::pii::Keys::from_hex(&kek, &hmac).context("PII_KEK_HEX / PII_HMAC_HEX")?
-                }
-                (None, None) => {
-                    eprintln!("PII_KEK_HEX and PII_HMAC_HEX are unset: sealing with the development keys");
-                    events::pii::Keys::insecure_dev()
-                }
-                _ => anyhow::bail!("set both PII_KEK_HEX and PII_HMAC_HEX, or neither"),
-            };
+            let keys = keys_of(pii_kek_hex, pii_hmac_hex)?;
             sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
             // Drawn only on a terminal; silent when stderr is piped.
             let progress = ProgressBar::with_draw_target(Some(attempts), ProgressDrawTarget::stderr());

@@ -175,7 +175,7 @@ async fn window_funnel_over_the_export_gives_the_numbers_of_replay_funnel(pool: 
     assert_window_funnel_matches_the_replay(&pool, &clickhouse).await;
 
     // A rebuilt projection is a new generation: the table is filled again, not doubled.
-    rebuild(&store, 1_000, false, |_| {}).await.expect("rebuilt");
+    rebuild(&store, None, 1_000, false, |_| {}).await.expect("rebuilt");
     let third = export(&pool, &clickhouse, 100, |_| {}).await.expect("exports");
     assert!(third.restarted);
     let marks = scalar(&pool, "SELECT coalesce(sum(jsonb_array_length(marks)), 0)::bigint FROM funnel_attempts").await;

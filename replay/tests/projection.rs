@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use chrono::{Duration, NaiveDate};
-use events::funnel::projection::{self, answer, standing, LIVE, NEXT};
+use events::funnel::projection::{self, standing, LIVE, NEXT};
+use events::funnel::read::answer;
+use events::funnel::Count;
 use events::funnel::{funnel, Order, ACTIVATION_VARIANTS};
 use events::pii::Keys;
 use events::EventStore;
@@ -54,7 +56,7 @@ async fn assert_projection_answers_like_the_replay(pool: &PgPool) {
     let store = EventStore::new(pool.clone());
     for question in questions() {
         let replayed = replay(&store, &question, |_| {}).await.expect("replays");
-        let projected = answer(pool, &question).await.expect("answers");
+        let projected = answer(pool, &question, Count::Attempts).await.expect("answers");
         let label = format!("{} {:?} {:?}", question.funnel.flow, question.funnel.variant, question.order);
         assert!(!replayed.answer.tallies.is_empty(), "{label}: the seed has attempts");
         assert_eq!(projected.tallies, replayed.answer.tallies, "{label}");
@@ -136,7 +138,7 @@ async fn a_rebuild_killed_half_way_resumes_and_swaps_in_while_readers_read(pool:
         tokio::spawn(async move {
             let question = questions().remove(0);
             while !stop.load(Ordering::Relaxed) {
-                match answer(&pool, &question).await {
+                match answer(&pool, &question, Count::Attempts).await {
                     Ok(_) => reads.fetch_add(1, Ordering::Relaxed),
                     Err(error) => {
                         eprintln!("reader: {error}");

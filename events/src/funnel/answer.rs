@@ -99,6 +99,7 @@ mod tests {
             },
             marks: marks.iter().map(|(t, at)| (t.to_string(), *at)).collect(),
             refusal: refusal.map(str::to_string),
+            person: None,
         }
     }
 

@@ -7,11 +7,17 @@ pub mod answer;
 pub mod compute;
 pub mod definitions;
 pub mod drivers;
+pub mod dropoff;
+pub mod people;
+pub mod person;
 pub mod projection;
+pub mod read;
 pub mod track;
 
 pub use answer::{DayCount, FunnelAnswer, FunnelQuery};
 pub use compute::{Histogram, Order, Progress, StepRow, Tally};
 pub use definitions::{funnel, Funnel, FunnelError, FunnelStep, ACTIVATION_VARIANTS};
 pub use drivers::{Driver, Drivers};
+pub use dropoff::{Dropped, DroppedAttempt, DroppedPage};
+pub use people::{Count, Counted};
 pub use track::{sao_paulo, AttemptFacts, AttemptTrack, Breakdown, Facts, LIMITED_EVENT};

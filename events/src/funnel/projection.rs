@@ -12,11 +12,12 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
+
 use sqlx::{Postgres, Row, Transaction};
 
-use super::answer::{FunnelAnswer, FunnelQuery};
-use super::track::{flow_of, AttemptFacts, AttemptTrack, Facts};
+use super::track::{flow_of, AttemptFacts, AttemptTrack};
 use crate::error::StoreError;
+use crate::pii::{KeyRef, Vault};
 use crate::store::EventStore;
 use crate::stream_id::StreamId;
 use crate::types::{Checkpoint, RecordedEvent};
@@ -59,13 +60,21 @@ pub struct Projector {
     known: Option<Checkpoint>,
     tracks: HashMap<String, AttemptTrack>,
     clock: DateTime<Utc>,
+    /// Tags each attempt's person (`funnel::person`); without it, `person` is left as it was.
+    persons: Option<Vault>,
 }
 
 impl Projector {
     /// A projector of `table` ([`LIVE`] or [`NEXT`]), reading `page` events at a time.
     pub fn new(store: EventStore, table: &'static str, page: i64) -> Self {
         debug_assert!(table == LIVE || table == NEXT);
-        Self { store, table, page, known: None, tracks: HashMap::new(), clock: DateTime::<Utc>::MIN_UTC }
+        Self { store, table, page, known: None, tracks: HashMap::new(), clock: DateTime::<Utc>::MIN_UTC, persons: None }
+    }
+
+    /// Keeps each attempt's person current too (what counting people needs).
+    pub fn with_persons(mut self, vault: Vault) -> Self {
+        self.persons = Some(vault);
+        self
     }
 
     /// One page: read after the stored checkpoint, fold, write the touched attempts and the new
@@ -109,9 +118,16 @@ impl Projector {
                 touched.push(event.stream_id.clone());
             }
         }
-        let rows: Vec<AttemptFacts> =
-            touched.iter().filter_map(|id| self.tracks.get(id)).map(AttemptTrack::attempt_facts).collect();
-        upsert(&mut tx, self.table, &rows).await?;
+        let tracks: Vec<&AttemptTrack> = touched.iter().filter_map(|id| self.tracks.get(id)).collect();
+        let mut rows: Vec<AttemptFacts> = tracks.iter().map(|t| t.attempt_facts()).collect();
+        if let Some(vault) = &self.persons {
+            let phones: Vec<KeyRef> = tracks.iter().filter_map(|t| t.proved_phone()).collect();
+            let people = super::person::resolve(&mut tx, vault, &phones).await?;
+            for (row, track) in rows.iter_mut().zip(&tracks) {
+                row.person = track.proved_phone().and_then(|k| people.get(&k).cloned());
+            }
+        }
+        upsert(&mut tx, self.table, &rows, self.persons.is_some()).await?;
         sqlx::query(
             "UPDATE projection_checkpoints SET tx_id = $2, position = $3, events = events + $4, updated_at = now() \
              WHERE projection = $1",
@@ -208,7 +224,13 @@ async fn lock_checkpoint(tx: &mut Transaction<'_, Postgres>, table: &str) -> Res
 }
 
 /// Writes whole attempts, replacing what was there.
-async fn upsert(tx: &mut Transaction<'_, Postgres>, table: &str, rows: &[AttemptFacts]) -> Result<(), StoreError> {
+/// `persons`: whether the rows carry their people (else the stored ones stay).
+async fn upsert(
+    tx: &mut Transaction<'_, Postgres>,
+    table: &str,
+    rows: &[AttemptFacts],
+    persons: bool,
+) -> Result<(), StoreError> {
     if rows.is_empty() {
         return Ok(());
     }
@@ -218,13 +240,13 @@ async fn upsert(tx: &mut Transaction<'_, Postgres>, table: &str, rows: &[Attempt
         .map(|r| Value::from(r.marks.iter().map(|(t, ms)| serde_json::json!([t, ms])).collect::<Vec<_>>()))
         .collect();
     let sql = format!(
-        "INSERT INTO {table} (attempt, flow, variant, brand, partner, os, platform, day, started_at, marks, refusal, revision) \
+        "INSERT INTO {table} (attempt, flow, variant, brand, partner, os, platform, day, started_at, marks, refusal, person, revision) \
          SELECT *, nextval('funnel_revision') FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], \
-                              $8::date[], $9::timestamptz[], $10::jsonb[], $11::text[]) \
+                              $8::date[], $9::timestamptz[], $10::jsonb[], $11::text[], $12::text[]) \
          ON CONFLICT (attempt) DO UPDATE SET variant = excluded.variant, brand = excluded.brand, \
            partner = excluded.partner, os = excluded.os, platform = excluded.platform, day = excluded.day, \
            started_at = excluded.started_at, marks = excluded.marks, refusal = excluded.refusal, \
-           revision = excluded.revision"
+           person = CASE WHEN $13 THEN excluded.person ELSE {table}.person END, revision = excluded.revision"
     );
     sqlx::query(&sql)
         .bind(column(|r| r.attempt.clone()))
@@ -238,19 +260,11 @@ async fn upsert(tx: &mut Transaction<'_, Postgres>, table: &str, rows: &[Attempt
         .bind(rows.iter().map(|r| r.started).collect::<Vec<_>>())
         .bind(marks)
         .bind(rows.iter().map(|r| r.refusal.clone()).collect::<Vec<Option<String>>>())
+        .bind(rows.iter().map(|r| r.person.clone()).collect::<Vec<Option<String>>>())
+        .bind(persons)
         .execute(&mut **tx)
         .await?;
     Ok(())
-}
-
-/// Decodes a row's `marks` (`[["code.sent", 1234], ...]`).
-pub fn marks_of(value: &Value) -> Vec<(String, i64)> {
-    value
-        .as_array()
-        .map(|marks| {
-            marks.iter().filter_map(|m| Some((m.get(0)?.as_str()?.to_string(), m.get(1)?.as_i64()?))).collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Starts (or resumes, after a kill) a rebuild into [`NEXT`]: creates it when absent.
@@ -306,45 +320,20 @@ pub async fn swap_in(pool: &sqlx::PgPool) -> Result<(), StoreError> {
 
 /// Rebuilds the projection from the start of the log and swaps it in (resuming a rebuild a
 /// kill interrupted unless `fresh`). Returns the events replayed.
-pub async fn rebuild(store: &EventStore, page: i64, fresh: bool, progress: impl FnMut(u64)) -> Result<u64, StoreError> {
+/// With `persons`, each attempt's person is tagged too (see [`Projector::with_persons`]).
+pub async fn rebuild(
+    store: &EventStore,
+    persons: Option<Vault>,
+    page: i64,
+    fresh: bool,
+    progress: impl FnMut(u64),
+) -> Result<u64, StoreError> {
     prepare_rebuild(store.pool(), fresh).await?;
     let mut projector = Projector::new(store.clone(), NEXT, page);
+    if let Some(vault) = persons {
+        projector = projector.with_persons(vault);
+    }
     let written = projector.catch_up(progress).await?;
     swap_in(store.pool()).await?;
     Ok(written)
-}
-
-/// Answers `query` from the live projection, streaming its rows.
-pub async fn answer(pool: &sqlx::PgPool, query: &FunnelQuery) -> Result<FunnelAnswer, StoreError> {
-    use futures::TryStreamExt;
-    let sql = format!(
-        "SELECT attempt, variant, brand, partner, os, platform, day, started_at, marks, refusal FROM {LIVE} \
-         WHERE flow = $1 AND day BETWEEN $2 AND $3 AND ($4::text IS NULL OR variant = $4)"
-    );
-    let mut rows = sqlx::query(&sql)
-        .bind(query.funnel.flow)
-        .bind(query.from)
-        .bind(query.to)
-        .bind(query.funnel.variant)
-        .fetch(pool);
-    let mut answer = FunnelAnswer::default();
-    while let Some(row) = rows.try_next().await? {
-        let attempt = AttemptFacts {
-            attempt: row.try_get("attempt")?,
-            flow: query.funnel.flow,
-            started: row.try_get("started_at")?,
-            facts: Facts {
-                variant: row.try_get("variant")?,
-                brand: row.try_get("brand")?,
-                partner: row.try_get("partner")?,
-                os: row.try_get("os")?,
-                platform: row.try_get("platform")?,
-                day: row.try_get("day")?,
-            },
-            marks: marks_of(&row.try_get::<Value, _>("marks")?),
-            refusal: row.try_get("refusal")?,
-        };
-        answer.add(query, &attempt);
-    }
-    Ok(answer)
 }

@@ -11,6 +11,8 @@ use crate::flow::{decode, Flow, Outcome};
 use crate::flows::activation::ActivationFlow;
 use crate::flows::cloud::CloudFlow;
 use crate::flows::download::DownloadFlow;
+use crate::pii::proof::Proof;
+use crate::pii::KeyRef;
 use crate::types::RecordedEvent;
 
 /// A refusal by an abuse limit (issue 17), recorded in the attempt by the portal.
@@ -142,6 +144,9 @@ pub struct AttemptFacts {
     pub marks: Vec<(String, i64)>,
     /// The message a refused visitor read (`{link}` as "aqui").
     pub refusal: Option<String>,
+    /// The person, when the attempt proved a phone: a keyed tag the projection keeps
+    /// (`funnel::person`), never the phone nor its look-up hash. `None` from a track.
+    pub person: Option<String>,
 }
 
 /// A flow's state folded event by event, for its outcome.
@@ -187,6 +192,8 @@ pub struct AttemptTrack {
     /// The message of the last abuse limit that refused the visitor (`abuse.limited`, which
     /// the flow's fold does not know): their refusal when the flow records none.
     limited: Option<String>,
+    /// The phones the visitor proved with an SMS code: who the attempt's person is.
+    proof: Proof,
 }
 
 impl AttemptTrack {
@@ -203,6 +210,7 @@ impl AttemptTrack {
             marks: Vec::new(),
             fold: fold_for(flow),
             limited: None,
+            proof: Proof::default(),
         };
         track.observe(first);
         Some(track)
@@ -212,6 +220,7 @@ impl AttemptTrack {
     pub fn observe(&mut self, event: &RecordedEvent) {
         self.last_seen = self.last_seen.max(event.recorded_at);
         self.fold.apply(event);
+        self.proof.observe(&event.event_type, &event.payload);
         if event.event_type == LIMITED_EVENT {
             self.limited = event.payload.get("message").and_then(Value::as_str).map(str::to_string);
         }
@@ -232,6 +241,11 @@ impl AttemptTrack {
         self.last_seen
     }
 
+    /// The key of the phone the attempt proved last (its person), if any.
+    pub fn proved_phone(&self) -> Option<KeyRef> {
+        self.proof.last_proved()
+    }
+
     pub fn facts(&self) -> &Facts {
         &self.facts
     }
@@ -248,6 +262,7 @@ impl AttemptTrack {
             facts: self.facts.clone(),
             marks: self.marks.iter().map(|(t, at)| ((*t).to_string(), *at)).collect(),
             refusal,
+            person: None,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod marker;
+pub mod proof;
 mod reveal;
 mod sealed;
 mod secret_box;

@@ -1,5 +1,7 @@
 //! The analysts' side: funnels answered from the maintained projection (docs/funnels.md), kept
-//! current by a task of the server ([`projector::spawn`]).
+//! current by a task of the server ([`projector::spawn`]), and the attempts behind a drop-off
+//! ([`dropoff`]).
 
+pub mod dropoff;
 pub mod projector;
 pub mod question;

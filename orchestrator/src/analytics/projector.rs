@@ -3,6 +3,7 @@
 //! checkpoint's row lock lets one write at a time, and a loser only drops its cache.
 
 use events::funnel::projection::{Projector, Step, LIVE};
+use events::pii::Vault;
 use events::EventStore;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -10,11 +11,12 @@ use tokio::task::JoinHandle;
 /// Events per page (and per transaction).
 const PAGE: i64 = 2_000;
 
-pub fn spawn(store: EventStore, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+/// `vault` tags each attempt's person (counting people, `events::funnel::person`).
+pub fn spawn(store: EventStore, vault: Vault, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let until = crate::shutdown::stopped(stop);
         tokio::pin!(until);
-        let mut projector = Projector::new(store, LIVE, PAGE);
+        let mut projector = Projector::new(store, LIVE, PAGE).with_persons(vault);
         loop {
             let pause = match projector.step().await {
                 Ok(Step::Wrote(_) | Step::Raced) => std::time::Duration::ZERO,

@@ -2,7 +2,7 @@
 //! named with a Portuguese message (the page shows it beside the field).
 
 use chrono::{Duration, NaiveDate};
-use events::funnel::{funnel, Breakdown, FunnelQuery, Order};
+use events::funnel::{funnel, Breakdown, Count, FunnelQuery, Order};
 use serde::Deserialize;
 
 /// The query string as sent: text, so that every mistake gets our message, not a parser's.
@@ -15,6 +15,12 @@ pub struct Params {
     pub window: Option<String>,
     pub order: Option<String>,
     pub breakdown: Option<String>,
+    /// `attempts` (default) or `people`.
+    pub count: Option<String>,
+    /// The drill-down's (`dropoff`): the step (from 0), the page (from 1), the breakdown value.
+    pub step: Option<String>,
+    pub page: Option<String>,
+    pub group: Option<String>,
 }
 
 /// A field the analyst must fix, and why.
@@ -24,8 +30,16 @@ pub struct BadField {
     pub message: String,
 }
 
-fn bad(field: &'static str, message: &str) -> BadField {
+pub(crate) fn bad(field: &'static str, message: &str) -> BadField {
     BadField { field, message: message.to_string() }
+}
+
+/// What the funnel counts: attempts unless `count=people`.
+pub fn parse_count(params: &Params) -> Result<Count, BadField> {
+    match params.count.as_deref().filter(|c| !c.is_empty()) {
+        None => Ok(Count::Attempts),
+        Some(text) => Count::parse(text).ok_or_else(|| bad("count", crate::texts::QUESTION_COUNT_UNKNOWN)),
+    }
 }
 
 /// The longest window a question may ask (a year).
@@ -131,5 +145,14 @@ mod tests {
         assert_eq!(field(&[("flow", "cloud"), ("window", "dois")]), "window");
         assert_eq!(field(&[("flow", "cloud"), ("order", "random")]), "order");
         assert_eq!(field(&[("flow", "cloud"), ("breakdown", "cpf")]), "breakdown");
+    }
+
+    #[test]
+    fn the_count_is_attempts_unless_people_are_asked_for() {
+        let count = |pairs: &[(&str, &str)]| parse_count(&params(pairs));
+        assert_eq!(count(&[]), Ok(Count::Attempts));
+        assert_eq!(count(&[("count", "")]), Ok(Count::Attempts));
+        assert_eq!(count(&[("count", "people")]), Ok(Count::People));
+        assert_eq!(count(&[("count", "pessoas")]).map_err(|b| b.field), Err("count"));
     }
 }

@@ -1,6 +1,8 @@
 //! `GET /api/analytics/funnel`: the funnel page's question answered from the projection, for
 //! analysts and admins. The same maths as `replay funnel` (events::funnel), fed the projection's
 //! rows instead of the log, so both give the same numbers for the same question.
+//! `GET /api/analytics/funnel/dropped`: the attempts behind one step's drop-off, by the same
+//! definition, a page at a time.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -8,10 +10,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use chrono::{SecondsFormat, Utc};
 use events::funnel::projection::{self, LIVE};
-use events::funnel::{sao_paulo, FunnelAnswer, FunnelQuery};
+use events::funnel::{read, sao_paulo, Count, DroppedPage, FunnelAnswer, FunnelQuery};
 use serde_json::{json, Value};
 
-use crate::analytics::question::{parse, Params};
+use crate::analytics::dropoff::{self, anonymous_id, Drill, PER_PAGE};
+use crate::analytics::question::{parse, parse_count, BadField, Params};
 use crate::error::ApiError;
 use crate::http::state::AppState;
 use crate::staff::auth::AnalystStaff;
@@ -20,7 +23,21 @@ use crate::staff::auth::AnalystStaff;
 pub const TOP_REFUSALS: usize = 5;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/analytics/funnel", get(funnel))
+    Router::new().route("/api/analytics/funnel", get(funnel)).route("/api/analytics/funnel/dropped", get(dropped))
+}
+
+fn bad_field(bad: BadField) -> ApiError {
+    ApiError::BadField { field: bad.field, message: bad.message }
+}
+
+/// The question and what it counts, from the query string.
+fn question(params: Result<Query<Params>, QueryRejection>) -> Result<(Params, FunnelQuery, Count), ApiError> {
+    let Query(params) =
+        params.map_err(|_| ApiError::BadField { field: "flow", message: crate::texts::QUESTION_UNREADABLE.into() })?;
+    let today = Utc::now().with_timezone(&sao_paulo()).date_naive();
+    let query = parse(&params, today).map_err(bad_field)?;
+    let count = parse_count(&params).map_err(bad_field)?;
+    Ok((params, query, count))
 }
 
 async fn funnel(
@@ -28,16 +45,70 @@ async fn funnel(
     State(state): State<AppState>,
     params: Result<Query<Params>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(params) =
-        params.map_err(|_| ApiError::BadField { field: "flow", message: crate::texts::QUESTION_UNREADABLE.into() })?;
-    let today = Utc::now().with_timezone(&sao_paulo()).date_naive();
-    let query = parse(&params, today).map_err(|bad| ApiError::BadField { field: bad.field, message: bad.message })?;
+    let (_, query, count) = question(params)?;
     // Read where the read side is (a standby when there is one), its lag beside the answer.
     let standing = projection::standing(&state.reads.db, LIVE).await?;
-    let answer = projection::answer(&state.reads.db, &query).await?;
-    let mut rendered = render(&query, &answer, standing.updated_at);
-    rendered["read_lag_seconds"] = json!(state.reads.lag_seconds().await?);
-    Ok(Json(rendered))
+    let answer = read::answer(&state.reads.db, &query, count).await?;
+    let mut body = render(&query, &answer, standing.updated_at);
+    body["count"] = json!(count.as_str());
+    body["read_lag_seconds"] = json!(state.reads.lag_seconds().await?);
+    Ok(Json(body))
+}
+
+async fn dropped(
+    AnalystStaff(staff): AnalystStaff,
+    State(state): State<AppState>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let (params, query, count) = question(params)?;
+    let drill = dropoff::parse(&params, &query).map_err(bad_field)?;
+    let page = read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?;
+    // Staff who may open an attempt in the support console see its id; analysts an anonymous one.
+    let ids = if staff.role.may_support() { Ids::Attempt } else { Ids::Anonymous(&state.vault) };
+    Ok(Json(render_dropped(&query, count, &drill, &page, ids)))
+}
+
+/// Which ids the drill-down shows.
+pub enum Ids<'a> {
+    Attempt,
+    Anonymous(&'a events::pii::Vault),
+}
+
+/// The drill-down as the page reads it (docs/openapi.yaml, `DroppedAttempts`).
+pub fn render_dropped(query: &FunnelQuery, count: Count, drill: &Drill, page: &DroppedPage, ids: Ids<'_>) -> Value {
+    let attempts: Vec<Value> = page
+        .rows
+        .iter()
+        .map(|row| {
+            let (id, console) = match ids {
+                Ids::Attempt => (row.attempt.clone(), Some(format!("/suporte/tentativas/{}", row.attempt))),
+                Ids::Anonymous(vault) => (anonymous_id(vault, &row.attempt), None),
+            };
+            json!({
+                "id": id,
+                "console": console,
+                "started_at": row.started.with_timezone(&sao_paulo()).to_rfc3339_opts(SecondsFormat::Secs, true),
+                "variant": row.variant,
+                "os": row.os,
+                "platform": row.platform,
+                "refusal": row.refusal,
+            })
+        })
+        .collect();
+    let step = &query.funnel.steps[drill.step];
+    json!({
+        "count": count.as_str(),
+        "step": drill.step,
+        "step_key": step.key,
+        "step_label": step.label,
+        "group": drill.group,
+        "ids": match ids { Ids::Attempt => "attempt", Ids::Anonymous(_) => "anonymous" },
+        "page": drill.page,
+        "per_page": PER_PAGE,
+        "total": page.total,
+        "pages": page.total.div_ceil(PER_PAGE),
+        "attempts": attempts,
+    })
 }
 
 /// The answer as the page reads it (docs/funnels.md, "The funnel page").

@@ -199,5 +199,10 @@ async fn carry_out(db: &PgPool, vault: &Vault, plan: Plan) -> anyhow::Result<Era
             subjects += 1;
         }
     }
+    // The funnels' people of those attempts (keyed tags of the forgotten subjects) go too:
+    // after the keys, so the projector finds no subject to tag them with again.
+    let forgotten: Vec<Uuid> = plan.forget.iter().copied().collect();
+    let projections = [events::funnel::projection::LIVE, events::funnel::projection::NEXT];
+    events::funnel::person::forget(db, vault, &projections, &touched, &forgotten).await?;
     Ok(Erased { subjects, attempts: plan.touched.len(), secrets, left: plan.left })
 }

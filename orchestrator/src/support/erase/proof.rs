@@ -1,6 +1,6 @@
 //! Which personal data an attempt *proved*: the phones whose SMS code the attempt confirmed.
 //! Pure: it reads the stream's events in order and names the sealed fields' keys, never a
-//! clear value.
+//! clear value; the rule itself is `events::pii::proof`, which the funnel's people count uses too.
 //!
 //! A phone is proved in an attempt when the attempt's code was confirmed while that phone was
 //! the one the code went to: the last phone a form carried before `code.validated` (activation,
@@ -10,38 +10,19 @@
 
 use std::collections::BTreeSet;
 
-use events::pii::{KeyRef, PiiKind, Sealed};
+use events::pii::proof::Proof;
+pub use events::pii::proof::CONFIRMED;
+use events::pii::KeyRef;
 use serde_json::Value;
-
-/// The event types that say the code sent to the attempt's phone was confirmed.
-pub const CONFIRMED: [&str; 2] = ["code.validated", "code.confirmed"];
 
 /// The key references (links, or subjects in events older than links) of the phones the
 /// attempt proved, given its events' `(type, payload)` in stream order.
 pub fn proved_phones<'a>(events: impl IntoIterator<Item = (&'a str, &'a Value)>) -> BTreeSet<KeyRef> {
-    let mut proved = BTreeSet::new();
-    let mut current: Option<KeyRef> = None;
+    let mut proof = Proof::default();
     for (event_type, payload) in events {
-        if let Some(phone) = last_phone(payload) {
-            current = Some(phone);
-        }
-        if CONFIRMED.contains(&event_type) {
-            proved.extend(current);
-        }
+        proof.observe(event_type, payload);
     }
-    proved
-}
-
-/// The key of the last sealed phone field in `payload` (depth first, in document order).
-fn last_phone(payload: &Value) -> Option<KeyRef> {
-    if Sealed::is_sealed(payload) {
-        return Sealed::from_value(payload).ok().filter(|s| s.kind == PiiKind::Phone).map(|s| s.key);
-    }
-    match payload {
-        Value::Object(map) => map.values().rev().find_map(last_phone),
-        Value::Array(items) => items.iter().rev().find_map(last_phone),
-        _ => None,
-    }
+    proof.proved().clone()
 }
 
 #[cfg(test)]

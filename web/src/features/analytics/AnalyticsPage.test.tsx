@@ -198,14 +198,22 @@ describe('/analise funnels', () => {
     const [, first, second] = within(table).getAllByRole('row');
     const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
     expect(within(first).getByRole('rowheader').textContent).toBe('Abriu a página');
-    expect(cells(first)).toEqual(['120', '100%', '100%', '20', 'Número de celular não encontrado. (7)', '—', '—']);
+    expect(cells(first)).toEqual([
+      '120',
+      '100%',
+      '100%',
+      '20Ver tentativas que pararam aqui (Abriu a página)',
+      'Número de celular não encontrado. (7)',
+      '—',
+      '—',
+    ]);
     expect(within(second).getByRole('rowheader').textContent).toBe('Enviou celular e CPF/CNPJ');
     expect(cells(second)).toEqual(['100', '83,3%', '83,3%', '0', '—', '5,2 s', '19 s']);
 
     expect(screen.getByText('Dados atualizados em 23/11/2026, 09:00 (horário de Brasília).')).toBeTruthy();
     expect(
       screen.getByText(
-        'Ativação EXA Segurança · TIM (/seguranca/tim) · 01/11/2026 a 23/11/2026 · janela de 14 dias · ordem sequencial · por sistema operacional',
+        'Ativação EXA Segurança · TIM (/seguranca/tim) · 01/11/2026 a 23/11/2026 · janela de 14 dias · ordem sequencial · por sistema operacional · contando tentativas',
       ),
     ).toBeTruthy();
   });

@@ -15,6 +15,10 @@ export type Order = (typeof ORDERS)[number];
 export const BREAKDOWNS = ['variant', 'partner', 'brand', 'os', 'platform', 'day'] as const;
 export type Breakdown = (typeof BREAKDOWNS)[number];
 
+/** What the funnel counts: attempts, or unique people (by the phone they proved; docs/funnels.md). */
+export const COUNTS = ['attempts', 'people'] as const;
+export type Count = (typeof COUNTS)[number];
+
 export interface FunnelStepDef {
   key: string;
   label: string;
@@ -77,6 +81,8 @@ export interface FunnelReply {
   window_days: number;
   order: Order;
   breakdown?: Breakdown | null;
+  /** What the numbers count (attempts when absent). */
+  count?: Count;
   as_of: string;
   /** Seconds the database read was behind the primary (0 unless a standby, issue 28). */
   read_lag_seconds?: number;
@@ -91,4 +97,52 @@ export const ALL_GROUPS_KEY = 'todas';
 /** `params` are the API's own (the page keeps the same ones in its URL; query.ts). */
 export function getFunnel(params: URLSearchParams, signal?: AbortSignal): Promise<FunnelReply> {
   return staffGet<FunnelReply>(`/api/analytics/funnel?${params.toString()}`, signal);
+}
+
+/** One attempt that stopped at a step (GET /api/analytics/funnel/dropped). */
+export interface DroppedAttempt {
+  /** The attempt's id for staff who may open it in the support console; else an anonymous id. */
+  id: string;
+  /** The console's page of the attempt, for those staff; null otherwise. */
+  console: string | null;
+  /** RFC 3339, São Paulo time. */
+  started_at: string;
+  variant: string;
+  os: string;
+  platform: string;
+  /** The message the visitor read, when they were refused. */
+  refusal: string | null;
+}
+
+export interface DroppedReply {
+  count: Count;
+  step: number;
+  step_key: string;
+  step_label: string;
+  group: string | null;
+  ids: 'attempt' | 'anonymous';
+  page: number;
+  per_page: number;
+  total: number;
+  pages: number;
+  attempts: DroppedAttempt[];
+}
+
+/** `params`: the funnel's question plus `step`, `page` and, with a breakdown, `group`. */
+export function getDropped(params: URLSearchParams, signal?: AbortSignal): Promise<DroppedReply> {
+  return staffGet<DroppedReply>(`/api/analytics/funnel/dropped?${params.toString()}`, signal);
+}
+
+/** The question a reply answers, as the API's search parameters (for its drill-downs). */
+export function questionOf(reply: FunnelReply): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set('flow', reply.flow);
+  if (reply.variant) params.set('variant', reply.variant);
+  params.set('from', reply.from);
+  params.set('to', reply.to);
+  params.set('window', String(reply.window_days));
+  params.set('order', reply.order);
+  if (reply.breakdown) params.set('breakdown', reply.breakdown);
+  if (reply.count && reply.count !== 'attempts') params.set('count', reply.count);
+  return params;
 }

@@ -2,7 +2,7 @@
 // ("5,2 s", "3 min 10 s"), the labels of the form's choices and of the breakdown's groups.
 
 import { ACTIVATION_VARIANTS, FLOWS } from '../../lib/flows';
-import { ALL_GROUPS_KEY, type Breakdown, type Flow, type Order, type Variant } from './api';
+import { ALL_GROUPS_KEY, type Breakdown, type Count, type Flow, type Order, type Variant } from './api';
 
 const COUNT = new Intl.NumberFormat('pt-BR');
 const PERCENT = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 1 });
@@ -87,6 +87,22 @@ export function formatAsOf(iso: string): string {
 
 /** 1 → "1 tentativa", 1234 → "1.234 tentativas". */
 export const attemptsCount = (n: number) => (n === 1 ? '1 tentativa' : `${formatCount(n)} tentativas`);
+
+/** 1 → "1 pessoa", 1234 → "1.234 pessoas"; attempts as attemptsCount. */
+export const countOf = (n: number, count: Count = 'attempts') =>
+  count === 'people' ? (n === 1 ? '1 pessoa' : `${formatCount(n)} pessoas`) : attemptsCount(n);
+
+/** What the numbers count, as a heading says it: "tentativas" or "pessoas". */
+export const countNoun = (count: Count = 'attempts') => (count === 'people' ? 'pessoas' : 'tentativas');
+
+export const COUNT_OPTIONS: { value: Count; label: string; hint: string }[] = [
+  { value: 'attempts', label: 'Tentativas', hint: 'Cada tentativa conta uma vez.' },
+  {
+    value: 'people',
+    label: 'Pessoas',
+    hint: 'Cada celular confirmado por SMS conta uma vez; tentativas sem celular confirmado contam uma a uma.',
+  },
+];
 
 /** The flows, with the labels the support console shows too (lib/flows.ts). */
 export const FLOW_OPTIONS: { value: Flow; label: string }[] = FLOWS.map((f) => ({ value: f.key, label: f.label }));

@@ -15,6 +15,7 @@ describe('the funnel query', () => {
       window: '14',
       order: 'sequential',
       breakdown: '',
+      count: 'attempts',
     });
     expect(paramsOf(defaultQuery(now)).toString()).toBe(
       'flow=activation&from=2026-10-25&to=2026-11-23&window=14&order=sequential',
@@ -31,8 +32,16 @@ describe('the funnel query', () => {
       window: '14',
       order: 'sequential',
       breakdown: 'os',
+      count: 'attempts',
     });
     expect(paramsOf(query).toString()).toBe(CARRIER_QUERY);
+  });
+
+  it('asks for people only when they are chosen, and attempts are the default', () => {
+    const people = queryFromParams(new URLSearchParams(`${CARRIER_QUERY}&count=people`));
+    expect(people.count).toBe('people');
+    expect(paramsOf(people).toString()).toBe(`${CARRIER_QUERY}&count=people`);
+    expect(queryFromParams(new URLSearchParams(`${CARRIER_QUERY}&count=todos`)).count).toBe('attempts');
   });
 
   it('drops the variant outside activation and unknown choices, but keeps typed dates and window', () => {

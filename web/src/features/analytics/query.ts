@@ -1,8 +1,19 @@
 // The funnel page's query: the form's values, the page URL's search parameters and the API's
 // query string are one and the same (`?flow=activation&variant=carrier&from=…&to=…&window=14&
-// order=sequential&breakdown=os`), so a pasted link, back and refresh show the same funnel.
+// order=sequential&breakdown=os&count=people`), so a pasted link, back and refresh show the same funnel.
 
-import { BREAKDOWNS, FLOWS, ORDERS, VARIANTS, type Breakdown, type Flow, type Order, type Variant } from './api';
+import {
+  BREAKDOWNS,
+  COUNTS,
+  FLOWS,
+  ORDERS,
+  VARIANTS,
+  type Breakdown,
+  type Count,
+  type Flow,
+  type Order,
+  type Variant,
+} from './api';
 
 /** The form's values as typed: dates and the window stay strings until they are checked. */
 export interface FunnelQuery {
@@ -15,9 +26,11 @@ export interface FunnelQuery {
   order: Order;
   /** '' = no breakdown. */
   breakdown: Breakdown | '';
+  /** Attempts (the default, left out of the URL) or unique people. */
+  count: Count;
 }
 
-export type QueryField = 'flow' | 'variant' | 'from' | 'to' | 'window' | 'order' | 'breakdown';
+export type QueryField = 'flow' | 'variant' | 'from' | 'to' | 'window' | 'order' | 'breakdown' | 'count';
 export type FieldErrors = Partial<Record<QueryField, string>>;
 
 export const DEFAULT_WINDOW = '14';
@@ -60,6 +73,7 @@ export function defaultQuery(now: Date = new Date()): FunnelQuery {
     window: DEFAULT_WINDOW,
     order: 'sequential',
     breakdown: '',
+    count: 'attempts',
   };
 }
 
@@ -81,6 +95,7 @@ export function queryFromParams(params: URLSearchParams, now: Date = new Date())
     window: params.get('window') ?? defaults.window,
     order: oneOf(ORDERS, params.get('order')) ?? defaults.order,
     breakdown: oneOf(BREAKDOWNS, params.get('breakdown')) ?? '',
+    count: oneOf(COUNTS, params.get('count')) ?? defaults.count,
   };
 }
 
@@ -94,6 +109,7 @@ export function paramsOf(query: FunnelQuery): URLSearchParams {
   params.set('window', query.window.trim());
   params.set('order', query.order);
   if (query.breakdown) params.set('breakdown', query.breakdown);
+  if (query.count !== 'attempts') params.set('count', query.count);
   return params;
 }
 

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { BREAKDOWN_OPTIONS, FLOW_OPTIONS, ORDER_OPTIONS, VARIANT_OPTIONS } from '../format';
+import { BREAKDOWN_OPTIONS, COUNT_OPTIONS, FLOW_OPTIONS, ORDER_OPTIONS, VARIANT_OPTIONS } from '../format';
 import { validate, type FieldErrors, type FunnelQuery } from '../query';
 import { FIELD_IDS, FIELD_ORDER, QueryField } from './QueryField';
 
@@ -11,7 +11,7 @@ interface Props {
   onSubmit: (query: FunnelQuery) => void;
 }
 
-/** The question: flow, variant, dates, window, order, breakdown; checked before it is asked. */
+/** The question: flow, variant, dates, window, order, breakdown, count; checked before it is asked. */
 export function FunnelForm({ initial, initialErrors, busy, onSubmit }: Props) {
   const [query, setQuery] = useState<FunnelQuery>(initial);
   const [errors, setErrors] = useState<FieldErrors | null>(null);
@@ -113,6 +113,22 @@ export function FunnelForm({ initial, initialErrors, busy, onSubmit }: Props) {
               onChange={(e) => set('breakdown', e.target.value as FunnelQuery['breakdown'])}
             >
               {BREAKDOWN_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </QueryField>
+        <QueryField
+          field="count"
+          label="Contar"
+          errors={shown}
+          hint={COUNT_OPTIONS.find((o) => o.value === query.count)?.hint}
+        >
+          {(control) => (
+            <select {...control} value={query.count} onChange={(e) => set('count', e.target.value as FunnelQuery['count'])}>
+              {COUNT_OPTIONS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>

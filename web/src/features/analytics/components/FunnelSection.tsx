@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { FunnelReply } from '../api';
 import { chartGroups, funnelBars } from '../bins';
 import { ChartFigure, FunnelChart } from '../Charts';
-import { formatCount, formatPercent } from '../format';
+import { countNoun, formatCount, formatPercent } from '../format';
 
 /** The chart draws at most this many groups; the tables show them all. */
 const CHART_GROUP_LIMIT = 6;
@@ -23,16 +23,16 @@ export function FunnelSection({ reply, labelOf }: { reply: FunnelReply; labelOf:
   return (
     <section className="sp-card an-section" aria-labelledby={titleId}>
       <h2 id={titleId} className="sp-subtitle">
-        Funil
+        Funil, em {countNoun(reply.count)}
       </h2>
       <ChartFigure
         label={label}
         caption={
           <>
-            Quantas tentativas entraram em cada etapa e a porcentagem da primeira etapa
+            Quantas {countNoun(reply.count)} entraram em cada etapa e a porcentagem da primeira etapa
             {groups.length > 1 ? ', por grupo' : ''}.
             {shown.length < reply.groups.length &&
-              ` O gráfico mostra os ${CHART_GROUP_LIMIT} grupos com mais tentativas; as tabelas trazem todos os ${reply.groups.length}.`}
+              ` O gráfico mostra os ${CHART_GROUP_LIMIT} grupos com mais ${countNoun(reply.count)}; as tabelas trazem todos os ${reply.groups.length}.`}
           </>
         }
       >

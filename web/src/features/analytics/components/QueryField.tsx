@@ -9,10 +9,11 @@ export const FIELD_IDS: Record<Field, string> = {
   window: 'an-window',
   order: 'an-order',
   breakdown: 'an-breakdown',
+  count: 'an-count',
 };
 
 /** The form's fields in screen order: the first with an error takes the focus. */
-export const FIELD_ORDER: Field[] = ['flow', 'variant', 'from', 'to', 'window', 'order', 'breakdown'];
+export const FIELD_ORDER: Field[] = ['flow', 'variant', 'from', 'to', 'window', 'order', 'breakdown', 'count'];
 
 /** What the field's control spreads: its id, class and the aria of its hint and error. */
 export interface ControlProps {

@@ -1,7 +1,8 @@
 import type { FunnelReply } from '../api';
 import {
-  attemptsCount,
   breakdownLabel,
+  countNoun,
+  countOf,
   flowOptionLabel,
   formatAsOf,
   formatCount,
@@ -25,6 +26,7 @@ function describeReply(reply: FunnelReply): string {
   parts.push(`janela de ${formatCount(reply.window_days)} ${reply.window_days === 1 ? 'dia' : 'dias'}`);
   parts.push(`ordem ${(ORDER_OPTIONS.find((o) => o.value === reply.order)?.label ?? reply.order).toLowerCase()}`);
   if (reply.breakdown) parts.push(`por ${breakdownLabel(reply.breakdown).toLowerCase()}`);
+  parts.push(`contando ${countNoun(reply.count)}`);
   return parts.join(' · ');
 }
 
@@ -46,7 +48,7 @@ export function Results({ reply, previous }: { reply: FunnelReply; previous?: Fu
       ) : (
         <>
           <p className="an-total">
-            <strong>{attemptsCount(attempts)}</strong> no período
+            <strong>{countOf(attempts, reply.count)}</strong> no período
             {reply.groups.length > 1 ? `, em ${formatCount(reply.groups.length)} grupos` : ''}.
           </p>
           <FunnelSection reply={reply} labelOf={labelOf} />
