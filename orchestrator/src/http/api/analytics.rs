@@ -62,7 +62,8 @@ async fn dropped(
 ) -> Result<Json<Value>, ApiError> {
     let (params, query, count) = question(params)?;
     let drill = dropoff::parse(&params, &query).map_err(bad_field)?;
-    let page = read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?;
+    let page =
+        read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?;
     // Staff who may open an attempt in the support console see its id; analysts an anonymous one.
     let ids = if staff.role.may_support() { Ids::Attempt } else { Ids::Anonymous(&state.vault) };
     Ok(Json(render_dropped(&query, count, &drill, &page, ids)))
