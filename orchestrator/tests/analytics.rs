@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::console::added_and_signed_in;
 use common::{spawn_app, TestApp};
 use events::funnel::projection::{Projector, LIVE};
 use events::funnel::{funnel, Breakdown, FunnelQuery, Order};
@@ -15,24 +16,6 @@ use orchestrator::staff::Role;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
-
-use common::staff::PASSWORD;
-
-async fn signed_in(app: &TestApp, db: &PgPool, email: &str, role: Role) -> String {
-    common::staff::add(db, email, role).await;
-    let code = common::staff::code_now(db, email).await;
-    let response = app
-        .client
-        .post(app.url("/api/staff/session"))
-        .header("origin", format!("http://{}", app.addr))
-        .json(&json!({ "email": email, "password": PASSWORD, "code": code }))
-        .send()
-        .await
-        .expect("sign-in");
-    assert_eq!(response.status(), StatusCode::OK);
-    let cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).expect("cookie");
-    cookie.split(';').next().expect("pair").to_string()
-}
 
 async fn ask(app: &TestApp, cookie: Option<&str>, query: &str) -> (StatusCode, Value) {
     let mut request = app.client.get(app.url(&format!("/api/analytics/funnel?{query}")));
@@ -99,7 +82,7 @@ async fn the_page_and_replay_funnel_give_the_same_numbers_for_the_same_question(
     let store = EventStore::new(db.clone());
     Projector::new(store.clone(), LIVE, 1_000).catch_up(|_| {}).await.expect("projected");
     let app = spawn_app(db.clone()).await;
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
 
     let today = chrono::Utc::now().with_timezone(&events::funnel::sao_paulo()).date_naive();
     let (from, to) = (today - chrono::Duration::days(25), today);
@@ -162,18 +145,18 @@ async fn only_analysts_and_admins_ask_and_bad_questions_name_their_field(db: PgP
         (status, body["message"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("Sua sessão terminou. Entre de novo."))
     );
-    let support = signed_in(&app, &db, "suporte@exa.com.br", Role::Support).await;
+    let support = added_and_signed_in(&app, &db, "suporte@exa.com.br", Role::Support).await;
     let (status, body) = ask(&app, Some(&support), "flow=cloud").await;
     assert_eq!(
         (status, body["message"].as_str()),
         (StatusCode::FORBIDDEN, Some("Você não tem permissão para esta ação."))
     );
-    let admin = signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
+    let admin = added_and_signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
     let (status, body) = ask(&app, Some(&admin), "flow=cloud").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["groups"], json!([]), "no attempts yet");
 
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
     for (query, field, message) in [
         ("flow=cloud&from=2026-11-10&to=2026-11-01", "to", "A data final não pode ser antes da inicial."),
         ("flow=cloud&window=0", "window", "A janela precisa ser de 1 a 365 dias."),
@@ -195,7 +178,7 @@ async fn the_servers_projector_brings_a_new_attempt_to_the_page(db: PgPool) {
         events::pii::Vault::new(db.clone(), Keys::insecure_dev()),
         stop,
     );
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
 
     let response = app.start_download().await;
     assert!(response.status().is_success(), "{}", response.status());

@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::staff::PASSWORD;
+use common::console::added_and_signed_in;
 use common::{spawn_app, TestApp};
 use events::funnel::projection::{self, Projector, LIVE};
 use events::pii::{Keys, Vault};
@@ -22,22 +22,6 @@ use sqlx::PgPool;
 
 fn vault(db: &PgPool) -> Vault {
     Vault::new(db.clone(), Keys::insecure_dev())
-}
-
-async fn signed_in(app: &TestApp, db: &PgPool, email: &str, role: Role) -> String {
-    common::staff::add(db, email, role).await;
-    let code = common::staff::code_now(db, email).await;
-    let response = app
-        .client
-        .post(app.url("/api/staff/session"))
-        .header("origin", format!("http://{}", app.addr))
-        .json(&json!({ "email": email, "password": PASSWORD, "code": code }))
-        .send()
-        .await
-        .expect("sign-in");
-    assert_eq!(response.status(), StatusCode::OK);
-    let cookie = response.headers().get("set-cookie").and_then(|v| v.to_str().ok()).expect("cookie");
-    cookie.split(';').next().expect("pair").to_string()
 }
 
 async fn get(app: &TestApp, cookie: &str, path: &str) -> (StatusCode, Value) {
@@ -83,7 +67,7 @@ async fn all_pages(app: &TestApp, cookie: &str, query: &str) -> (Vec<Value>, BTr
 async fn each_steps_drop_off_lists_as_many_attempts_as_the_funnel_says_newest_first(db: PgPool) {
     seeded(&db).await;
     let app = spawn_app(db.clone()).await;
-    let admin = signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
+    let admin = added_and_signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
     let mut listed_somewhere = 0;
     for (flow, rest) in [
         ("activation", "&variant=carrier&order=sequential"),
@@ -126,8 +110,8 @@ async fn each_steps_drop_off_lists_as_many_attempts_as_the_funnel_says_newest_fi
 async fn admins_open_the_attempts_in_the_console_and_analysts_see_anonymous_ids(db: PgPool) {
     seeded(&db).await;
     let app = spawn_app(db.clone()).await;
-    let admin = signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let admin = added_and_signed_in(&app, &db, "admin@exa.com.br", Role::Admin).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
     // The step where most stopped.
     let (_, funnel) = get(&app, &analyst, &format!("/api/analytics/funnel?{}", question("cloud", ""))).await;
     let dropped: Vec<u64> = funnel["groups"][0]["steps"]
@@ -176,7 +160,7 @@ async fn admins_open_the_attempts_in_the_console_and_analysts_see_anonymous_ids(
 #[sqlx::test(migrations = "../migrations")]
 async fn bad_drill_downs_name_their_field_and_support_staff_are_refused(db: PgPool) {
     let app = spawn_app(db.clone()).await;
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
     for (rest, field, message) in [
         ("", "step", "Escolha a etapa."),
         ("&step=5", "step", "Etapa desconhecida nesse funil."),
@@ -191,7 +175,7 @@ async fn bad_drill_downs_name_their_field_and_support_staff_are_refused(db: PgPo
     }
     let (status, body) = get(&app, &analyst, "/api/analytics/funnel?flow=cloud&count=todos").await;
     assert_eq!((status, body["field"].as_str()), (StatusCode::BAD_REQUEST, Some("count")));
-    let support = signed_in(&app, &db, "suporte@exa.com.br", Role::Support).await;
+    let support = added_and_signed_in(&app, &db, "suporte@exa.com.br", Role::Support).await;
     let (status, _) = get(&app, &support, "/api/analytics/funnel/dropped?flow=cloud&step=1").await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
@@ -214,7 +198,7 @@ async fn people_entered_by_sql(db: &PgPool, from: &str, to: &str) -> i64 {
 async fn people_are_counted_by_the_phone_they_proved_and_an_erased_person_is_none(db: PgPool) {
     seeded(&db).await;
     let app = spawn_app(db.clone()).await;
-    let analyst = signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
+    let analyst = added_and_signed_in(&app, &db, "ana@exa.com.br", Role::Analyst).await;
     let query = question("cloud", "");
     let (from, to) = (&query[16..26], &query[30..40]);
     let entered = |body: &Value| body["groups"][0]["steps"][0]["entered"].as_u64().expect("entered");

@@ -39,6 +39,17 @@ pub async fn sign_in(app: &TestApp, email: &str) -> Signed {
     Signed { cookie, csrf: body["csrf_token"].as_str().expect("csrf").to_string() }
 }
 
+/// Adds `email` with `role` and signs them in; their session cookie.
+pub async fn added_and_signed_in(
+    app: &TestApp,
+    db: &sqlx::PgPool,
+    email: &str,
+    role: orchestrator::staff::Role,
+) -> String {
+    super::staff::add(db, email, role).await;
+    sign_in(app, email).await.cookie
+}
+
 pub async fn get(app: &TestApp, signed: &Signed, path: &str) -> (StatusCode, Value) {
     let response = app.client.get(app.url(path)).header("cookie", &signed.cookie).send().await.expect("get");
     let status = response.status();
