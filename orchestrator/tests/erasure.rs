@@ -240,7 +240,8 @@ async fn after_the_persons_erasure_their_serial_opens_nothing_and_finds_no_attem
 
     let erased = erase_phone(&db, "11910000001").await;
 
-    assert_eq!((erased.subjects, erased.attempts), (1, 1), "{erased:?}");
+    // Two keys: the phone's, and the attempt's own, which sealed the serial.
+    assert_eq!((erased.subjects, erased.attempts), (2, 1), "{erased:?}");
     assert_eq!(opened(&db, &visitor.id, "details.submitted", 0, "serial").await, Opened::Erased);
     assert!(search(SERIAL).await.is_empty(), "the serial links none of the person's attempts");
     let tags: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_value_tags").fetch_one(&db).await.expect("tags");
@@ -253,4 +254,13 @@ async fn after_the_persons_erasure_their_serial_opens_nothing_and_finds_no_attem
     .await
     .expect("audit");
     assert_eq!(looked_up, 3, "every look-up by serial is audited");
+    // By the attempts it found, never by a hash of the serial that would outlive the erasure.
+    let hashed: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM events WHERE event_type = 'staff.looked_up' AND payload->>'kind' = 'serial' \
+         AND (payload ? 'hash' OR NOT payload ? 'attempts')",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("audit");
+    assert_eq!(hashed, 0);
 }

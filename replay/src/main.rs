@@ -184,22 +184,31 @@ fn events_bar(total: i64) -> anyhow::Result<ProgressBar> {
     Ok(progress)
 }
 
-/// Bad input: a clear message and exit code 2, as clap does for its own errors.
-/// The portal's keys (PII_KEK_HEX and PII_HMAC_HEX), or the development keys when both are unset.
-fn keys_of(kek: Option<String>, hmac: Option<String>) -> anyhow::Result<events::pii::Keys> {
+/// The portal's keys (PII_KEK_HEX and PII_HMAC_HEX). The development keys only with
+/// SANDBOX_MODE=true, as the portal: a projection tagged under other keys than the portal's
+/// would count its people apart from the server's and escape an erasure's match.
+fn keys_of(kek: Option<String>, hmac: Option<String>, sandbox: bool) -> anyhow::Result<events::pii::Keys> {
     Ok(match (kek, hmac) {
         (Some(kek), Some(hmac)) => events::pii::Keys::from_hex(&kek, &hmac).context("PII_KEK_HEX / PII_HMAC_HEX")?,
-        (None, None) => {
-            eprintln!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys");
+        (None, None) if sandbox => {
+            eprintln!("PII_KEK_HEX and PII_HMAC_HEX are unset: using the development keys (SANDBOX_MODE=true)");
             events::pii::Keys::insecure_dev()
         }
+        (None, None) => anyhow::bail!(
+            "PII_KEK_HEX and PII_HMAC_HEX are unset: give the portal's keys (SANDBOX_MODE=true allows the development keys)"
+        ),
         _ => anyhow::bail!("set both PII_KEK_HEX and PII_HMAC_HEX, or neither"),
     })
 }
 
+/// Whether SANDBOX_MODE=true is set (off unless asked for, as the portal's).
+fn sandbox_mode() -> bool {
+    std::env::var("SANDBOX_MODE").is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
+
 /// The vault the projection tags people with (the portal's own keys, from the environment).
 fn persons_vault(pool: &sqlx::PgPool) -> anyhow::Result<events::pii::Vault> {
-    let keys = keys_of(std::env::var("PII_KEK_HEX").ok(), std::env::var("PII_HMAC_HEX").ok())?;
+    let keys = keys_of(std::env::var("PII_KEK_HEX").ok(), std::env::var("PII_HMAC_HEX").ok(), sandbox_mode())?;
     Ok(events::pii::Vault::new(pool.clone(), keys))
 }
 
@@ -372,7 +381,7 @@ async fn main() -> anyhow::Result<()> {
             eprintln!("projeção refeita: {written} eventos lidos, tabela trocada");
         }
         Command::Seed { attempts, days, seed: random_seed, force, batch, pii_kek_hex, pii_hmac_hex } => {
-            let keys = keys_of(pii_kek_hex, pii_hmac_hex)?;
+            let keys = keys_of(pii_kek_hex, pii_hmac_hex, sandbox_mode())?;
             sqlx::migrate!("../migrations").run(&pool).await.context("applying migrations")?;
             // Drawn only on a terminal; silent when stderr is piped.
             let progress = ProgressBar::with_draw_target(Some(attempts), ProgressDrawTarget::stderr());
@@ -387,4 +396,17 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_development_keys_only_in_sandbox_mode() {
+        assert!(keys_of(None, None, true).is_ok());
+        let refused = keys_of(None, None, false).expect_err("no keys outside sandbox mode");
+        assert!(refused.to_string().contains("PII_KEK_HEX"), "{refused}");
+        assert!(keys_of(Some("00".repeat(32)), None, true).is_err(), "one without the other");
+    }
 }

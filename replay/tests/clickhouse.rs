@@ -152,6 +152,7 @@ async fn window_funnel_over_the_export_gives_the_numbers_of_replay_funnel(pool: 
     let output = Command::new(env!("CARGO_BIN_EXE_replay"))
         .args(["export", "--clickhouse", &server.url, "--page", "100"])
         .env("DATABASE_URL", database_url(&pool))
+        .env("SANDBOX_MODE", "true")
         .output()
         .expect("replay export runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

@@ -42,7 +42,7 @@ fn counted_by_duckdb(file: &std::path::Path) -> Vec<u64> {
 
 fn export(pool: &PgPool, flow: &str, variant: Option<&str>, file: &std::path::Path) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_replay"));
-    command.env("DATABASE_URL", database_url(pool)).args([
+    command.env("DATABASE_URL", database_url(pool)).env("SANDBOX_MODE", "true").args([
         "export",
         "--flow",
         flow,

@@ -26,6 +26,7 @@ fn replay_process(db: &PgPool, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_replay"))
         .args(args)
         .env("DATABASE_URL", database_url(db))
+        .env("SANDBOX_MODE", "true")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -87,7 +87,7 @@ br check
 PRIMARY="postgres://postgres@127.0.0.1:$PRIMARY_PORT/postgres"
 RESTORED="postgres://postgres@127.0.0.1:$RESTORED_PORT/postgres"
 psql_at() { psql "$1" -qAtX -v ON_ERROR_STOP=1 -c "$2"; }
-seed() { DATABASE_URL="$PRIMARY" ./target/debug/replay seed --attempts "$1" --seed "$2" --force >/dev/null; }
+seed() { SANDBOX_MODE=true DATABASE_URL="$PRIMARY" ./target/debug/replay seed --attempts "$1" --seed "$2" --force >/dev/null; }
 TODAY="$(date -u +%F)"
 funnel() { DATABASE_URL="$1" ./target/debug/replay funnel --flow activation --from 2000-01-01 --to "$TODAY" --format json; }
 last_checkpoint() { DATABASE_URL="$1" ./target/debug/replay tail --after start | tail -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"])'; }
@@ -148,7 +148,7 @@ wait_for "http://127.0.0.1:$PORTAL_PORT/readyz" 60 || die "the portal did not st
 status="$(curl -sS -o "$W/start.json" -w '%{http_code}' -H 'content-type: application/json' \
   --data '{"flow": "activation", "command": {"type": "start", "variant": "standard"}}' "http://127.0.0.1:$PORTAL_PORT/api/attempts")"
 check "an attempt started on the restored portal" "$status" 201
-DATABASE_URL="$RESTORED" ./target/debug/replay seed --attempts 10 --seed 5 --force >/dev/null
+SANDBOX_MODE=true DATABASE_URL="$RESTORED" ./target/debug/replay seed --attempts 10 --seed 5 --force >/dev/null
 new_events="$(psql_at "$RESTORED" 'SELECT count(*) FROM events')"
 new_events=$((new_events - events_at_t))
 [ "$new_events" -gt 0 ] || die "no event was written after the restore"

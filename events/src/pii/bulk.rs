@@ -60,6 +60,9 @@ pub struct BulkSealer {
     stream: String,
     links: HashMap<Uuid, Uuid>,
     own: Option<(Uuid, [u8; 32])>,
+    /// The current stream's tags already written (a licence carried into a later event is
+    /// tagged once: the table's key is the triple).
+    tagged: std::collections::HashSet<(PiiKind, Vec<u8>, Uuid)>,
     rows: BulkRows,
 }
 
@@ -71,6 +74,7 @@ impl BulkSealer {
             stream: String::new(),
             links: HashMap::new(),
             own: None,
+            tagged: std::collections::HashSet::new(),
             rows: BulkRows::default(),
         }
     }
@@ -80,6 +84,7 @@ impl BulkSealer {
         self.stream = stream.to_string();
         self.links.clear();
         self.own = None;
+        self.tagged.clear();
     }
 
     /// How many people (looked-up subjects) were seen.
@@ -122,50 +127,23 @@ impl BulkSealer {
 
     /// Replaces every `{"$pii_clear": ...}` marker in `payload` by its sealed value, as the
     /// orchestrator's append path does, recording new subjects, look-ups, links and tags:
-    /// licences and serials under the key of the phone in the same payload (else the stream's
-    /// own), so they are sealed after the rest.
+    /// licences and serials under the stream's own key.
     pub fn seal_markers(&mut self, payload: &mut Value, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let mut phone = None;
-        self.seal_pass(payload, at, false, &mut phone)?;
-        self.seal_pass(payload, at, true, &mut phone)
-    }
-
-    fn seal_pass(
-        &mut self,
-        payload: &mut Value,
-        at: DateTime<Utc>,
-        tagged: bool,
-        phone: &mut Option<(Uuid, [u8; 32])>,
-    ) -> Result<(), StoreError> {
         if let Some((kind, clear)) = clear_marker(payload)? {
-            if kind.is_tagged() == tagged {
-                let clear = clear.to_string();
-                let (sealed, person) = self.seal(kind, &clear, at, *phone)?;
-                if kind == PiiKind::Phone {
-                    phone.get_or_insert(person);
-                }
-                *payload = sealed.to_value();
-            }
+            let clear = clear.to_string();
+            *payload = self.seal(kind, &clear, at)?.to_value();
             return Ok(());
         }
         match payload {
-            Value::Object(map) => map.values_mut().try_for_each(|v| self.seal_pass(v, at, tagged, phone)),
-            Value::Array(items) => items.iter_mut().try_for_each(|v| self.seal_pass(v, at, tagged, phone)),
+            Value::Object(map) => map.values_mut().try_for_each(|v| self.seal_markers(v, at)),
+            Value::Array(items) => items.iter_mut().try_for_each(|v| self.seal_markers(v, at)),
             _ => Ok(()),
         }
     }
 
-    fn seal(
-        &mut self,
-        kind: PiiKind,
-        clear: &str,
-        at: DateTime<Utc>,
-        phone: Option<(Uuid, [u8; 32])>,
-    ) -> Result<(Sealed, (Uuid, [u8; 32])), StoreError> {
+    fn seal(&mut self, kind: PiiKind, clear: &str, at: DateTime<Utc>) -> Result<Sealed, StoreError> {
         let normalized = kind.normalize(clear);
-        let (subject, key) = if let Some(person) = phone.filter(|_| kind.is_tagged()) {
-            person
-        } else if kind.is_looked_up() {
+        let (subject, key) = if kind.is_looked_up() {
             let mac = lookup_hmac(&self.keys.hmac, kind, &normalized);
             match self.people.get(&(kind, mac.clone())) {
                 Some(known) => *known,
@@ -202,10 +180,12 @@ impl BulkSealer {
         };
         if kind.is_tagged() {
             let hmac = lookup_hmac(&self.keys.hmac, kind, &normalized);
-            self.rows.tags.push(TagRow { kind, hmac, link_id });
+            if self.tagged.insert((kind, hmac.clone(), link_id)) {
+                self.rows.tags.push(TagRow { kind, hmac, link_id });
+            }
         }
         let (nonce, ct) = crypto::encrypt(&key, &field_aad(subject, kind), normalized.as_bytes())?;
-        Ok((Sealed { key: KeyRef::Link(link_id), kind, nonce: nonce.to_vec(), ct }, (subject, key)))
+        Ok(Sealed { key: KeyRef::Link(link_id), kind, nonce: nonce.to_vec(), ct })
     }
 
     fn new_subject(&mut self) -> Result<(Uuid, [u8; 32]), StoreError> {
@@ -247,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn a_serial_is_sealed_under_the_phone_beside_it_and_tagged_on_its_link() {
+    fn a_serial_is_sealed_under_the_attempts_own_key_and_tagged_once_on_its_link() {
         let mut sealer = BulkSealer::new(Keys::insecure_dev());
         sealer.begin_stream("cloud-a");
         let mut payload = json!({
@@ -255,15 +235,23 @@ mod tests {
             "phone": { "$pii_clear": { "kind": "phone", "value": "5511910000001" } }
         });
         sealer.seal_markers(&mut payload, Utc::now()).expect("seals");
-        assert_eq!(payload["serial"]["$pii"]["link"], payload["phone"]["$pii"]["link"]);
+        // The same serial in a later event of the stream: tagged once.
+        let mut again = json!({ "serial": { "$pii_clear": { "kind": "serial", "value": "PSN-1" } } });
+        sealer.seal_markers(&mut again, Utc::now()).expect("seals");
+        assert_ne!(payload["serial"]["$pii"]["link"], payload["phone"]["$pii"]["link"]);
+        assert_eq!(payload["serial"]["$pii"]["link"], again["serial"]["$pii"]["link"]);
         let rows = sealer.take_rows();
-        assert_eq!((rows.subjects.len(), rows.lookups.len(), rows.links.len()), (1, 1, 1));
+        assert_eq!((rows.subjects.len(), rows.lookups.len(), rows.links.len()), (2, 1, 2));
+        let own = rows
+            .links
+            .iter()
+            .find(|l| Some(l.link_id.to_string()) == payload["serial"]["$pii"]["link"].as_str().map(str::to_string));
         assert_eq!(
             rows.tags,
             vec![TagRow {
                 kind: PiiKind::Serial,
                 hmac: lookup_hmac(&Keys::insecure_dev().hmac, PiiKind::Serial, "PSN-1"),
-                link_id: rows.links[0].link_id
+                link_id: own.expect("the serial's link").link_id
             }]
         );
     }

@@ -55,9 +55,9 @@ pub enum PiiKind {
     /// A support agent's note on an attempt (issue 27): sealed under a key of the attempt,
     /// never looked up nor shown to the visitor, forgotten with the people of the attempt.
     SupportNote,
-    /// An activation licence code (typed, or from `?licenca=`; issue 26): sealed under the key
-    /// of the phone typed beside it (the attempt's own key when none is), found again through a
-    /// keyed tag per attempt ([`PiiKind::is_tagged`]), shown in clear to the attempt's visitor.
+    /// An activation licence code (typed, or from `?licenca=`; issue 26): sealed under the
+    /// attempt's own key, found again through a keyed tag per attempt ([`PiiKind::is_tagged`]),
+    /// shown in clear to the attempt's visitor.
     Licence,
     /// A cloud camera's serial number (issue 26): sealed and found as a licence is.
     Serial,
@@ -93,10 +93,11 @@ impl PiiKind {
         )
     }
 
-    /// Whether a value of this kind is sealed under the key of the phone typed in the same event
-    /// (so erasing that person shreds it too) and tagged per attempt with a keyed hash, so
-    /// support still finds the attempts by it while that key exists: licences and serials. A
-    /// code is no person (a device is sold, a licence is shared), so it gets no subject of its own.
+    /// Whether a value of this kind is sealed under the attempt's own key (so an erasure that
+    /// reaches the attempt shreds it, whichever phone was typed beside it) and tagged per attempt
+    /// with a keyed hash, so support still finds the attempts by it while that key exists:
+    /// licences and serials. A code is no person (a device is sold, a licence is shared), so it
+    /// gets no subject of its own.
     pub fn is_tagged(self) -> bool {
         matches!(self, PiiKind::Licence | PiiKind::Serial)
     }

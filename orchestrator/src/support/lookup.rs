@@ -62,8 +62,12 @@ pub async fn summaries(sources: &Sources<'_>, key: &Key, filters: &Filters) -> R
         Key::Phone(p) => person_search(vault, PiiKind::Phone, p).await?,
         Key::Document(d) => person_search(vault, PiiKind::CpfCnpj, d).await?,
         Key::Email(e) => person_search(vault, PiiKind::Email, e).await?,
+        // The trail names the attempts found, not the serial: a hash of it under the portal's
+        // key would outlive the person's erasure and still tie it to these dates.
         Key::Serial(s) => {
-            (serial_search(vault, s).await?, json!({ "kind": "serial", "hash": hex::encode(vault.tag(AUDIT_TAG, s)) }))
+            let streams = serial_search(vault, s).await?;
+            let audit = json!({ "kind": "serial", "attempts": streams });
+            (streams, audit)
         }
         Key::Id(id) => (
             StreamId::parse(id).map(|s| vec![s.as_str().to_string()]).unwrap_or_default(),

@@ -11,10 +11,10 @@ use serde_json::Value;
 /// caller's transaction: the subjects, look-ups and links it writes exist only if that
 /// transaction commits (a command that fails leaves none behind).
 ///
-/// Licences and serials ([`PiiKind::is_tagged`]) are sealed under the key of the phone typed
-/// in the same event (erasing that person shreds them too), or the attempt's own key when the
-/// event has no phone (a licence from the link, before any phone), and tagged for support's
-/// look-up on that key's link.
+/// Licences and serials ([`PiiKind::is_tagged`]) are sealed under the attempt's own key and
+/// tagged for support's look-up on its link: an erasure that reaches the attempt (the person
+/// proved a phone in it) shreds them, whichever phone was typed beside them, and one that does
+/// not (a phone someone else typed there) leaves the attempt's owner's licence alone.
 pub async fn seal_markers_in(
     vault: &Vault,
     conn: &mut sqlx::PgConnection,
@@ -23,21 +23,13 @@ pub async fn seal_markers_in(
 ) -> Result<(), StoreError> {
     let mut found = Vec::new();
     collect_markers(payload, &mut Vec::new(), &mut found)?;
-    // The phone first: what is sealed beside it needs its link.
-    found.sort_by_key(|(_, kind, _)| kind.is_tagged());
-    let mut phone_link = None;
     for (path, kind, clear) in found {
-        let link = match (kind.is_tagged(), kind.is_looked_up(), phone_link) {
-            (true, _, Some(phone)) => phone,
-            (false, true, _) => {
-                let subject = vault.subject_for_in(&mut *conn, kind, &clear).await?;
-                vault.link_stream_in_tx(&mut *conn, subject, stream).await?
-            }
-            _ => vault.attempt_subject_in(&mut *conn, stream).await?,
+        let link = if kind.is_looked_up() && !kind.is_tagged() {
+            let subject = vault.subject_for_in(&mut *conn, kind, &clear).await?;
+            vault.link_stream_in_tx(&mut *conn, subject, stream).await?
+        } else {
+            vault.attempt_subject_in(&mut *conn, stream).await?
         };
-        if kind == PiiKind::Phone {
-            phone_link.get_or_insert(link);
-        }
         let normalized = kind.normalize(&clear);
         if kind.is_tagged() {
             vault.tag_value_in(&mut *conn, link, kind, &normalized).await?;

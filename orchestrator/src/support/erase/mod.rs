@@ -203,6 +203,9 @@ async fn carry_out(db: &PgPool, vault: &Vault, plan: Plan) -> anyhow::Result<Era
     // after the keys, so the projector finds no subject to tag them with again.
     let forgotten: Vec<Uuid> = plan.forget.iter().copied().collect();
     let projections = [events::funnel::projection::LIVE, events::funnel::projection::NEXT];
-    events::funnel::person::forget(db, vault, &projections, &touched, &forgotten).await?;
+    // Only the person's attempts by id: another's that merely mentions a forgotten subject
+    // keeps its own person (the tags of the forgotten subjects reach any row of theirs).
+    let theirs: Vec<String> = plan.attempts.iter().cloned().collect();
+    events::funnel::person::forget(db, vault, &projections, &theirs, &forgotten).await?;
     Ok(Erased { subjects, attempts: plan.touched.len(), secrets, left: plan.left })
 }

@@ -80,7 +80,7 @@ export function DroppedList({ question, step, stepLabel, group, groupLabel, coun
                     <th scope="col">Variante</th>
                     <th scope="col">Sistema</th>
                     <th scope="col">Plataforma</th>
-                    <th scope="col">Recusa que a pessoa leu</th>
+                    <th scope="col">Mensagem de recusa exibida</th>
                   </tr>
                 </thead>
                 <tbody>
