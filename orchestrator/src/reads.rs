@@ -15,14 +15,15 @@ pub struct Reads {
 }
 
 /// How far behind the primary the read side is, in seconds: 0 on a primary, and 0 on a standby
-/// still streaming from it that has replayed everything it received (an idle primary sends
+/// whose WAL receiver runs (its row, with the pid any role may see: the status column needs
+/// pg_read_all_stats) and that has replayed everything it received (an idle primary sends
 /// nothing new, and the time since its last transaction is not lag); otherwise (behind, or cut
 /// off from the primary and so behind by an unknown amount) the age of the last transaction
 /// replayed.
 const LAG_SQL: &str = "SELECT CASE \
        WHEN NOT pg_is_in_recovery() THEN 0 \
        WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() \
-            AND EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming') THEN 0 \
+            AND EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE pid IS NOT NULL) THEN 0 \
        ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0) \
      END::float8";
 
