@@ -72,9 +72,9 @@ describe('from a drop-off to its attempts', () => {
     const first = within(list).getAllByRole('row')[2];
     expect(within(first).getAllByRole('cell').map((c) => c.textContent)).toEqual([
       '21/11/2026, 09:11',
-      'carrier',
+      'TIM',
       'android',
-      'mobile',
+      'Celular',
       'Número de celular não encontrado.',
     ]);
     expect(document.activeElement?.textContent).toBe('Pararam em “Abriu a página” · android');

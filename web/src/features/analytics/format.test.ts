@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAsOf, formatBound, formatCount, formatDay, formatDurationMs, formatPercent, groupLabel, variantOptionLabel } from './format';
+import { formatAsOf, formatBound, formatCount, formatDay, formatDurationMs, formatPercent, groupLabel, platformLabel, variantOptionLabel } from './format';
 
 describe('funnel numbers in pt-BR', () => {
   it('writes counts and percentages', () => {
@@ -36,5 +36,11 @@ describe('funnel numbers in pt-BR', () => {
     expect(groupLabel('broadband', 'variant')).toBe('Brisanet (/seguranca/ativarbrisanet)');
     expect(groupLabel('2026-11-02', 'day')).toBe('02/11/2026');
     expect(groupLabel('android', 'os')).toBe('android');
+  });
+});
+
+describe('platformLabel', () => {
+  it('names the device kinds the server records in Portuguese', () => {
+    expect(['mobile', 'desktop', 'other', ''].map(platformLabel)).toEqual(['Celular', 'Computador', 'Outro', 'Não informado']);
   });
 });

@@ -146,5 +146,12 @@ export function groupLabel(key: string, breakdown: Breakdown | '' | null | undef
   if (key === '') return 'Não informado';
   if (breakdown === 'variant') return variantOptionLabel(key);
   if (breakdown === 'day') return formatDay(key);
+  if (breakdown === 'platform') return platformLabel(key);
   return key;
+}
+
+/** The coarse device kind the server records (`mobile`, `desktop`, `other`), in Portuguese. */
+export function platformLabel(key: string): string {
+  const labels: Record<string, string> = { mobile: 'Celular', desktop: 'Computador', other: 'Outro' };
+  return labels[key] ?? (key || 'Não informado');
 }

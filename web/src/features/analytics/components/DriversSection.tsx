@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Driver } from '../api';
-import { formatCount, formatPercent } from '../format';
+import { formatCount, formatPercent, platformLabel } from '../format';
 
 const DIMENSION_LABELS: Record<Driver['dimension'], string> = {
   variant: 'Variante',
@@ -57,7 +57,7 @@ export function DriversSection({ drivers }: { drivers: Driver[] }) {
                 <tr key={`${d.dimension}:${d.value}`}>
                   <td>{DIMENSION_LABELS[d.dimension] ?? d.dimension}</td>
                   <th scope="row" className="an-table__step">
-                    {d.value}
+                    {d.dimension === 'platform' ? platformLabel(d.value) : d.value}
                   </th>
                   <td className="an-num sp-num">{formatCount(d.attempts)}</td>
                   <td className="an-num sp-num">{formatPercent(d.drop_rate)}</td>

@@ -6,9 +6,10 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { variantLabel } from '../../../lib/flows';
 import { useStaffQuery } from '../../../lib/staff/query';
 import { getDropped, type Count, type DroppedReply } from '../api';
-import { countOf, formatAsOf } from '../format';
+import { countOf, formatAsOf, platformLabel } from '../format';
 
 interface Props {
   /** The funnel's question (the API's search parameters). */
@@ -96,9 +97,9 @@ export function DroppedList({ question, step, stepLabel, group, groupLabel, coun
                         )}
                       </th>
                       <td className="sp-nowrap">{formatAsOf(attempt.started_at)}</td>
-                      <td>{attempt.variant}</td>
+                      <td>{variantLabel(attempt.variant) || '—'}</td>
                       <td>{attempt.os}</td>
-                      <td>{attempt.platform}</td>
+                      <td>{platformLabel(attempt.platform)}</td>
                       <td>{attempt.refusal ?? '—'}</td>
                     </tr>
                   ))}
