@@ -79,29 +79,13 @@ mod tests {
     use crate::funnel::answer::FunnelAnswer;
     use crate::funnel::compute::Order;
     use crate::funnel::definitions::funnel;
-    use crate::funnel::track::{Breakdown, Facts};
+    use crate::funnel::track::Breakdown;
     use chrono::{Duration, NaiveDate};
 
-    const STEPS: [&str; 6] =
-        ["details.submitted", "phone.checked", "code.sent", "code.validated", "serial.registered", "cloud.activated"];
-
     fn attempt(n: i64, os: &str, marks: &[(usize, i64)], refusal: Option<&str>) -> AttemptFacts {
-        AttemptFacts {
-            attempt: format!("cloud-{n}"),
-            flow: "cloud",
-            started: DateTime::from_timestamp(1_764_000_000 + n * 60, 0).expect("time"),
-            facts: Facts {
-                variant: "—".into(),
-                brand: "positivo".into(),
-                partner: "—".into(),
-                os: os.into(),
-                platform: "mobile".into(),
-                day: NaiveDate::from_ymd_opt(2026, 11, 2).expect("date"),
-            },
-            marks: marks.iter().map(|(s, at)| (STEPS[*s].to_string(), *at)).collect(),
-            refusal: refusal.map(str::to_string),
-            person: None,
-        }
+        let mut facts = crate::funnel::fixtures::cloud_attempt(&format!("cloud-{n}"), n * 60, os, marks);
+        facts.refusal = refusal.map(str::to_string);
+        facts
     }
 
     fn query(order: Order, breakdown: Option<Breakdown>) -> FunnelQuery {

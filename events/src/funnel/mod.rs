@@ -8,6 +8,8 @@ pub mod compute;
 pub mod definitions;
 pub mod drivers;
 pub mod dropoff;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod people;
 pub mod person;
 pub mod projection;

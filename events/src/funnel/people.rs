@@ -107,34 +107,14 @@ mod tests {
     use crate::funnel::answer::FunnelAnswer;
     use crate::funnel::compute::Order;
     use crate::funnel::definitions::funnel;
-    use crate::funnel::track::{Breakdown, Facts};
-    use chrono::{DateTime, Duration, NaiveDate};
+    use crate::funnel::track::Breakdown;
+    use chrono::{Duration, NaiveDate};
 
     fn attempt(id: &str, os: &str, steps: usize, person: Option<&str>) -> AttemptFacts {
-        const ALL: [&str; 6] = [
-            "details.submitted",
-            "phone.checked",
-            "code.sent",
-            "code.validated",
-            "serial.registered",
-            "cloud.activated",
-        ];
-        AttemptFacts {
-            attempt: id.into(),
-            flow: "cloud",
-            started: DateTime::from_timestamp(1_764_000_000 + id.len() as i64, 0).expect("time"),
-            facts: Facts {
-                variant: "—".into(),
-                brand: "positivo".into(),
-                partner: "—".into(),
-                os: os.into(),
-                platform: "mobile".into(),
-                day: NaiveDate::from_ymd_opt(2026, 11, 2).expect("date"),
-            },
-            marks: ALL.iter().take(steps).enumerate().map(|(i, t)| (t.to_string(), i as i64 * 1_000)).collect(),
-            refusal: None,
-            person: person.map(str::to_string),
-        }
+        let marks: Vec<(usize, i64)> = (0..steps).map(|i| (i, i as i64 * 1_000)).collect();
+        let mut facts = crate::funnel::fixtures::cloud_attempt(id, id.len() as i64, os, &marks);
+        facts.person = person.map(str::to_string);
+        facts
     }
 
     fn entered(count: Count, breakdown: Option<Breakdown>, attempts: Vec<AttemptFacts>) -> Vec<(String, Vec<u64>)> {
