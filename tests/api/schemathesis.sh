@@ -44,6 +44,10 @@ staff="$(cookie_from "$headers")"
 csrf="$(printf '%s' "$session" | json_field csrf_token)"
 
 cd "$ROOT"
+# One worker: with two, schemathesis' coverage phase parses its own sources with `ast` in two
+# threads at once, which CPython 3.11 (before 3.11.8, gh-106905) can fail with "SystemError: AST
+# constructor recursion depth mismatch": a runtime error of the tool, not of the API, that
+# failed a CI run on 2026-11-27 with every generated case passed.
 "$VENV/bin/st" --config-file "$ROOT/schemathesis.toml" run "$ROOT/docs/openapi.yaml" \
-  --url "$BASE_URL" --checks all --max-examples 50 --workers 2 \
+  --url "$BASE_URL" --checks all --max-examples 50 --workers 1 \
   -H "Cookie: $visitor; $staff" -H "X-CSRF-Token: $csrf" -H "Origin: $BASE_URL"
