@@ -1,11 +1,18 @@
-//! How fast support finds a phone's attempts and opens one, on a large history.
+//! How fast support and analysts get their answers, on a large history.
 //!
 //! Over real HTTP against the real app (built in this process, release mode), on a database of
 //! its own that `replay seed` fills until it holds `--events` events (kept between runs, so a
-//! second run measures at once): signs a support agent in, then for `--lookups` phones drawn at
-//! random from the history, times `POST /api/support/attempts/search` and `GET
-//! /api/support/attempts/{id}` of the newest attempt found. Prints p50/p99/max of each and the
-//! query plans (EXPLAIN ANALYZE) of the look-up and of reading one stream.
+//! second run measures at once), with the funnel projection caught up and a live schedule of
+//! `--scheduled` planned steps (some of them stuck). Signs an admin in (support and analytics
+//! both), then:
+//! - for `--lookups` phones drawn at random from the history: the look-up, its CSV export, the
+//!   newest attempt found and its history download;
+//! - `--questions` times each: what is stuck (the console's count and a page), a funnel question
+//!   (a random flow, 30-day window and breakdown, counting attempts or people), the same question
+//!   over the period before it (the comparison), and one step's drop-off drill-down.
+//!
+//! Prints p50/p99/max of each and the query plans (EXPLAIN ANALYZE) of the look-up, of reading
+//! one stream and of the stuck count.
 //!
 //! ```text
 //! DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
@@ -21,6 +28,7 @@ use events::pii::{Keys, Opened, PiiKind, Vault};
 use orchestrator::config::{DownloadConfig, KeyConfig, PartnerConfig, ServeConfig, SiteSettings, UpstreamConfig};
 use orchestrator::staff::accounts::Accounts;
 use orchestrator::staff::Role;
+use rand::{Rng, SeedableRng};
 use replay::seed::{seed, SeedOptions};
 use secrecy::SecretString;
 use serde_json::{json, Value};
@@ -38,9 +46,58 @@ struct Args {
     /// Events the history must hold at least.
     #[arg(long, default_value_t = 5_000_000)]
     events: u64,
-    /// Phones looked up (each also opens one attempt).
+    /// Phones looked up (each also exported, and its newest attempt opened and downloaded).
     #[arg(long, default_value_t = 1_000)]
     lookups: usize,
+    /// Stuck lists, funnel questions, comparisons and drill-downs asked (each).
+    #[arg(long, default_value_t = 300)]
+    questions: usize,
+    /// Planned steps in the schedule (`due_steps`), as a live portal holds them.
+    #[arg(long, default_value_t = 5_000)]
+    scheduled: i64,
+}
+
+/// The signed-in admin's cookie and CSRF token, and the timings by request.
+struct Bench {
+    client: reqwest::Client,
+    base: String,
+    cookie: String,
+    csrf: String,
+    times: Vec<(&'static str, Vec<Duration>)>,
+}
+
+impl Bench {
+    fn record(&mut self, name: &'static str, took: Duration) {
+        match self.times.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, times)) => times.push(took),
+            None => self.times.push((name, vec![took])),
+        }
+    }
+
+    /// Sends `request` with the session, times it and returns the body (an error on non-2xx).
+    async fn timed(&mut self, name: &'static str, request: reqwest::RequestBuilder) -> anyhow::Result<Vec<u8>> {
+        let started = Instant::now();
+        let response = request.header("cookie", &self.cookie).send().await?;
+        let status = response.status();
+        let body = response.bytes().await?.to_vec();
+        self.record(name, started.elapsed());
+        if !status.is_success() {
+            bail!("{name} answered {status}: {}", String::from_utf8_lossy(&body));
+        }
+        Ok(body)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> reqwest::RequestBuilder {
+        self.client
+            .post(format!("{}{path}", self.base))
+            .header("origin", &self.base)
+            .header("x-csrf-token", &self.csrf)
+            .json(body)
+    }
+
+    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+        self.client.get(format!("{}{path}", self.base))
+    }
 }
 
 #[tokio::main]
@@ -49,18 +106,22 @@ async fn main() -> anyhow::Result<()> {
     let pool = bench_database(&args.database_url, &args.database).await?;
     sqlx::migrate!("../migrations").run(&pool).await?;
     fill(&pool, args.events).await?;
+    project(&pool).await?;
     let events: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await?;
     let attempts: i64 = sqlx::query_scalar("SELECT count(*) FROM attempts").fetch_one(&pool).await?;
     let phones = sample_phones(&pool, args.lookups).await?;
     println!("history: {events} events, {attempts} attempts; {} phones drawn", phones.len());
+
+    let scheduled = schedule(&pool, args.scheduled).await?;
+    println!("schedule: {scheduled} planned steps");
 
     let base = serve(pool.clone()).await?;
     let client = reqwest::Client::new();
     let email = format!("bench-{}@exa.com.br", uuid::Uuid::new_v4().simple());
     let password = "bench-password-123";
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
-    let id = Accounts { db: &pool, vault: &vault }.add(&email, Role::Support, password).await?;
-    // Support signs in with a second factor: enrolled here, its first recovery code typed.
+    let id = Accounts { db: &pool, vault: &vault }.add(&email, Role::Admin, password).await?;
+    // Staff sign in with a second factor: enrolled here, its first recovery code typed.
     let enrolled = orchestrator::staff::second_factor::enrol(&pool, &vault, id, &email).await?;
     let code = enrolled.recovery_codes.first().context("no recovery code")?;
     let signed = client
@@ -80,33 +141,69 @@ async fn main() -> anyhow::Result<()> {
         .and_then(|v| v.split(';').next())
         .context("no session cookie")?
         .to_string();
+    let mut bench = Bench { client, base, cookie, csrf, times: Vec::new() };
 
-    let (mut lookups, mut opens) = (Vec::new(), Vec::new());
     let mut found = 0usize;
     for phone in &phones {
-        let started = Instant::now();
-        let answer: Value = client
-            .post(format!("{base}/api/support/attempts/search"))
-            .header("cookie", &cookie)
-            .header("origin", &base)
-            .header("x-csrf-token", &csrf)
-            .json(&json!({ "phone": phone }))
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
-        lookups.push(started.elapsed());
+        let body = json!({ "phone": phone });
+        let answer: Value = serde_json::from_slice(
+            &bench.timed("look-up by phone", bench.post("/api/support/attempts/search", &body)).await?,
+        )?;
+        bench.timed("CSV export of the look-up", bench.post("/api/support/attempts/export", &body)).await?;
         let Some(id) = answer["attempts"][0]["id"].as_str() else { continue };
         found += 1;
-        let started = Instant::now();
-        get(&client, &format!("{base}/api/support/attempts/{id}"), &cookie).await?;
-        opens.push(started.elapsed());
+        bench.timed("open one attempt", bench.get(&format!("/api/support/attempts/{id}"))).await?;
+        bench.timed("download its history", bench.get(&format!("/api/support/attempts/{id}/history"))).await?;
     }
     println!("{found} of {} look-ups found attempts", phones.len());
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(27);
+    let today = chrono::Utc::now().with_timezone(&events::funnel::sao_paulo()).date_naive();
+    let (mut stuck_total, mut dropped_total) = (0i64, 0i64);
+    for _ in 0..args.questions {
+        let minutes = [5, 15, 60][rng.gen_range(0..3)];
+        let stuck: Value = serde_json::from_slice(
+            &bench
+                .timed("stuck: count and first page", bench.get(&format!("/api/support/stuck?minutes={minutes}")))
+                .await?,
+        )?;
+        stuck_total = stuck_total.max(stuck["total"].as_i64().unwrap_or(0));
+
+        let flow = ["activation", "download", "cloud"][rng.gen_range(0..3)];
+        let steps = events::funnel::funnel(flow, None)?.steps.len();
+        // A 30-day window ending within the 60 days before today, so that the period before it
+        // (the comparison) is history too.
+        let to = today - chrono::Duration::days(rng.gen_range(0..60));
+        let from = to - chrono::Duration::days(29);
+        let (before_to, before_from) = (from - chrono::Duration::days(1), from - chrono::Duration::days(30));
+        let count = ["attempts", "people"][rng.gen_range(0..2)];
+        let breakdown = ["", "variant", "os", "platform", "day"][rng.gen_range(0..5)];
+        let question = format!("flow={flow}&count={count}&breakdown={breakdown}");
+        let name = if count == "people" { "funnel, counting people" } else { "funnel, counting attempts" };
+        bench.timed(name, bench.get(&format!("/api/analytics/funnel?{question}&from={from}&to={to}"))).await?;
+        bench
+            .timed(
+                "funnel over the period before",
+                bench.get(&format!("/api/analytics/funnel?{question}&from={before_from}&to={before_to}")),
+            )
+            .await?;
+        let step = rng.gen_range(0..steps - 1);
+        let dropped: Value = serde_json::from_slice(
+            &bench
+                .timed(
+                    "drop-off drill-down (a page)",
+                    bench.get(&format!(
+                        "/api/analytics/funnel/dropped?flow={flow}&count={count}&from={from}&to={to}&step={step}"
+                    )),
+                )
+                .await?,
+        )?;
+        dropped_total = dropped_total.max(dropped["total"].as_i64().unwrap_or(0));
+    }
+    println!("largest stuck count {stuck_total}; largest drop-off drilled {dropped_total}");
     println!("| request | n | p50 ms | p99 ms | max ms |");
     println!("|---|---|---|---|---|");
-    for (name, mut times) in [("look-up by phone", lookups), ("open one attempt", opens)] {
+    for (name, mut times) in std::mem::take(&mut bench.times) {
         times.sort();
         println!(
             "| {name} | {} | {:.1} | {:.1} | {:.1} |",
@@ -159,6 +256,38 @@ async fn fill(pool: &PgPool, target: u64) -> anyhow::Result<()> {
     println!("seeded {} events in {secs:.0} s ({:.0} events/s)", report.events, report.events as f64 / secs);
     sqlx::query("ANALYZE").execute(pool).await?;
     Ok(())
+}
+
+/// The funnel projection brought up to the log (the portal keeps it so as events come).
+async fn project(pool: &PgPool) -> anyhow::Result<()> {
+    let store = events::EventStore::new(pool.clone());
+    let mut projector = events::funnel::projection::Projector::new(store, events::funnel::projection::LIVE, 5_000)
+        .with_persons(Vault::new(pool.clone(), Keys::insecure_dev()));
+    let started = Instant::now();
+    let read = projector.catch_up(|_| {}).await?;
+    if read > 0 {
+        println!("projection caught up: {read} events in {:.0} s", started.elapsed().as_secs_f64());
+        sqlx::query("ANALYZE funnel_attempts").execute(pool).await?;
+    }
+    Ok(())
+}
+
+/// A live schedule beside the history: `n` attempts with a planned step, first due over the
+/// last two hours (so a threshold of 5, 15 or 60 minutes finds some stuck), half of them tried
+/// and backing off; all due tomorrow, so the bench's runner leaves them alone.
+async fn schedule(pool: &PgPool, n: i64) -> anyhow::Result<i64> {
+    sqlx::query(
+        "INSERT INTO due_steps (stream_id, flow, step, due_at, first_due_at, claims) \
+         SELECT stream_id, flow, 'bench.step', now() + interval '1 day', \
+                now() - random() * interval '2 hours', (random() * 2)::int \
+         FROM attempts TABLESAMPLE SYSTEM (1) \
+         LIMIT greatest($1 - (SELECT count(*) FROM due_steps), 0) \
+         ON CONFLICT (stream_id) DO NOTHING",
+    )
+    .bind(n)
+    .execute(pool)
+    .await?;
+    Ok(sqlx::query_scalar("SELECT count(*) FROM due_steps").fetch_one(pool).await?)
 }
 
 /// `n` phones of the history, drawn at random and opened with the vault.
@@ -215,14 +344,6 @@ async fn serve(pool: PgPool) -> anyhow::Result<String> {
     Ok(base)
 }
 
-async fn get(client: &reqwest::Client, url: &str, cookie: &str) -> anyhow::Result<Value> {
-    let response = client.get(url).header("cookie", cookie).send().await?;
-    if !response.status().is_success() {
-        bail!("{url} answered {}", response.status());
-    }
-    Ok(response.json().await?)
-}
-
 async fn explain(pool: &PgPool, vault: &Vault, phone: &str) -> anyhow::Result<()> {
     let hash = vault.lookup_hash(PiiKind::Phone, phone);
     let stream: String = sqlx::query_scalar(
@@ -246,11 +367,18 @@ async fn explain(pool: &PgPool, vault: &Vault, phone: &str) -> anyhow::Result<()
              FROM events WHERE stream_id = $1 ORDER BY version",
             Bind::Text(stream.clone()),
         ),
+        (
+            "stuck: the console's count (support::stuck)",
+            "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT count(*) FROM due_steps \
+             WHERE first_due_at < now() - make_interval(mins => 15) AND ($1::text IS NULL OR flow = $1)",
+            Bind::Null,
+        ),
     ] {
         let query = sqlx::query_scalar::<_, String>(sql);
         let plan: Vec<String> = match bind {
             Bind::Bytes(b) => query.bind(b).fetch_all(pool).await?,
             Bind::Text(t) => query.bind(t).fetch_all(pool).await?,
+            Bind::Null => query.bind(None::<String>).fetch_all(pool).await?,
         };
         println!("\n{title}\n```\n{}\n```", plan.join("\n"));
     }
@@ -260,6 +388,7 @@ async fn explain(pool: &PgPool, vault: &Vault, phone: &str) -> anyhow::Result<()
 enum Bind {
     Bytes(Vec<u8>),
     Text(String),
+    Null,
 }
 
 fn pct(sorted: &[Duration], q: f64) -> Duration {
