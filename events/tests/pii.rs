@@ -80,6 +80,35 @@ async fn forgetting_a_subject_erases_them_from_history(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn a_history_is_revealed_in_one_go_each_payload_as_alone_and_the_unwanted_kinds_stay_sealed(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let ana = vault.subject_for(PiiKind::Phone, PHONE).await.unwrap();
+    let bia = vault.subject_for(PiiKind::Email, "bia@exemplo.com").await.unwrap();
+    let phone = vault.seal(ana, PiiKind::Phone, PHONE).await.unwrap().to_value();
+    let email = vault.seal(bia, PiiKind::Email, "bia@exemplo.com").await.unwrap().to_value();
+    let document = vault.seal(bia, PiiKind::CpfCnpj, "12345678909").await.unwrap().to_value();
+    vault.forget(ana).await.unwrap();
+    let mut history =
+        vec![json!({"phone": phone.clone()}), json!({"n": 1}), json!({"email": email, "document": document.clone()})];
+
+    // The owner's view: every kind but the document, as the visitor's page asks.
+    vault.reveal_payloads_where(history.iter_mut(), |kind| kind != PiiKind::CpfCnpj).await.unwrap();
+
+    assert_eq!(
+        history,
+        vec![
+            json!({"phone": {"$erased": true}}),
+            json!({"n": 1}),
+            json!({"email": "bia@exemplo.com", "document": document}),
+        ]
+    );
+    // One payload at a time gives the same.
+    let mut alone = json!({"phone": phone});
+    vault.reveal_payload_where(&mut alone, |kind| kind != PiiKind::CpfCnpj).await.unwrap();
+    assert_eq!(alone, history[0]);
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn only_the_forgotten_person_is_erased(pool: PgPool) {
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
     let ana = vault.subject_for(PiiKind::Email, "Ana@Exemplo.com").await.unwrap();

@@ -132,6 +132,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         metrics,
         admission: Arc::new(admission),
         reads,
+        owners: Arc::default(),
     };
     Ok(App { state, registry_steps: steps })
 }

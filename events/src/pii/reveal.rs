@@ -29,15 +29,28 @@ impl Vault {
         payload: &mut Value,
         wanted: impl Fn(PiiKind) -> bool + Copy,
     ) -> Result<(), StoreError> {
+        self.reveal_payloads_where(std::iter::once(payload), wanted).await
+    }
+
+    /// [`Vault::reveal_payload_where`] over many payloads (an attempt's history) with one key
+    /// query for them all: a page's view is one round trip, not one an event (issue 24).
+    pub async fn reveal_payloads_where<'a>(
+        &self,
+        payloads: impl IntoIterator<Item = &'a mut Value>,
+        wanted: impl Fn(PiiKind) -> bool + Copy,
+    ) -> Result<(), StoreError> {
+        let payloads: Vec<&mut Value> = payloads.into_iter().collect();
         let mut refs = Vec::new();
-        collect_refs(payload, &mut refs, wanted)?;
+        for payload in &payloads {
+            collect_refs(payload, &mut refs, wanted)?;
+        }
         if refs.is_empty() {
             return Ok(());
         }
         refs.sort();
         refs.dedup();
         let keys = self.data_keys(&refs).await?;
-        replace_sealed(payload, &keys, wanted)
+        payloads.into_iter().try_for_each(|payload| replace_sealed(payload, &keys, wanted))
     }
 }
 

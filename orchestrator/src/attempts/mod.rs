@@ -4,6 +4,7 @@
 
 pub mod client_info;
 pub mod notifier;
+pub mod owners;
 pub mod return_url;
 pub mod service;
 pub mod session;

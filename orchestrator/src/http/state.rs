@@ -35,6 +35,8 @@ pub struct AppState {
     pub admission: Arc<crate::admission::Admission>,
     /// Where look-ups and the funnel page read: a standby (`DATABASE_READ_URL`) or the primary.
     pub reads: crate::reads::Reads,
+    /// Attempts' owners already read, for the visitor's requests.
+    pub owners: Arc<crate::attempts::owners::Owners>,
 }
 
 /// What the browser may know about the deployment (never a credential).
@@ -76,6 +78,7 @@ impl AppState {
             flows: &self.flows,
             abuse: &self.abuse,
             metrics: &self.metrics,
+            owners: &self.owners,
         }
     }
 }

@@ -17,6 +17,7 @@ use uuid::Uuid;
 use super::idempotency::{earlier_answer, fingerprint, store_answer};
 use super::reply::{owner_reply, reply, AttemptReply};
 use crate::abuse::{self, AbuseGuard};
+use crate::attempts::owners::{Owner, Owners};
 use crate::attempts::{session, Flows};
 use crate::error::ApiError;
 use crate::metrics::{outcome_label, Metrics};
@@ -42,6 +43,8 @@ pub struct AttemptService<'a> {
     pub flows: &'a Flows,
     pub abuse: &'a AbuseGuard,
     pub metrics: &'a Metrics,
+    /// Attempts' owners already read (the row never changes).
+    pub owners: &'a Owners,
 }
 
 pub(super) fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
@@ -301,17 +304,25 @@ impl AttemptService<'_> {
     /// The stream and flow of an attempt, if this browser started it.
     pub async fn authorize(&self, id: &str, session: Option<String>) -> Result<(StreamId, &dyn AttemptFlow), ApiError> {
         let stream = StreamId::parse(id).map_err(|_| ApiError::NotFound)?;
-        let row: Option<(String, Vec<u8>)> =
-            sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
-                .bind(stream.as_str())
-                .fetch_optional(self.db)
-                .await?;
-        let (flow_name, owner) = row.ok_or(ApiError::NotFound)?;
+        let owner = match self.owners.get(stream.as_str()) {
+            Some(owner) => owner,
+            None => {
+                let row: Option<(String, Vec<u8>)> =
+                    sqlx::query_as("SELECT flow, session_hash FROM attempts WHERE stream_id = $1")
+                        .bind(stream.as_str())
+                        .fetch_optional(self.db)
+                        .await?;
+                let (flow, session_hash) = row.ok_or(ApiError::NotFound)?;
+                let owner = Owner { flow, session_hash };
+                self.owners.put(stream.as_str(), owner.clone());
+                owner
+            }
+        };
         match session {
-            Some(token) if session::hash(&token) == owner => {}
+            Some(token) if session::hash(&token) == owner.session_hash => {}
             _ => return Err(ApiError::Forbidden),
         }
-        let flow = self.flows.get(&flow_name).ok_or(ApiError::NotFound)?;
+        let flow = self.flows.get(&owner.flow).ok_or(ApiError::NotFound)?;
         Ok((stream, flow))
     }
 

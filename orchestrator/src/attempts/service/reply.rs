@@ -87,9 +87,7 @@ pub async fn owner_reply(
     now: DateTime<Utc>,
 ) -> Result<AttemptReply, StoreError> {
     let mut opened = history.to_vec();
-    for event in &mut opened {
-        vault.reveal_payload_where(&mut event.payload, |kind| kind.shown_to_owner()).await?;
-    }
+    vault.reveal_payloads_where(opened.iter_mut().map(|e| &mut e.payload), |kind| kind.shown_to_owner()).await?;
     Ok(reply(flow, stream, &opened, new_from, now))
 }
 
