@@ -109,6 +109,73 @@ async fn a_history_is_revealed_in_one_go_each_payload_as_alone_and_the_unwanted_
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn a_person_sealed_into_two_attempts_is_one_subject_linked_to_both(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let (first, second) = (StreamId::new("download").unwrap(), StreamId::new("activation").unwrap());
+
+    let mut tx = pool.begin().await.unwrap();
+    let (link, sealed) = vault.seal_for_person_in(&mut tx, &first, PiiKind::Phone, "11987654321").await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    let (again, _) = vault.seal_for_person_in(&mut tx, &second, PiiKind::Phone, "11987654321").await.unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!(vault.open(&sealed.to_value()).await.unwrap(), Opened::Clear("11987654321".into()));
+    assert_eq!(again.subject, link.subject, "the same person");
+    assert_ne!(again.link_id, link.link_id, "a link per attempt");
+    let mut found = vault.streams_for(PiiKind::Phone, "(11) 98765-4321").await.unwrap();
+    found.sort();
+    let mut expected = vec![first.to_string(), second.to_string()];
+    expected.sort();
+    assert_eq!(found, expected);
+    let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects").fetch_one(&pool).await.unwrap();
+    assert_eq!(subjects, 1);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn two_attempts_sealing_a_new_person_at_once_share_one_subject_and_leave_no_orphan(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let (first, second) = (StreamId::new("cloud").unwrap(), StreamId::new("cloud").unwrap());
+    let mut one = pool.begin().await.unwrap();
+    let (link_one, _) = vault.seal_for_person_in(&mut one, &first, PiiKind::Email, "ana@exemplo.com").await.unwrap();
+
+    // The second creator of the same person waits on the first's look-up row.
+    let racing = {
+        let (pool, vault) = (pool.clone(), vault.clone());
+        tokio::spawn(async move {
+            let mut two = pool.begin().await.unwrap();
+            let (link, _) =
+                vault.seal_for_person_in(&mut two, &second, PiiKind::Email, "Ana@Exemplo.com").await.unwrap();
+            two.commit().await.unwrap();
+            link
+        })
+    };
+    // Until it does: its look-up insert is queued behind the first transaction's row lock.
+    let waited = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "the second creator never queued behind the first");
+    one.commit().await.unwrap();
+    let link_two = racing.await.unwrap();
+
+    assert_eq!(link_two.subject, link_one.subject);
+    let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects").fetch_one(&pool).await.unwrap();
+    assert_eq!(subjects, 1, "the loser's subject was removed");
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn only_the_forgotten_person_is_erased(pool: PgPool) {
     let vault = Vault::new(pool.clone(), Keys::insecure_dev());
     let ana = vault.subject_for(PiiKind::Email, "Ana@Exemplo.com").await.unwrap();

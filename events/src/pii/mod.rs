@@ -12,6 +12,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod marker;
+mod person;
 pub mod proof;
 mod reveal;
 mod sealed;

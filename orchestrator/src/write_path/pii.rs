@@ -24,19 +24,19 @@ pub async fn seal_markers_in(
     let mut found = Vec::new();
     collect_markers(payload, &mut Vec::new(), &mut found)?;
     for (path, kind, clear) in found {
-        let link = if kind.is_looked_up() && !kind.is_tagged() {
-            let subject = vault.subject_for_in(&mut *conn, kind, &clear).await?;
-            vault.link_stream_in_tx(&mut *conn, subject, stream).await?
-        } else {
-            vault.attempt_subject_in(&mut *conn, stream).await?
-        };
         let normalized = kind.normalize(&clear);
-        if kind.is_tagged() {
-            vault.tag_value_in(&mut *conn, link, kind, &normalized).await?;
-        }
-        let sealed = vault.seal_linked_in(&mut *conn, link, kind, &normalized).await?.to_value();
+        let sealed = if kind.is_looked_up() && !kind.is_tagged() {
+            // The person found or created, linked and their key read, in one statement.
+            vault.seal_for_person_in(&mut *conn, stream, kind, &normalized).await?.1
+        } else {
+            let link = vault.attempt_subject_in(&mut *conn, stream).await?;
+            if kind.is_tagged() {
+                vault.tag_value_in(&mut *conn, link, kind, &normalized).await?;
+            }
+            vault.seal_linked_in(&mut *conn, link, kind, &normalized).await?
+        };
         if let Some(slot) = pointer_mut(payload, &path) {
-            *slot = sealed;
+            *slot = sealed.to_value();
         }
     }
     Ok(())
