@@ -4,8 +4,8 @@
 //! same run the database's commit-rate limit: single-row INSERT transactions a second on 16
 //! connections. Prints, per concurrency: attempts/s, the writing transactions an attempt costs
 //! (transaction ids consumed), the ratio of attempts/s to the limit (raw INSERT/s ÷ transactions
-//! per attempt), p50/p99 of each command as the client saw it and of each step (`step.started`
-//! to its `step.called`, database clock). Then the event streams: the server's memory with 1,000
+//! per attempt), p50/p99 of each command as the client saw it and of each step (from its claim,
+//! `step.started`'s `started_at`, to its `step.called`, database clock). Then the event streams: the server's memory with 1,000
 //! streams open (250 attempts × 4), and how soon an append reaches its stream: for 50 commands
 //! that append (a code request without its proof of work, recorded as `abuse.limited`), from
 //! the command's answer (the commit happened before it) and from its sending (an upper bound)
@@ -223,7 +223,7 @@ async fn main() -> anyhow::Result<()> {
         for (name, (p50, p99, n)) in percentiles(driver.take_timings()) {
             println!("    {name:<34} p50 {p50:>7.1}  p99 {p99:>7.1}  (n={n})");
         }
-        println!("  steps (step.started → step.called, ms):");
+        println!("  steps (claim → step.called, ms):");
         for (step, p50, p99, n) in step_latencies(&db, step_mark).await? {
             println!("    {step:<34} p50 {p50:>7.1}  p99 {p99:>7.1}  (n={n})");
         }
@@ -307,15 +307,18 @@ fn percentiles(timings: Vec<(String, Duration)>) -> BTreeMap<String, (f64, f64, 
         .collect()
 }
 
-/// p50/p99 of each step run after `mark` (an event position): from its `step.started` to the
-/// `step.called` that reported it, on the database's clock.
+/// p50/p99 of each step run after `mark` (an event position): from its claim (the
+/// `started_at` of the `step.started` written with the report, in its transaction; an older
+/// start without it was recorded before the call) to the `step.called` that reported it, on
+/// the database's clock: the read, the call and the report's append.
 async fn step_latencies(db: &PgPool, mark: i64) -> anyhow::Result<Vec<(String, f64, f64, i64)>> {
     Ok(sqlx::query_as(
         "WITH called AS (
              SELECT c.stream_id, c.payload->>'step' AS step, c.recorded_at,
-                    (SELECT max(s.recorded_at) FROM events s
+                    (SELECT coalesce((s.payload->>'started_at')::timestamptz, s.recorded_at) FROM events s
                       WHERE s.stream_id = c.stream_id AND s.event_type = 'step.started'
-                        AND s.payload->>'step' = c.payload->>'step' AND s.version < c.version) AS started
+                        AND s.payload->>'step' = c.payload->>'step' AND s.version < c.version
+                      ORDER BY s.version DESC LIMIT 1) AS started
                FROM events c WHERE c.event_type = 'step.called' AND c.position > $1)
          SELECT step,
                 (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - started)) * 1000)::float8,

@@ -115,7 +115,7 @@ async fn main() -> anyhow::Result<()> {
     );
     println!("steps still due: {due}, due for longer than the {} s budget: {stuck}", budget.as_secs());
     println!(
-        "runners that started tries: {} (8 a process); tries taken over from another runner: {}; reports by another runner than the starter: {}",
+        "runners that started tries: {} (8 a process); tries taken over after claims that never reported: {}; reports by another runner than the starter: {}",
         tries.runners, tries.taken_over, tries.crossed
     );
     println!("other ends: {others:#?}");

@@ -27,6 +27,10 @@ struct DemoFlow {
     overlaps: Mutex<u32>,
     /// When set, the first call signals `entered` and never returns.
     hang_first: bool,
+    /// The n-th call (from 1) signals `entered` and never returns.
+    hang_call: Option<usize>,
+    /// The first n calls fail (an upstream's 503).
+    fail_first: usize,
     entered: Notify,
     always_fail: bool,
     delay: Duration,
@@ -70,15 +74,16 @@ impl StepFlow for DemoFlow {
         key: &str,
         calls: &CallLog,
     ) -> Result<Vec<NewEvent>, StepError> {
-        let first = {
+        let nth = {
             let mut calls = self.calls.lock().expect("lock");
             calls.push((stream.as_str().to_string(), key.to_string()));
-            calls.len() == 1
+            calls.len()
         };
+        let first = nth == 1;
         if !self.in_flight.lock().expect("lock").insert(stream.as_str().to_string()) {
             *self.overlaps.lock().expect("lock") += 1;
         }
-        if self.hang_first && first {
+        if (self.hang_first && first) || self.hang_call == Some(nth) {
             self.entered.notify_one();
             std::future::pending::<()>().await;
         }
@@ -97,7 +102,7 @@ impl StepFlow for DemoFlow {
         self.running.fetch_sub(1, Ordering::SeqCst);
         self.in_flight.lock().expect("lock").remove(stream.as_str());
         let outage = self.fail_until.is_some_and(|until| std::time::Instant::now() < until);
-        if self.always_fail || outage {
+        if self.always_fail || outage || nth <= self.fail_first {
             timer.record(Some(503), Some("HTTP 503"));
             return Err(StepError::Transient("upstream unavailable".into()));
         }
@@ -356,10 +361,84 @@ async fn a_runner_stopped_mid_step_is_resumed_with_the_same_key(db: PgPool) {
     let calls = flow.calls.lock().expect("lock").clone();
     assert_eq!(calls.len(), 2, "the call was repeated once");
     assert_eq!(calls[0].1, calls[1].1, "with the same idempotency key");
+    assert_eq!(calls[0].1, format!("{}:call:2", stream.as_str()), "named after the version both claims read");
+    // Issue 24: the try that died wrote nothing (its start goes in with its result), so the
+    // second claim read the stream the first one read, and derived the key again.
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(types(&events), ["demo.started", "step.started", "step.started", "step.called", "demo.called"]);
-    assert_eq!(events[1].payload["idempotency_key"], events[2].payload["idempotency_key"], "one key for both tries");
-    assert_eq!((events[1].payload["claim"].as_i64(), events[2].payload["claim"].as_i64()), (Some(1), Some(2)));
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "demo.called"]);
+    assert_eq!(events[1].payload["idempotency_key"], calls[1].1.as_str());
+    assert_eq!(events[1].payload["claim"].as_i64(), Some(2), "the second claim's try");
+}
+
+/// Issue 24: a retry that dies mid-call leaves the first try's start as the run's; the repeat
+/// after the lease carries the first try's key, and the budget runs from the first try's claim.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_retry_stopped_mid_call_is_repeated_under_the_first_tries_key(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { fail_first: 1, hang_call: Some(2), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let lease = Duration::from_millis(2000);
+    let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
+    assert_eq!(
+        first.tick().await.expect("tick"),
+        Tick::Retrying { stream_id: stream.as_str().into(), step: "call".into() }
+    );
+    skip_back_off(&db).await;
+    // The failed call left its signal behind; the next one to wait for is the second call's.
+    flow.entered.notified().await;
+    let entered = flow.entered.notified();
+    let crashed = tokio::spawn(async move { first.tick().await });
+    entered.await;
+    crashed.abort();
+    let _ = crashed.await;
+    tokio::time::sleep(lease + Duration::from_millis(100)).await;
+
+    let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
+    assert_eq!(
+        second.tick().await.expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
+    let calls = flow.calls.lock().expect("lock").clone();
+    assert_eq!(calls.len(), 3);
+    assert!(calls.iter().all(|(_, key)| *key == format!("{}:call:2", stream.as_str())), "{calls:?}");
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(
+        types(&events),
+        ["demo.started", "step.started", "step.called", "step.started", "step.called", "demo.called"]
+    );
+    assert_eq!(events[3].payload["claim"].as_i64(), Some(3), "the try that died was counted");
+    let started_at = |e: &RecordedEvent| serde_json::from_value::<DateTime<Utc>>(e.payload["started_at"].clone());
+    assert!(started_at(&events[1]).expect("the claim's time") < started_at(&events[3]).expect("the claim's time"));
+}
+
+/// Issue 24: a try writes nothing before its call; its `step.started`, `step.called` and the
+/// outcome are one transaction (one transaction id, one time), and `started_at` is the claim's.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_try_is_written_in_one_transaction_with_its_outcome(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { delay: Duration::from_millis(300), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let runner = runner(&db, flow.clone(), RunnerConfig::default());
+
+    let entered = flow.entered.notified();
+    let running = tokio::spawn(async move { runner.tick().await });
+    entered.await;
+    let during = store.read_stream(&stream).await.expect("read");
+    assert_eq!(types(&during), ["demo.started"], "nothing is written before the call");
+    assert_eq!(
+        running.await.expect("join").expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
+
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "demo.called"]);
+    let tries: HashSet<(i64, DateTime<Utc>)> = events[1..].iter().map(|e| (e.tx_id, e.recorded_at)).collect();
+    assert_eq!(tries.len(), 1, "one transaction: {tries:?}");
+    assert_ne!(events[0].tx_id, events[1].tx_id);
+    let started_at: DateTime<Utc> =
+        serde_json::from_value(events[1].payload["started_at"].clone()).expect("the claim's time");
+    let took = events[1].recorded_at - started_at;
+    assert!(took >= chrono::Duration::milliseconds(300), "started at the claim, before the call: {took}");
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -382,6 +461,9 @@ async fn a_step_that_keeps_failing_is_retried_then_given_up(db: PgPool) {
 
     let events = store.read_stream(&stream).await.expect("read");
     assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "step.started", "step.gave_up"]);
+    // Each try's start is written with its failure, in one transaction.
+    assert_eq!((events[1].tx_id, events[3].tx_id), (events[2].tx_id, events[4].tx_id));
+    assert_eq!(events[1].payload["idempotency_key"], events[3].payload["idempotency_key"]);
     let failed = &events[2].payload;
     assert_eq!((failed["status"].as_u64(), failed["kind"].as_str()), (Some(503), Some("upstream")));
     assert!(
@@ -552,7 +634,8 @@ async fn giving_up_never_deletes_a_newer_plan(db: PgPool) {
 
     assert_eq!(runner.tick().await.expect("tick"), Tick::Replanned { stream_id: stream.as_str().into() });
     let events = store.read_stream(&stream).await.expect("read");
-    assert_eq!(types(&events), ["demo.started", "step.started", "demo.poked"], "no give-up over the command");
+    // The failed try's start went with its failure, which the command's append refused.
+    assert_eq!(types(&events), ["demo.started", "demo.poked"], "no give-up over the command");
     assert_eq!(due_rows(&db).await, 1, "the command's plan stands");
     let leased: Option<String> =
         sqlx::query_scalar("SELECT claimed_by FROM due_steps").fetch_one(&db).await.expect("row");

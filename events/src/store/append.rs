@@ -34,7 +34,7 @@ impl EventStore {
     /// bare connection as a statement of its own. Nothing is announced from inside the
     /// transaction (a NOTIFY there would serialize concurrent commits: docs/event-store.md,
     /// "Notifications"); the caller calls [`EventStore::announce`] once it committed, or not
-    /// at all for events nobody waits on (the runner's `step.started`).
+    /// at all for events nobody waits on.
     ///
     /// On `Conflict` the transaction is still usable (nothing was written); the caller
     /// decides whether to roll back. Under REPEATABLE READ / SERIALIZABLE a concurrent

@@ -23,6 +23,9 @@ pub struct Claimed {
     pub db_now: DateTime<Utc>,
     /// When the step fell due (the runner's lag is `db_now - due_at`).
     pub due_at: DateTime<Utc>,
+    /// When this plan of the step first fell due (a retry later moves only `due_at`): the
+    /// retry budget's start when no try of it was recorded (earlier claims never reported).
+    pub first_due_at: DateTime<Utc>,
 }
 
 fn millis(duration: std::time::Duration) -> i64 {
@@ -47,6 +50,7 @@ struct ClaimRow {
     lease_token: Option<Uuid>,
     db_now: Option<DateTime<Utc>>,
     due_at: Option<DateTime<Utc>>,
+    first_due_at: Option<DateTime<Utc>>,
     next_due_ms: Option<f64>,
 }
 
@@ -75,12 +79,14 @@ pub async fn claim_due(
              SET lease_until = now() + make_interval(secs => $3::double precision / 1000),
                  claimed_by = $2, lease_token = gen_random_uuid(), claims = d.claims + 1, updated_at = now()
              FROM next WHERE d.stream_id = next.stream_id
-             RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at
+             RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at,
+                       d.first_due_at
          )
-         SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, NULL::float8 AS next_due_ms
+         SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, first_due_at,
+                NULL::float8 AS next_due_ms
            FROM claimed
          UNION ALL
-         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                 (SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
                    FROM due_steps
                   WHERE flow = ANY($1) AND stream_id NOT IN (SELECT stream_id FROM claimed))
@@ -94,8 +100,17 @@ pub async fn claim_due(
     .await?;
     let mut claims = Claims::default();
     for row in rows {
-        match (row.stream_id, row.flow, row.step, row.claims, row.lease_until, row.lease_token, row.db_now, row.due_at)
-        {
+        match (
+            row.stream_id,
+            row.flow,
+            row.step,
+            row.claims,
+            row.lease_until,
+            row.lease_token,
+            row.db_now,
+            row.due_at,
+            row.first_due_at,
+        ) {
             (
                 Some(stream_id),
                 Some(flow),
@@ -105,6 +120,7 @@ pub async fn claim_due(
                 Some(lease_token),
                 Some(db_now),
                 Some(due_at),
+                Some(first_due_at),
             ) => claims.claimed.push(Claimed {
                 stream_id,
                 flow,
@@ -114,6 +130,7 @@ pub async fn claim_due(
                 lease_token,
                 db_now,
                 due_at,
+                first_due_at,
             }),
             _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
         }

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use events::flow::support::RETRY_REQUESTED;
 use events::RecordedEvent;
 
+use super::claim::Claimed;
 use super::flow::{StepError, STEP_CALLED, STEP_STARTED};
 use crate::upstream::calls::sanitize;
 
@@ -81,23 +82,165 @@ pub struct Start {
     pub first_at: DateTime<Utc>,
 }
 
+/// Whether `event` belongs to a run of tries of `step`: the runner's own events of it and
+/// support's "retry now" of it, which only brings the next try forward (the same call, under
+/// the same key).
+fn in_run(event: &RecordedEvent, step: &str) -> bool {
+    let runner_event =
+        event.event_type == STEP_STARTED || event.event_type == STEP_CALLED || event.event_type == RETRY_REQUESTED;
+    runner_event && event.payload.get("step").and_then(|s| s.as_str()) == Some(step)
+}
+
 /// Walks back over the runner's own events of `step` (`step.started`, `step.called`) to the
 /// first `step.started` of the current run of tries; any other event ends the run (the step was
-/// planned again, so it gets a new key), but support's "retry now" of the step, which only
-/// brings the next try forward (the same call, under the same key).
+/// planned again, so it gets a new key), but support's "retry now" of the step.
+///
+/// A try's `step.started` is appended with its result, so the first try's start is its
+/// payload's `started_at` (the claim's database time), not when it was recorded (after the
+/// call); an event written before that field existed was recorded before its call.
 pub fn current_start(events: &[RecordedEvent], step: &str) -> Option<Start> {
     let mut found: Option<Start> = None;
     for event in events.iter().rev() {
-        let runner_event =
-            event.event_type == STEP_STARTED || event.event_type == STEP_CALLED || event.event_type == RETRY_REQUESTED;
-        if !runner_event || event.payload.get("step").and_then(|s| s.as_str()) != Some(step) {
+        if !in_run(event, step) {
             break;
         }
         if event.event_type == STEP_STARTED {
             if let Some(key) = event.payload.get("idempotency_key").and_then(|k| k.as_str()) {
-                found = Some(Start { key: key.to_string(), first_at: event.recorded_at });
+                let started_at = event
+                    .payload
+                    .get("started_at")
+                    .and_then(|at| serde_json::from_value::<DateTime<Utc>>(at.clone()).ok());
+                found = Some(Start { key: key.to_string(), first_at: started_at.unwrap_or(event.recorded_at) });
             }
         }
     }
     found
+}
+
+/// The idempotency key of `step`'s next try: the current run's ([`current_start`]), or when no
+/// try of the run was recorded, `<stream>:<step>:<n>` with `n` the version after the last event
+/// before the run (where its first `step.started` lands). A try that died mid-call recorded
+/// nothing, and a failure before the call records no start, so the repeat derives the key the
+/// lost call carried.
+pub fn try_key(events: &[RecordedEvent], stream: &str, step: &str) -> String {
+    if let Some(start) = current_start(events, step) {
+        return start.key;
+    }
+    let before_run = events.iter().rev().find(|e| !in_run(e, step)).map(|e| e.version).unwrap_or(0);
+    format!("{stream}:{step}:{}", before_run + 1)
+}
+
+/// When the step's current run of tries began, for its retry budget: the first recorded try's
+/// start; with none recorded, when the plan first fell due if earlier claims of it never
+/// reported (a crash, a lost lease), else this claim.
+pub fn first_try_at(start: Option<&Start>, claimed: &Claimed) -> DateTime<Utc> {
+    match start {
+        Some(start) => start.first_at,
+        None if claimed.claims > 1 => claimed.first_due_at.min(claimed.db_now),
+        None => claimed.db_now,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use serde_json::{json, Value};
+
+    use super::*;
+
+    fn at(second: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 27, 12, 0, second).single().expect("a time")
+    }
+
+    fn recorded(version: i64, event_type: &str, payload: Value) -> RecordedEvent {
+        RecordedEvent {
+            position: version,
+            tx_id: version,
+            stream_id: "demo-1".into(),
+            version,
+            event_type: event_type.into(),
+            schema_version: 1,
+            payload,
+            metadata: events::Metadata {
+                correlation_id: uuid::Uuid::nil(),
+                causation_id: None,
+                actor: "test".into(),
+                client: None,
+            },
+            recorded_at: at(u32::try_from(version).unwrap_or(0) * 10),
+        }
+    }
+
+    fn claimed(claims: i32) -> Claimed {
+        Claimed {
+            stream_id: "demo-1".into(),
+            flow: "demo".into(),
+            step: "call".into(),
+            claims,
+            lease_until: at(59),
+            lease_token: uuid::Uuid::nil(),
+            db_now: at(50),
+            due_at: at(45),
+            first_due_at: at(5),
+        }
+    }
+
+    #[test]
+    fn a_first_try_takes_the_key_of_the_version_it_read() {
+        let events = [recorded(1, "demo.started", json!({}))];
+        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert!(current_start(&events, "call").is_none());
+    }
+
+    #[test]
+    fn a_recorded_try_gives_its_key_and_its_claims_time_to_the_next() {
+        let events = [
+            recorded(1, "demo.started", json!({})),
+            recorded(
+                2,
+                "step.started",
+                json!({ "step": "call", "idempotency_key": "demo-1:call:2", "claim": 1, "started_at": at(12) }),
+            ),
+            recorded(3, "step.called", json!({ "step": "call", "kind": "upstream" })),
+            recorded(4, RETRY_REQUESTED, json!({ "step": "call" })),
+        ];
+        let start = current_start(&events, "call").expect("a start");
+        assert_eq!(
+            (start.key.as_str(), start.first_at),
+            ("demo-1:call:2", at(12)),
+            "the claim's time, not the append's"
+        );
+        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert_eq!(first_try_at(Some(&start), &claimed(2)), at(12));
+    }
+
+    #[test]
+    fn a_start_written_before_the_call_falls_back_to_its_recorded_time() {
+        let events = [
+            recorded(1, "demo.started", json!({})),
+            recorded(2, "step.started", json!({ "step": "call", "idempotency_key": "demo-1:call:2", "claim": 1 })),
+        ];
+        assert_eq!(current_start(&events, "call").map(|s| s.first_at), Some(at(20)));
+    }
+
+    #[test]
+    fn a_failure_recorded_without_a_start_keeps_the_key_of_the_lost_call() {
+        // A try died mid-call (nothing recorded), then the next claim failed before calling.
+        let events = [recorded(1, "demo.started", json!({})), recorded(2, "step.called", json!({ "step": "call" }))];
+        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert_eq!(first_try_at(None, &claimed(3)), at(5), "from when the plan fell due");
+        assert_eq!(first_try_at(None, &claimed(1)), at(50), "a first claim starts now");
+    }
+
+    #[test]
+    fn another_event_starts_a_new_run_with_a_new_key() {
+        let events = [
+            recorded(1, "demo.started", json!({})),
+            recorded(2, "step.started", json!({ "step": "call", "idempotency_key": "demo-1:call:2", "claim": 1 })),
+            recorded(3, "step.called", json!({ "step": "call", "kind": "upstream" })),
+            recorded(4, "demo.poked", json!({})),
+        ];
+        assert!(current_start(&events, "call").is_none());
+        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:5");
+    }
 }

@@ -6,7 +6,8 @@ use events::{NewEvent, RecordedEvent, StreamId};
 
 use crate::upstream::calls::CallLog;
 
-/// The event type the runner appends before it calls out. Flows' projectors ignore it.
+/// The event type recording a try of a step (its idempotency key, the claim and when the claim
+/// was taken), appended with the try's result, never before the call. Flows' projectors ignore it.
 pub const STEP_STARTED: &str = "step.started";
 
 /// The event type the runner appends after each try of a step: which try, the upstream's

@@ -5,11 +5,14 @@
 //!   ([`crate::write_path::schedule`]).
 //! - A runner claims a due row with `FOR UPDATE SKIP LOCKED` and takes a lease on it, so two
 //!   runners never execute one step at once ([`claim`]).
-//! - Before calling out it appends `step.started` with an idempotency key; `step.called` (the
-//!   upstream's status and latency) and the outcome events are appended with the expected
-//!   version after it. A runner that dies mid-call leaves the lease to expire; the next claim
-//!   finds the step's tries without an outcome and repeats the call with the same key, so the
-//!   upstream can deduplicate it ([`worker`]). Tries are counted and bounded ([`policy`]).
+//! - It reads and folds the stream, calls the upstream with an idempotency key, then appends,
+//!   in one transaction at the version it read, `step.started` (the key, the claim and its
+//!   time), `step.called` (the upstream's status and latency) and the outcome events, or
+//!   `step.started` and the failure (issue 24: nothing is written before the call). A runner
+//!   that dies mid-call leaves the lease to expire and the stream as it was; the next claim
+//!   folds the same version, derives the same key and repeats the call under it, so the
+//!   upstream can deduplicate it ([`worker`]). Tries are counted and bounded
+//!   ([`policy`]).
 //! - Waits (the cloud flow's 5 s) are due times in the row, never sleeps in a handler.
 
 pub mod claim;
@@ -17,6 +20,7 @@ pub mod failure;
 pub mod flow;
 pub mod policy;
 mod record;
+mod started;
 pub mod steps;
 pub mod worker;
 

@@ -8,8 +8,9 @@ use events::{Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde_json::{json, Value};
 
 use super::claim::{self, Claimed};
-use super::failure::{current_start, Failure};
+use super::failure::{current_start, first_try_at, Failure};
 use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
+use super::started::Started;
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
 use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
@@ -29,12 +30,13 @@ impl RunnerError {
 }
 
 impl Runner {
-    /// Appends a claim's outcome (`called`, then the flow's events, prepared in the same
-    /// transaction) and the next plan through the one write path ([`append_after`] and
-    /// [`plan_next`], the halves of a command's `append_and_plan`), fenced: by the stream
-    /// version (a command that landed meanwhile wins, and the step is re-planned) and by the
-    /// claim (a runner that took the step over wins, and this outcome is dropped; the call it
-    /// repeats carries the same key). `before` is where the attempt stood before the step.
+    /// Appends a claim's try and outcome (`tried`: `step.started` and `step.called`, then the
+    /// flow's events, prepared in the same transaction) and the next plan through the one write
+    /// path ([`append_after`] and [`plan_next`], the halves of a command's `append_and_plan`),
+    /// fenced: by the stream version `history` ends with, the one the try read (a command that
+    /// landed meanwhile wins, and the step is re-planned) and by the claim (a runner that took
+    /// the step over wins, and this outcome is dropped; the call it repeats carries the same
+    /// key). `before` is where the attempt stood before the step.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit_outcome(
         &self,
@@ -42,13 +44,13 @@ impl Runner {
         claimed: &Claimed,
         stream: &StreamId,
         history: Vec<RecordedEvent>,
-        called: NewEvent,
+        tried: Vec<NewEvent>,
         outcome: Vec<NewEvent>,
         before: Outcome,
     ) -> Result<Tick, Failure> {
         let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
-        let mut batch = vec![called];
+        let mut batch = tried;
         batch.extend(flow.prepare_in(&mut tx, stream, outcome).await.map_err(Failure::step)?);
         // Where the attempt stands after the outcome, from the same fold that plans its next step.
         let mut after = Outcome::Open;
@@ -113,10 +115,11 @@ impl Runner {
         claimed: &Claimed,
         failure: Failure,
         calls: &CallLog,
+        tried: Option<Started>,
     ) -> Result<Tick, RunnerError> {
         let deadline = tokio::time::Instant::now() + self.config.lease / 2;
         loop {
-            match self.failed(claimed, failure.clone(), calls).await {
+            match self.failed(claimed, failure.clone(), calls, tried.clone()).await {
                 Err(error) if error.is_unavailable() && tokio::time::Instant::now() < deadline => {
                     tracing::warn!(runner = %self.config.id, %error, "recording a failed try: the database cannot serve; trying again");
                     tokio::time::sleep(UNAVAILABLE_PAUSE).await;
@@ -128,12 +131,15 @@ impl Runner {
 
     /// A counted failure: `step.called` with the failure and a retry later, or, past the
     /// budget, `step.gave_up` with the reason (support reads it; the visitor sees the flow's
-    /// generic error). Both are fenced by the version the failed try started from.
+    /// generic error), after the try's `step.started` when the try got as far as its call
+    /// (`tried`; a failure before it, or earlier tries that never reported, started nothing).
+    /// Both are fenced by the version the failed try read.
     pub(super) async fn failed(
         &self,
         claimed: &Claimed,
         failure: Failure,
         calls: &CallLog,
+        tried: Option<Started>,
     ) -> Result<Tick, RunnerError> {
         tracing::warn!(
             runner = %self.config.id, stream = %claimed.stream_id, step = %claimed.step,
@@ -141,15 +147,16 @@ impl Runner {
         );
         let stream = StreamId::parse(&claimed.stream_id)?;
         let history = self.store.read_stream(&stream).await?;
-        let expected = failure.version.unwrap_or_else(|| last_version(&history));
+        // A panic or the time-out carries no version; the try's start knows the one it read.
+        let expected = failure.version.or(tried.as_ref().map(|t| t.version)).unwrap_or_else(|| last_version(&history));
         let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
             claim::release(&self.db, claimed).await?;
             return Ok(Tick::Idle);
         };
         let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
-        let first_at = current_start(&upto, &claimed.step).map(|s| s.first_at);
+        let first_at = first_try_at(current_start(&upto, &claimed.step).as_ref(), claimed);
         let db_now = crate::clock::now(&self.db).await?;
-        let elapsed = first_at.map(|at| elapsed(at, db_now)).unwrap_or_default();
+        let elapsed = elapsed(first_at, db_now);
         let policy = self.config.retry;
         let retry = policy.may_retry(claimed.claims, elapsed);
         let delay = retry.then(|| policy.delay(claimed.claims, elapsed, &mut rand::thread_rng()));
@@ -163,9 +170,10 @@ impl Runner {
                 self.event(STEP_GAVE_UP, facts, &upto)
             }
         };
-        // The write path's first half, at the version the failed try started from.
+        // The write path's first half, at the version the failed try read.
+        let batch = tried.map(|t| t.event).into_iter().chain([event]).collect();
         let mut tx = self.db.begin().await?;
-        let history = match append_after(&mut tx, &self.store, &stream, upto, vec![event]).await {
+        let history = match append_after(&mut tx, &self.store, &stream, upto, batch).await {
             Ok(history) => history,
             Err(StoreError::Conflict { .. }) => {
                 // The stream moved on (a command, or a runner that took over): its plan stands.

@@ -1,4 +1,4 @@
-//! The runner loop: claim a due step, record it as started, run it, append its outcome.
+//! The runner loop: claim a due step, run it, append its start with its outcome (or failure).
 //!
 //! Every claim ends in exactly one of: the outcome appended, a re-plan (the stream moved on;
 //! not counted as a try), a retry later (counted), a give-up (`step.gave_up`, after the retry
@@ -10,21 +10,20 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use events::{EventStore, ExpectedVersion, RecordedEvent, StoreError, StreamId};
+use events::{EventStore, RecordedEvent, StoreError, StreamId};
 use futures::FutureExt;
-use serde_json::json;
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::claim::{self, Claimed};
-use super::failure::{current_start, Failure, FailureKind};
+use super::failure::{current_start, first_try_at, try_key, Failure, FailureKind};
 use super::flow::{StepFlow, STEP_CALLED, STEP_STARTED};
 use super::policy::RetryPolicy;
+use super::started::{self, Started, TrySlot};
 use crate::metrics::Metrics;
 use crate::upstream::calls::CallLog;
-use crate::write_path::recorded_after;
 use crate::write_path::schedule;
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a
@@ -289,7 +288,8 @@ impl Runner {
     }
 
     async fn supervised(&self, flow: &dyn StepFlow, claimed: Claimed, calls: &CallLog) -> Result<Tick, RunnerError> {
-        let work = AssertUnwindSafe(self.process(flow, &claimed, calls)).catch_unwind();
+        let tried = TrySlot::default();
+        let work = AssertUnwindSafe(self.process(flow, &claimed, calls, &tried)).catch_unwind();
         let outcome = tokio::select! {
             outcome = tokio::time::timeout(self.config.step_timeout, work) => outcome,
             () = self.keep_lease(&claimed) => {
@@ -306,7 +306,7 @@ impl Runner {
                 format!("step {} took longer than {} ms", claimed.step, self.config.step_timeout.as_millis()),
             ),
         };
-        self.record_failure(&claimed, failure, calls).await
+        self.record_failure(&claimed, failure, calls, tried.take()).await
     }
 
     /// Renews the lease every third of it; returns only when the claim is lost.
@@ -323,7 +323,16 @@ impl Runner {
         }
     }
 
-    async fn process(&self, flow: &dyn StepFlow, claimed: &Claimed, calls: &CallLog) -> Result<Tick, Failure> {
+    /// Reads and folds the stream, calls the upstream and appends the try's `step.started`
+    /// with its outcome in one transaction. Nothing is written before the call: a try that
+    /// fails leaves its start in `tried` for the failure's transaction.
+    async fn process(
+        &self,
+        flow: &dyn StepFlow,
+        claimed: &Claimed,
+        calls: &CallLog,
+        tried: &TrySlot,
+    ) -> Result<Tick, Failure> {
         let stream = StreamId::parse(&claimed.stream_id).map_err(Failure::internal)?;
         let events = self.store.read_stream(&stream).await.map_err(Failure::internal)?;
         let version = last_version(&events);
@@ -341,43 +350,25 @@ impl Runner {
         };
 
         let start = current_start(&events, &step.name);
-        let tried = claimed.claims - 1;
-        let elapsed = start.as_ref().map(|s| elapsed(s.first_at, claimed.db_now)).unwrap_or_default();
-        if tried > 0 && !self.config.retry.may_retry(tried, elapsed) {
+        let tries_before = claimed.claims - 1;
+        let elapsed = elapsed(first_try_at(start.as_ref(), claimed), claimed.db_now);
+        if tries_before > 0 && !self.config.retry.may_retry(tries_before, elapsed) {
             // Claimed again after tries that never reported (a crash, a lost lease): the budget
             // is spent without one more call.
             return Err(Failure::new(FailureKind::Unfinished, "the step's earlier tries never finished").at(version));
         }
 
-        let key = start.map(|s| s.key).unwrap_or_else(|| format!("{}:{}:{}", stream.as_str(), step.name, version + 1));
-        let started = self.event(
-            STEP_STARTED,
-            json!({ "step": step.name, "idempotency_key": key, "claim": claimed.claims }),
-            &events,
-        );
-        // Unannounced: the flows' views ignore it and it plans nothing, so waking every event
-        // stream and runner for it would be work for nothing (issue 15); the outcome's append
-        // announces the stream.
-        let mut conn = self.db.acquire().await.map_err(|e| Failure::internal(e).at(version))?;
-        let appended =
-            self.store.append_in(&mut conn, &stream, ExpectedVersion::Exact(version), vec![started.clone()]).await;
-        drop(conn);
-        match appended {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => {
-                claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
-                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
-            }
-            Err(error) => return Err(Failure::internal(error).at(version)),
-        }
-        let mut history = events;
-        history.extend(recorded_after(&stream, version, vec![started], claimed.db_now));
-        let version = version + 1;
+        // The key of the run's first try (recorded or lost mid-call): the upstream sees a
+        // repeat under the key of the call it repeats.
+        let key = try_key(&events, stream.as_str(), &step.name);
+        let start = self.event(STEP_STARTED, started::facts(claimed, &step.name, &key), &events);
+        tried.set(Started { event: start.clone(), version });
 
-        let outcome =
-            flow.run(&stream, &history, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
-        let called = self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &history);
-        self.commit_outcome(flow, claimed, &stream, history, called, outcome, before).await.map_err(|e| e.at(version))
+        let outcome = flow.run(&stream, &events, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
+        let called = self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &events);
+        self.commit_outcome(flow, claimed, &stream, events, vec![start, called], outcome, before)
+            .await
+            .map_err(|e| e.at(version))
     }
 }
 

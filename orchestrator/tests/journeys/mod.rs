@@ -811,8 +811,9 @@ pub struct Tries {
     /// Tries that failed and were retried later.
     pub failed: i64,
     pub gave_up: i64,
-    /// A try started by a runner while another runner's try of the stream had not reported:
-    /// a take-over after a lease expired (a crash does this; without one it should not happen).
+    /// A try after claims of its step that never reported: a take-over after a lease expired
+    /// (a crash does this; without one it should not happen). A try that died wrote nothing
+    /// (its `step.started` goes in with its result), so it shows as a gap in the claim numbers.
     pub taken_over: i64,
     /// A try's report written by another runner than the one that started it: two runners on
     /// one step at once. Never.
@@ -823,14 +824,16 @@ pub async fn tries(db: &PgPool) -> anyhow::Result<Tries> {
     let (runners, started, failed, gave_up, taken_over, crossed): (i64, i64, i64, i64, i64, i64) = sqlx::query_as(
         "WITH steps AS (
              SELECT event_type, payload, metadata->>'actor' AS actor,
-                    lag(event_type) OVER w AS previous_type, lag(metadata->>'actor') OVER w AS previous_actor
+                    lag(event_type) OVER w AS previous_type, lag(metadata->>'actor') OVER w AS previous_actor,
+                    coalesce((lag(payload->>'claim') OVER s)::int, 0) AS previous_claim
              FROM events WHERE event_type IN ('step.started', 'step.called', 'step.gave_up')
-             WINDOW w AS (PARTITION BY stream_id ORDER BY version))
+             WINDOW w AS (PARTITION BY stream_id ORDER BY version),
+                    s AS (PARTITION BY stream_id, payload->>'step' ORDER BY version))
          SELECT count(DISTINCT actor) FILTER (WHERE event_type = 'step.started'),
                 count(*) FILTER (WHERE event_type = 'step.started'),
                 count(*) FILTER (WHERE event_type = 'step.called' AND payload ? 'kind'),
                 count(*) FILTER (WHERE event_type = 'step.gave_up'),
-                count(*) FILTER (WHERE event_type = 'step.started' AND previous_type = 'step.started' AND actor <> previous_actor),
+                count(*) FILTER (WHERE event_type = 'step.started' AND (payload->>'claim')::int > previous_claim + 1),
                 count(*) FILTER (WHERE event_type = 'step.called' AND previous_type = 'step.started' AND actor <> previous_actor)
          FROM steps",
     )
