@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::claim::{self, Claimed};
 use super::failure::{current_start, Failure};
-use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
+use super::flow::{PlannedStep, StepFlow, StepOutput, STEP_CALLED};
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
 use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
@@ -43,7 +43,7 @@ impl Runner {
         stream: &StreamId,
         history: Vec<RecordedEvent>,
         called: NewEvent,
-        outcome: Vec<NewEvent>,
+        outcome: StepOutput,
         before: Outcome,
     ) -> Result<Tick, Failure> {
         let appending = std::time::Instant::now();
@@ -73,6 +73,7 @@ impl Runner {
         })
         .await
         .map_err(Failure::internal)?;
+        // After `prepare_in` wrote the tokens the try kept: a completing step leaves none behind.
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
         }
