@@ -5,7 +5,17 @@
 mod common;
 mod download_support;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
 use download_support::World;
+use events::flow::PlannedStep;
+use events::flows::download::{DownloadEvent, DownloadFlow, DownloadState};
+use orchestrator::config::DownloadConfig;
+use orchestrator::flows::download::DownloadSteps;
+use orchestrator::runner::worker::Tick;
+use orchestrator::runner::{FlowRunner, FlowSteps, Runner, StepContext, StepError};
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
@@ -366,4 +376,122 @@ async fn a_third_download_of_the_same_installer_at_once_is_refused(db: PgPool) {
     let body: Value = third.json().await.expect("json");
     assert_eq!(body["message"], orchestrator::texts::INSTALLER_BUSY);
     assert!(first.bytes().await.expect("body").starts_with(b"MZ"));
+}
+
+/// The download's own steps, except that the first try of `confirm_code` fails after its call
+/// kept the user token (a try whose outcome never commits: a refused write, a lost claim).
+/// `FORGETS` stands for a flow that forgets its secrets when the attempt completes.
+struct FailsAfterKeeping<const FORGETS: bool> {
+    steps: DownloadSteps,
+    db: PgPool,
+    failed: AtomicBool,
+    seen: Seen,
+}
+
+/// In the failing try: whether the token it had just kept read back, and how many rows of it
+/// were stored by then.
+type Seen = Arc<Mutex<Option<(bool, usize)>>>;
+
+#[async_trait]
+impl<const FORGETS: bool> FlowSteps for FailsAfterKeeping<FORGETS> {
+    type F = DownloadFlow;
+
+    const FORGETS_SECRETS_WHEN_COMPLETED: bool = FORGETS;
+
+    async fn run(
+        &self,
+        ctx: &StepContext,
+        state: &DownloadState,
+        step: &PlannedStep,
+        key: &str,
+    ) -> Result<Vec<DownloadEvent>, StepError> {
+        let outcome = self.steps.run(ctx, state, step, key).await?;
+        if step.name == "confirm_code" && !self.failed.swap(true, Ordering::SeqCst) {
+            let read_back = ctx.secret(USER_TOKEN).await?.is_some();
+            let stored = stored_secrets(&self.db, ctx.stream.as_str(), USER_TOKEN).await.len();
+            *self.seen.lock().expect("lock") = Some((read_back, stored));
+            return Err(StepError::Transient("the try fails after keeping the token".into()));
+        }
+        Ok(outcome)
+    }
+}
+
+const USER_TOKEN: &str = "download.user_token";
+
+/// The stored (sealed) values of the attempt's secret `name`.
+async fn stored_secrets(db: &PgPool, stream_id: &str, name: &str) -> Vec<String> {
+    sqlx::query_scalar("SELECT value FROM attempt_secrets WHERE stream_id = $1 AND name = $2")
+        .bind(stream_id)
+        .bind(name)
+        .fetch_all(db)
+        .await
+        .expect("secrets")
+}
+
+/// A runner of [`FailsAfterKeeping`] against `world`'s sandbox, and what its failing try saw.
+fn failing_runner<const FORGETS: bool>(world: &World) -> (Runner, Seen) {
+    let seen = Arc::new(Mutex::new(None));
+    let steps = FailsAfterKeeping::<FORGETS> {
+        steps: DownloadSteps::new(DownloadConfig::default()),
+        db: world.db.clone(),
+        failed: AtomicBool::new(false),
+        seen: seen.clone(),
+    };
+    (world.runner_with("download-test-runner", 3, |deps| Arc::new(FlowRunner::new(steps, deps))), seen)
+}
+
+/// Issue 24: a step's tokens are written in the transaction of its outcome. A try that fails
+/// after keeping one leaves no row (within the try it read back at once); the retry's outcome
+/// stores it sealed, and the next step reads it.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_kept_token_is_stored_with_its_outcome_and_dropped_with_a_failed_try(db: PgPool) {
+    let world = World::start(db.clone()).await;
+    let (runner, seen) = failing_runner::<false>(&world);
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    let code = world.sms_code("5511910000001").await;
+    let (status, reply) = world.command(&visitor, json!({ "type": "submit_code", "code": code })).await;
+    assert_eq!(status, 200, "{reply}");
+
+    let tick = runner.tick().await.expect("tick");
+    assert_eq!(tick, Tick::Retrying { stream_id: visitor.id.clone(), step: "confirm_code".into() });
+    assert_eq!(*seen.lock().expect("lock"), Some((true, 0)), "read back within the try, stored by none");
+    assert!(stored_secrets(&db, &visitor.id, USER_TOKEN).await.is_empty(), "the failed try kept nothing");
+    assert_eq!(
+        stored_secrets(&db, &visitor.id, "download.phone_auth_session").await.len(),
+        1,
+        "the earlier step's token stays"
+    );
+
+    sqlx::query("UPDATE due_steps SET due_at = now()").execute(&db).await.expect("skip the back-off");
+    let tick = runner.tick().await.expect("tick");
+    assert_eq!(tick, Tick::Ran { stream_id: visitor.id.clone(), step: "confirm_code".into() });
+    let stored = stored_secrets(&db, &visitor.id, USER_TOKEN).await;
+    assert_eq!(stored.len(), 1, "stored with the outcome");
+    assert!(stored[0].starts_with("v1.") && !stored[0].contains("sbx-"), "sealed: {}", stored[0]);
+    let sealer = events::pii::SecretBox::from_keys(&events::pii::Keys::insecure_dev());
+    let token = sealer.open(&visitor.id, USER_TOKEN, &stored[0]).expect("opens");
+    assert!(token.starts_with("sbx-user-"), "the phone auth's token");
+
+    // The next step found it: the user is looked up with it, not lost.
+    let tick = runner.tick().await.expect("tick");
+    assert_eq!(tick, Tick::Ran { stream_id: visitor.id.clone(), step: "find_user".into() });
+    let attempt = world.attempt(&visitor).await;
+    assert_eq!(World::types(&attempt).last().map(String::as_str), Some("user.found"));
+    world.drive_to(&runner, &visitor, "download_done").await;
+}
+
+/// The tokens the completing step keeps are written before the completed attempt's secrets
+/// are forgotten, in the same transaction: none is left behind.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_completing_step_leaves_no_token_when_the_flow_forgets_them(db: PgPool) {
+    let world = World::start(db.clone()).await;
+    let (runner, _) = failing_runner::<true>(&world);
+    let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
+    world.confirm_to(&runner, &visitor, "5511910000001", "download_done").await;
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM attempt_secrets WHERE stream_id = $1")
+        .bind(&visitor.id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(left, 0, "the installer URL kept by the completing step was forgotten with the rest");
 }

@@ -12,7 +12,9 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use events::{EventStore, ExpectedVersion, Metadata, NewEvent, RecordedEvent, StreamId};
 use orchestrator::runner::worker::Tick;
-use orchestrator::runner::{CallLog, Plan, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow};
+use orchestrator::runner::{
+    CallLog, Plan, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow, StepOutput,
+};
 use orchestrator::write_path::schedule_in_tx;
 use serde_json::json;
 use sqlx::PgPool;
@@ -73,7 +75,7 @@ impl StepFlow for DemoFlow {
         _step: &PlannedStep,
         key: &str,
         calls: &CallLog,
-    ) -> Result<Vec<NewEvent>, StepError> {
+    ) -> Result<StepOutput, StepError> {
         let nth = {
             let mut calls = self.calls.lock().expect("lock");
             calls.push((stream.as_str().to_string(), key.to_string()));
@@ -108,9 +110,9 @@ impl StepFlow for DemoFlow {
         }
         timer.record(Some(201), None);
         if self.nul_outcome {
-            return Ok(vec![event("demo.called", json!({ "key": key, "text": "bad\u{0}byte" }))]);
+            return Ok(vec![event("demo.called", json!({ "key": key, "text": "bad\u{0}byte" }))].into());
         }
-        Ok(vec![event("demo.called", json!({ "key": key }))])
+        Ok(vec![event("demo.called", json!({ "key": key }))].into())
     }
 }
 

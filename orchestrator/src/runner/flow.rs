@@ -4,6 +4,7 @@ use async_trait::async_trait;
 pub use events::flow::PlannedStep;
 use events::{NewEvent, RecordedEvent, StreamId};
 
+use super::KeptSecrets;
 use crate::upstream::calls::CallLog;
 
 /// The event type recording a try of a step (its idempotency key, the claim and when the claim
@@ -45,6 +46,22 @@ pub struct Plan {
     pub outcome: events::flow::Outcome,
 }
 
+/// What one try of a step produced: its outcome events, as the flow decided them, and the
+/// tokens it kept for later steps; [`StepFlow::prepare_in`] writes both in the outcome's
+/// transaction.
+#[derive(Default)]
+pub struct StepOutput {
+    pub events: Vec<NewEvent>,
+    pub kept: KeptSecrets,
+}
+
+impl From<Vec<NewEvent>> for StepOutput {
+    /// An outcome that keeps no token.
+    fn from(events: Vec<NewEvent>) -> Self {
+        Self { events, kept: KeptSecrets::default() }
+    }
+}
+
 /// One flow's part in running steps. Pure decisions stay in `events/`; this glues them to I/O.
 #[async_trait]
 pub trait StepFlow: Send + Sync + 'static {
@@ -61,8 +78,9 @@ pub trait StepFlow: Send + Sync + 'static {
 
     /// Runs `step` (calls the upstream) and returns the events recording its outcome, as the
     /// flow decided them (personal data and secrets still marked: [`StepFlow::prepare_in`]
-    /// makes them fit to store). `idempotency_key` is the same on every retry of this step;
-    /// the upstream calls made are recorded in `calls` (status, latency) for the runner's events.
+    /// makes them fit to store), with the tokens it kept for later steps, not yet written.
+    /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
+    /// recorded in `calls` (status, latency) for the runner's events.
     async fn run(
         &self,
         stream: &StreamId,
@@ -70,18 +88,19 @@ pub trait StepFlow: Send + Sync + 'static {
         step: &PlannedStep,
         idempotency_key: &str,
         calls: &CallLog,
-    ) -> Result<Vec<NewEvent>, StepError>;
+    ) -> Result<StepOutput, StepError>;
 
-    /// Makes the events [`StepFlow::run`] returned fit to store, on `conn`, the transaction
-    /// that appends them (the write path's [`crate::write_path::prepare_in`], as a command's
-    /// are): nothing it writes (vault subjects, secrets) outlives an outcome that does not
-    /// commit. A flow without personal data or secrets stores them as they are.
+    /// Makes the events [`StepFlow::run`] returned fit to store and writes the tokens it kept,
+    /// on `conn`, the transaction that appends them (the write path's
+    /// [`crate::write_path::prepare_in`], as a command's are): nothing it writes (vault
+    /// subjects, secrets) outlives an outcome that does not commit. A flow without personal
+    /// data or secrets stores the events as they are and keeps no token.
     async fn prepare_in(
         &self,
         _conn: &mut sqlx::PgConnection,
         _stream: &StreamId,
-        events: Vec<NewEvent>,
+        output: StepOutput,
     ) -> Result<Vec<NewEvent>, StepError> {
-        Ok(events)
+        Ok(output.events)
     }
 }

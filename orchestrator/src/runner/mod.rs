@@ -14,10 +14,13 @@
 //!   upstream can deduplicate it ([`worker`]). Tries are counted and bounded
 //!   ([`policy`]).
 //! - Waits (the cloud flow's 5 s) are due times in the row, never sleeps in a handler.
+//! - Tokens a step keeps for later steps are written with its outcome, in its transaction
+//!   ([`KeptSecrets`]); a try that fails keeps none.
 
 pub mod claim;
 pub mod failure;
 pub mod flow;
+mod kept;
 pub mod policy;
 mod record;
 mod started;
@@ -25,7 +28,8 @@ pub mod steps;
 pub mod worker;
 
 pub use crate::upstream::calls::CallLog;
-pub use flow::{Plan, PlannedStep, StepError, StepFlow, STEP_CALLED, STEP_STARTED};
+pub use flow::{Plan, PlannedStep, StepError, StepFlow, StepOutput, STEP_CALLED, STEP_STARTED};
+pub use kept::KeptSecrets;
 pub use policy::RetryPolicy;
 pub use steps::{FlowRunner, FlowSteps, StepContext, StepDeps};
 pub use worker::{Runner, RunnerConfig};

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::claim::{self, Claimed};
 use super::failure::{current_start, first_try_at, Failure};
-use super::flow::{PlannedStep, StepFlow, STEP_CALLED};
+use super::flow::{PlannedStep, StepFlow, StepOutput, STEP_CALLED};
 use super::started::Started;
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
 use crate::metrics::outcome_label;
@@ -45,7 +45,7 @@ impl Runner {
         stream: &StreamId,
         history: Vec<RecordedEvent>,
         tried: Vec<NewEvent>,
-        outcome: Vec<NewEvent>,
+        outcome: StepOutput,
         before: Outcome,
     ) -> Result<Tick, Failure> {
         let appending = std::time::Instant::now();
@@ -75,6 +75,7 @@ impl Runner {
         })
         .await
         .map_err(Failure::internal)?;
+        // After `prepare_in` wrote the tokens the try kept: a completing step leaves none behind.
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
         }

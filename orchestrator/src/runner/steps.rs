@@ -13,7 +13,7 @@ use secrecy::{ExposeSecret, SecretString};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::{Plan, StepError, StepFlow};
+use super::{KeptSecrets, Plan, StepError, StepFlow, StepOutput};
 use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
 use crate::write_path::{prepare_in, Secrets};
@@ -29,6 +29,8 @@ pub struct StepContext {
     pub upstreams: Arc<Upstreams>,
     /// Where the step's client records its upstream calls (status, latency).
     pub calls: CallLog,
+    /// The tokens this try kept, written with its outcome ([`StepContext::keep_secret`]).
+    kept: KeptSecrets,
 }
 
 impl StepContext {
@@ -45,24 +47,39 @@ impl StepContext {
         }
     }
 
-    /// One of the attempt's secrets (named `<flow>.<name>` in the flow's `secret` module), if it
-    /// is there and has not expired; a store that cannot be read is worth another try.
+    /// One of the attempt's secrets (named `<flow>.<name>` in the flow's `secret` module): the
+    /// one this try kept, else the stored one if it is there and has not expired; a store that
+    /// cannot be read is worth another try.
     pub async fn secret(&self, name: &str) -> Result<Option<SecretString>, StepError> {
+        if let Some(kept) = self.kept.get(name) {
+            return Ok(Some(kept));
+        }
         Ok(self.secrets.get(name).await.map_err(secrets_error)?.map(SecretString::from))
     }
 
-    /// Keeps `value` as the attempt's secret `name` for `ttl`.
-    pub async fn keep_secret(
+    /// Keeps `value` as the attempt's secret `name` for `ttl`, written in the transaction that
+    /// appends this try's outcome (issue 24); later calls of the try read it at once. A try
+    /// that fails keeps nothing: its retry asks the upstream again.
+    pub fn keep_secret(&self, name: &str, value: &SecretString, ttl: std::time::Duration) {
+        self.kept.keep(name, value, ttl);
+    }
+
+    /// [`StepContext::keep_secret`] written at once, whatever becomes of the try: for a token
+    /// its retry could not ask for again (an OAuth code is exchanged once).
+    pub async fn keep_secret_now(
         &self,
         name: &str,
         value: &SecretString,
         ttl: std::time::Duration,
     ) -> Result<(), StepError> {
+        // One value a name: a stale one kept earlier in the try must not shadow this one.
+        self.kept.forget(name);
         self.secrets.put(name, value.expose_secret(), ttl).await.map_err(secrets_error)
     }
 
-    /// Forgets every secret of the attempt but `keep`.
+    /// Forgets every secret of the attempt but `keep`, the stored ones and the ones this try kept.
     pub async fn forget_secrets_except(&self, keep: &[&str]) -> Result<(), StepError> {
+        self.kept.forget_except(keep);
         self.secrets.clear_except(keep).await.map_err(secrets_error)
     }
 
@@ -189,7 +206,7 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         step: &PlannedStep,
         idempotency_key: &str,
         calls: &CallLog,
-    ) -> Result<Vec<NewEvent>, StepError> {
+    ) -> Result<StepOutput, StepError> {
         let correlation_id = events.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
         let ctx = StepContext {
             stream: stream.clone(),
@@ -199,6 +216,7 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
             http: self.deps.http.clone(),
             upstreams: self.deps.upstreams.clone(),
             calls: calls.clone(),
+            kept: KeptSecrets::default(),
         };
         let state = fold::<S::F>(events);
         let outcome = self.steps.run(&ctx, &state, step, idempotency_key).await?;
@@ -211,7 +229,7 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         decided.iter_mut().for_each(|(_, payload)| strip_control(payload));
         let metadata =
             Metadata { correlation_id, causation_id: None, actor: format!("step:{}", step.name), client: None };
-        Ok(decided
+        let events = decided
             .into_iter()
             .map(|(event_type, payload)| NewEvent {
                 event_type,
@@ -219,18 +237,21 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
                 payload,
                 metadata: metadata.clone(),
             })
-            .collect())
+            .collect();
+        Ok(StepOutput { events, kept: ctx.kept })
     }
 
     async fn prepare_in(
         &self,
         conn: &mut sqlx::PgConnection,
         stream: &StreamId,
-        events: Vec<NewEvent>,
+        output: StepOutput,
     ) -> Result<Vec<NewEvent>, StepError> {
+        let StepOutput { events, kept } = output;
+        let secrets = Secrets::new(self.deps.db.clone(), self.deps.vault.secret_box(), stream.as_str());
+        kept.write_in(&mut *conn, &secrets).await.map_err(secrets_error)?;
         let Some(metadata) = events.first().map(|e| e.metadata.clone()) else { return Ok(events) };
         let decided = events.into_iter().map(|e| (e.event_type, e.payload)).collect();
-        let secrets = Secrets::new(self.deps.db.clone(), self.deps.vault.secret_box(), stream.as_str());
         prepare_in(conn, &self.deps.vault, &secrets, stream, decided, &metadata)
             .await
             .map_err(|e| StepError::Transient(e.to_string()))

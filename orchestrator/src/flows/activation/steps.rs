@@ -152,7 +152,9 @@ impl Run<'_> {
             Some(token) => token,
             None => match self.client.exchange_partner_code(&code, &accepted.redirect_uri, &accepted.verifier).await? {
                 Reply::Done(token) => {
-                    self.put(secret::PARTNER_ACCESS_TOKEN, &token, MINUTES_15).await?;
+                    // Stored at once, not with the outcome: a failed try's retry needs it.
+                    let kept = SecretString::from(token.clone());
+                    self.ctx.keep_secret_now(secret::PARTNER_ACCESS_TOKEN, &kept, MINUTES_15).await?;
                     token
                 }
                 Reply::Refused(status) | Reply::Malformed(status) => {
@@ -177,7 +179,7 @@ impl Run<'_> {
         let email = self.open(self.state.email.as_ref(), "e-mail").await?;
         Ok(match self.client.partner_login(&email, self.key).await? {
             Reply::Done(PartnerSession { token, customer_id }) => {
-                self.put(secret::HERO_TOKEN, &token, HOUR).await?;
+                self.put(secret::HERO_TOKEN, &token, HOUR);
                 self.ctx.put_sealed(secret::CUSTOMER_ID, PiiKind::PartnerCustomer, &customer_id, HOUR).await?;
                 Event::PartnerLoggedIn {}
             }
@@ -202,7 +204,7 @@ impl Run<'_> {
         Ok(match self.client.sso_token(self.key).await? {
             Reply::Done(access) => {
                 let seconds = access.expires_in.unwrap_or(3600).clamp(60, 86_400);
-                self.put(secret::ACCESS_TOKEN, &access.token, Duration::from_secs(seconds)).await?;
+                self.put(secret::ACCESS_TOKEN, &access.token, Duration::from_secs(seconds));
                 Event::CarrierTokenObtained {}
             }
             Reply::Refused(status) | Reply::Malformed(status) => failed(Step::CarrierToken, Some(status)),
@@ -220,7 +222,7 @@ impl Run<'_> {
         let document = self.open(self.state.document.as_ref(), "CPF/CNPJ").await?;
         Ok(match self.client.authorize_document(&access, kind, &document, self.key).await? {
             Reply::Done(token) => {
-                self.put(secret::FS_AUTH_TOKEN, &token, MINUTES_15).await?;
+                self.put(secret::FS_AUTH_TOKEN, &token, MINUTES_15);
                 Event::DocumentAuthorized { kind }
             }
             // Our access token was refused: not the visitor's document.
@@ -235,7 +237,7 @@ impl Run<'_> {
         let msisdn = self.open(self.state.phone.as_ref(), "phone").await?;
         Ok(match self.client.send_code(&msisdn, self.key).await? {
             Reply::Done(transaction) => {
-                self.put(secret::TRANSACTION_ID, &transaction, MINUTES_15).await?;
+                self.put(secret::TRANSACTION_ID, &transaction, MINUTES_15);
                 Event::CodeSent { resend: self.state.resending }
             }
             Reply::Refused(status) | Reply::Malformed(status) => Event::CodeSendFailed(refused(status)),
@@ -254,7 +256,7 @@ impl Run<'_> {
         };
         Ok(match self.client.validate_code(&transaction, &pincode, self.key).await? {
             Reply::Done(token) => {
-                self.put(secret::FS_CUSTOM_TOKEN, &token, MINUTES_15).await?;
+                self.put(secret::FS_CUSTOM_TOKEN, &token, MINUTES_15);
                 Event::CodeValidated {}
             }
             Reply::Refused(status) => Event::CodeRejected { reason: refusal_for(status), status: Some(status) },
@@ -271,7 +273,7 @@ impl Run<'_> {
         };
         Ok(match self.client.authorize(&auth, &merge, self.key).await? {
             Reply::Done(token) => {
-                self.put(secret::CUSTOM_TOKEN, &token, HOUR).await?;
+                self.put(secret::CUSTOM_TOKEN, &token, HOUR);
                 Event::AuthorizationGranted {}
             }
             Reply::Refused(status) => Event::AuthorizationRefused(refused(status)),
@@ -286,7 +288,7 @@ impl Run<'_> {
         };
         Ok(match self.client.verify_custom_token(&custom, self.key).await? {
             Reply::Done(id_token) => {
-                self.put(secret::ID_TOKEN, &id_token, HOUR).await?;
+                self.put(secret::ID_TOKEN, &id_token, HOUR);
                 Event::IdentityVerified {}
             }
             Reply::Refused(status) | Reply::Malformed(status) => failed(Step::VerifyToken, Some(status)),
@@ -365,8 +367,8 @@ impl Run<'_> {
     }
 
     /// The activation client takes its tokens as text: [`StepContext::keep_secret`] for it.
-    async fn put(&self, name: &str, value: &str, ttl: Duration) -> Result<(), StepError> {
-        self.ctx.keep_secret(name, &SecretString::from(value), ttl).await
+    fn put(&self, name: &str, value: &str, ttl: Duration) {
+        self.ctx.keep_secret(name, &SecretString::from(value), ttl);
     }
 
     async fn get(&self, name: &str) -> Result<Option<String>, StepError> {

@@ -76,14 +76,14 @@ impl FlowSteps for CloudSteps {
             },
             CloudStep::SendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => {
-                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL);
                     CloudEvent::CodeSent { transaction_id: None }
                 }
                 Err(error) => CloudEvent::CodeSendFailed { message: refused_or_retry(error)? },
             },
             CloudStep::ResendCode => match client.send_code(&Self::msisdn(ctx, state).await?, key).await {
                 Ok(transaction_id) => {
-                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL).await?;
+                    ctx.keep_secret(TRANSACTION_ID, &SecretString::from(transaction_id), FS_TOKEN_TTL);
                     CloudEvent::CodeResent { transaction_id: None }
                 }
                 Err(error) => CloudEvent::ResendFailed { message: refused_or_retry(error)? },
@@ -99,7 +99,7 @@ impl FlowSteps for CloudSteps {
                 let pincode = pincode.as_str();
                 match client.validate_code(transaction_id, pincode, key).await {
                     Ok(token) => {
-                        ctx.keep_secret(FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL).await?;
+                        ctx.keep_secret(FS_CUSTOM_TOKEN, &token, FS_TOKEN_TTL);
                         CloudEvent::CodeValidated {}
                     }
                     Err(error) => CloudEvent::CodeRejected { message: refused_or_retry(error)? },
@@ -120,7 +120,7 @@ impl FlowSteps for CloudSteps {
                 };
                 match client.get_custom_token(&fs_token, key).await {
                     Ok(token) => {
-                        ctx.keep_secret(CUSTOM_TOKEN, &token, CUSTOM_TOKEN_TTL).await?;
+                        ctx.keep_secret(CUSTOM_TOKEN, &token, CUSTOM_TOKEN_TTL);
                         CloudEvent::CustomTokenObtained {}
                     }
                     // Still provisioning: the wait was too short for the upstream's clock.

@@ -135,7 +135,7 @@ impl FlowSteps for DownloadSteps {
                     .await
                 {
                     Ok(session) => {
-                        ctx.keep_secret(SESSION, &session, SESSION_TTL).await?;
+                        ctx.keep_secret(SESSION, &session, SESSION_TTL);
                         Ok(vec![if resend { DownloadEvent::CodeResent {} } else { DownloadEvent::CodeSent {} }])
                     }
                     Err(error) => refused(error, |reason| DownloadEvent::CodeSendFailed { reason }),
@@ -151,7 +151,7 @@ impl FlowSteps for DownloadSteps {
                     Ok(user) => {
                         let ttl =
                             user.expires_in.map(Duration::from_secs).unwrap_or(USER_TOKEN_TTL).min(USER_TOKEN_TTL);
-                        ctx.keep_secret(USER_TOKEN, &user.token, ttl).await?;
+                        ctx.keep_secret(USER_TOKEN, &user.token, ttl);
                         Ok(vec![DownloadEvent::CodeConfirmed {}])
                     }
                     Err(error) => refused(error, |reason| DownloadEvent::CodeRejected { reason }),
@@ -190,7 +190,7 @@ impl FlowSteps for DownloadSteps {
                 match client.desktop_url(&token, &subscription, &state.browser, os.as_str()).await {
                     Ok(url) => match download_manager_url(&url, &ctx.upstreams.urls.download_manager) {
                         Some(url) => {
-                            ctx.keep_secret(INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL).await?;
+                            ctx.keep_secret(INSTALLER_URL, &SecretString::from(url), INSTALLER_URL_TTL);
                             Ok(vec![DownloadEvent::DownloadGranted {}])
                         }
                         None => Ok(vec![DownloadEvent::DownloadFailed { reason: "UNEXPECTED_INSTALLER_HOST".into() }]),
@@ -276,7 +276,8 @@ fn devices_for_events(upstream: Vec<UpstreamDevice>) -> (Vec<Device>, BTreeMap<S
 
 async fn keep_map(ctx: &StepContext, name: &str, map: &BTreeMap<String, String>) -> Result<(), StepError> {
     let json = serde_json::to_string(map).map_err(|e| StepError::Transient(format!("encoding {name}: {e}")))?;
-    ctx.keep_secret(name, &SecretString::from(json), USER_TOKEN_TTL).await
+    ctx.keep_secret(name, &SecretString::from(json), USER_TOKEN_TTL);
+    Ok(())
 }
 
 async fn lookup(ctx: &StepContext, name: &str, key: &str) -> Result<Option<String>, StepError> {
