@@ -162,6 +162,14 @@ pub struct Driver {
     server_errors: std::sync::Mutex<std::collections::BTreeMap<u16, usize>>,
 }
 
+/// Whether a start lost to the network is sent again (the page's retry) or given up at once
+/// (a return from the partner, whose code and state are spent by the first).
+#[derive(Clone, Copy)]
+enum Resend {
+    UntilAnswered,
+    Once,
+}
+
 /// The start's answer: admitted, or refused at the door with the wait it asked for.
 enum Door {
     Admitted(String, Value),
@@ -305,7 +313,22 @@ impl Driver {
     /// The broadband partner's page: the landing attempt prepares the partner login, the
     /// visitor approves at the partner (the sandbox's OAuth page) and comes back, in the same
     /// browser, with `?code=&state=`, which opens the attempt the rest of the journey uses.
+    /// A return whose start got no answer (the server went away mid-request, a failover) may
+    /// have opened an attempt that spends the code and state, so sending it again would be a
+    /// replayed return: the visitor signs in with the partner again, as after the page's error.
     async fn back_from_partner_login<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.partner_login_once(base, journey).await {
+                // No answer to the return: sign in with the partner again.
+                Err(_) if tries < 3 => {}
+                done => return done,
+            }
+        }
+    }
+
+    async fn partner_login_once<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let return_url = format!("{base}/seguranca/ativarbrisanet");
         let landing = self
             .start(base, journey, json!({ "type": "start", "variant": "broadband", "return_url": return_url }))
@@ -331,7 +354,7 @@ impl Driver {
             .await?;
         let (code, state) = back;
         let command = json!({ "type": "start", "variant": "broadband", "code": code, "state": state });
-        self.start_in(Some(&landing.cookie), base, journey, command).await
+        self.start_in(Some(&landing.cookie), base, journey, command, Resend::Once).await
     }
 
     async fn download(&self, base: &str, journey: Journey, i: usize) -> anyhow::Result<Finish> {
@@ -373,7 +396,7 @@ impl Driver {
     /// `POST /api/attempts`. Asked again while the server does not answer; a start whose
     /// answer was lost leaves an attempt nobody drives (the start has no idempotency key).
     async fn start<'a>(&'a self, base: &'a str, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
-        self.start_in(None, base, journey, command).await
+        self.start_in(None, base, journey, command, Resend::UntilAnswered).await
     }
 
     /// [`Driver::start`] in the browser session of `cookie`.
@@ -383,6 +406,7 @@ impl Driver {
         base: &'a str,
         journey: Journey,
         command: Value,
+        resend: Resend,
     ) -> anyhow::Result<Attempt<'a>> {
         let body = json!({ "flow": journey.flow(), "command": command });
         let arrived = Instant::now();
@@ -390,42 +414,44 @@ impl Driver {
         // (the server's `Retry-After` plus up to half of it at random) and gives up after the
         // driver's patience.
         let (cookie, reply) = loop {
-            let door = self
-                .again(|| async {
-                    let mut request = self.http.post(format!("{base}/api/attempts"));
-                    if let Some(cookie) = cookie {
-                        request = request.header("cookie", cookie);
-                    }
-                    if sends_code(journey.flow(), &command) {
-                        request = request.header("x-altcha", self.proof(base).await?);
-                    }
-                    let sent = Instant::now();
-                    let answer = request.json(&body).send().await?;
-                    self.answered(answer.status().as_u16());
-                    if answer.status().as_u16() == 503 {
-                        let after = answer
-                            .headers()
-                            .get("retry-after")
-                            .and_then(|v| v.to_str().ok())
-                            .and_then(|v| v.parse::<u64>().ok())
-                            .unwrap_or(5);
-                        self.timed_as("start refused (503)", sent.elapsed());
-                        return Ok(Door::Wait(Duration::from_secs(after.max(1))));
-                    }
-                    if answer.status().as_u16() != 201 {
-                        bail!("start answered {}", answer.status());
-                    }
-                    self.timed(journey.flow(), &command, sent.elapsed());
-                    let cookie = answer
+            let send = || async {
+                let mut request = self.http.post(format!("{base}/api/attempts"));
+                if let Some(cookie) = cookie {
+                    request = request.header("cookie", cookie);
+                }
+                if sends_code(journey.flow(), &command) {
+                    request = request.header("x-altcha", self.proof(base).await?);
+                }
+                let sent = Instant::now();
+                let answer = request.json(&body).send().await?;
+                self.answered(answer.status().as_u16());
+                if answer.status().as_u16() == 503 {
+                    let after = answer
                         .headers()
-                        .get("set-cookie")
+                        .get("retry-after")
                         .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.split(';').next())
-                        .context("no cookie")?
-                        .to_string();
-                    Ok(Door::Admitted(cookie, answer.json::<Value>().await?))
-                })
-                .await?;
+                        .and_then(|v| v.parse::<u64>().ok())
+                        .unwrap_or(5);
+                    self.timed_as("start refused (503)", sent.elapsed());
+                    return Ok(Door::Wait(Duration::from_secs(after.max(1))));
+                }
+                if answer.status().as_u16() != 201 {
+                    bail!("start answered {}", answer.status());
+                }
+                self.timed(journey.flow(), &command, sent.elapsed());
+                let cookie = answer
+                    .headers()
+                    .get("set-cookie")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.split(';').next())
+                    .context("no cookie")?
+                    .to_string();
+                Ok(Door::Admitted(cookie, answer.json::<Value>().await?))
+            };
+            let door = match resend {
+                Resend::UntilAnswered => self.again(&send).await?,
+                Resend::Once => send().await?,
+            };
             match door {
                 Door::Admitted(cookie, reply) => break (cookie, reply),
                 Door::Wait(after) => {
