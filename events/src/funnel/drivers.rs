@@ -72,9 +72,15 @@ fn value_of(facts: &Facts, dimension: &str) -> String {
 impl Drivers {
     /// One attempt that entered the funnel's first step.
     pub fn add(&mut self, facts: &Facts, converted: bool) {
+        self.add_many(facts, 1, u64::from(converted));
+    }
+
+    /// `entered` attempts with the same facts that entered the funnel, `converted` of them
+    /// reaching its last step.
+    pub fn add_many(&mut self, facts: &Facts, entered: u64, converted: u64) {
         let count = |outcome: &mut Outcome| {
-            outcome.entered += 1;
-            outcome.converted += u64::from(converted);
+            outcome.entered += entered;
+            outcome.converted += converted;
         };
         count(&mut self.total);
         for dimension in DIMENSIONS {

@@ -63,6 +63,11 @@ impl Dropped {
         }
     }
 
+    /// One attempt already known to have stopped at the step, of the group asked.
+    pub fn push(&mut self, row: DroppedAttempt) {
+        self.rows.push(row);
+    }
+
     /// Page `page` (from 1) of `per_page`, the newest first (then by id, so pages never overlap).
     pub fn page(mut self, page: usize, per_page: usize) -> DroppedPage {
         self.rows.sort_by(|a, b| b.started.cmp(&a.started).then_with(|| b.attempt.cmp(&a.attempt)));

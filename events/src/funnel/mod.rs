@@ -8,6 +8,7 @@ pub mod compute;
 pub mod definitions;
 pub mod drivers;
 pub mod dropoff;
+pub mod hot;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod people;

@@ -33,7 +33,7 @@ pub fn flow_of(stream_id: &str) -> Option<&'static str> {
 }
 
 /// [`step_events`] of each flow, worked out once (every attempt of a replay asks).
-fn step_events_of(flow: &str) -> &'static [&'static str] {
+pub(crate) fn step_events_of(flow: &str) -> &'static [&'static str] {
     static ALL: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
     let all = ALL.get_or_init(|| FLOWS.iter().map(|f| step_events(f)).collect());
     FLOWS.iter().position(|f| *f == flow).map_or(&[], |i| all[i].as_slice())
