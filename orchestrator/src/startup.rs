@@ -77,6 +77,8 @@ pub struct Parts {
     pub admission: crate::admission::Admission,
     /// The standby's pool, when reads go there (`DATABASE_READ_URL`).
     pub read_db: Option<PgPool>,
+    /// Days the funnel page holds in memory (`FUNNEL_MEMORY_DAYS`).
+    pub funnel_memory_days: u32,
 }
 
 impl Parts {
@@ -90,6 +92,7 @@ impl Parts {
             server: crate::http::server::ServerLimits::of(&config.server),
             admission: crate::admission::Admission::from_config(&config.admission)?,
             read_db: None,
+            funnel_memory_days: config.funnel_memory_days,
         })
     }
 }
@@ -103,7 +106,7 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission, read_db } = parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission, read_db, funnel_memory_days } = parts;
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let reads = crate::reads::Reads::on(read_db.unwrap_or_else(|| db.clone()), &vault);
@@ -133,6 +136,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         admission: Arc::new(admission),
         reads,
         owners: Arc::default(),
+        funnels: crate::analytics::held::HeldFunnels::new(funnel_memory_days),
     };
     Ok(App { state, registry_steps: steps })
 }
@@ -239,6 +243,13 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
             stop_rx.clone(),
         ));
     }
+    // Load the funnel page's days now, not on the first analyst's question.
+    let (funnels, reads) = (app.state.funnels.clone(), app.state.reads.db.clone());
+    tokio::spawn(async move {
+        if let Err(error) = funnels.catch_up(&reads).await {
+            tracing::warn!(%error, "funnel page: the recent days could not be loaded; the first question will try again");
+        }
+    });
     if let Some(admin) = config.admin_bind_addr {
         let listener = TcpListener::bind(admin).await.with_context(|| format!("binding the admin port {admin}"))?;
         tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);

@@ -266,3 +266,58 @@ async fn people_are_counted_by_the_phone_they_proved_and_an_erased_person_is_non
         .expect("counted");
     assert!(tagged > 0, "the others keep theirs");
 }
+
+/// The funnel page's answer without the moment it was read.
+async fn answer_of(app: &TestApp, cookie: &str, path: &str) -> Value {
+    let (status, mut body) = get(app, cookie, path).await;
+    assert_eq!(status, StatusCode::OK, "{path}: {body}");
+    if let Some(body) = body.as_object_mut() {
+        body.remove("as_of");
+        body.remove("read_lag_seconds");
+    }
+    body
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_days_held_in_memory_answer_as_the_projection_does_and_older_questions_read_it(db: PgPool) {
+    use orchestrator::analytics::held::HeldFunnels;
+    seeded(&db).await;
+    let mut held = None;
+    let in_memory = common::spawn_app_with(db.clone(), |state| held = Some(state.funnels.clone())).await;
+    let held = held.expect("the app's held days");
+    let from_table = common::spawn_app_with(db.clone(), |state| state.funnels = HeldFunnels::new(0)).await;
+    // Five days held: the questions below start 25 days ago, so this one reads the projection.
+    let short = common::spawn_app_with(db.clone(), |state| state.funnels = HeldFunnels::new(5)).await;
+    let cookies = [
+        added_and_signed_in(&in_memory, &db, "ana@exa.com.br", Role::Analyst).await,
+        added_and_signed_in(&from_table, &db, "bia@exa.com.br", Role::Analyst).await,
+        added_and_signed_in(&short, &db, "caio@exa.com.br", Role::Analyst).await,
+    ];
+    let apps = [&in_memory, &from_table, &short];
+
+    let mut paths = Vec::new();
+    for (flow, rest) in [
+        ("cloud", ""),
+        ("cloud", "&count=people&breakdown=os&order=any"),
+        ("download", "&breakdown=partner&window=1"),
+        ("activation", "&breakdown=variant&count=people&order=strict"),
+        ("activation", "&variant=carrier&breakdown=day"),
+    ] {
+        paths.push(format!("/api/analytics/funnel?{}", question(flow, rest)));
+        for step in 0..2 {
+            paths.push(format!("/api/analytics/funnel/dropped?{}&step={step}", question(flow, rest)));
+        }
+    }
+    for path in &paths {
+        let mut answers = Vec::new();
+        for (app, cookie) in apps.iter().zip(&cookies) {
+            answers.push(answer_of(app, cookie, path).await);
+        }
+        assert_ne!(answers[0]["groups"].as_array().map(Vec::len).unwrap_or(1), 0, "{path}: the seed has attempts");
+        assert_eq!(answers[0], answers[1], "{path}: held in memory against the projection");
+        assert_eq!(answers[2], answers[1], "{path}: before the days held, the projection");
+    }
+    let seeded_attempts: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM funnel_attempts").fetch_one(&db).await.expect("counted");
+    assert_eq!(held.attempts_held().await as i64, seeded_attempts, "the seed's 20 days are all held");
+}

@@ -8,9 +8,9 @@ pub mod compute;
 pub mod definitions;
 pub mod drivers;
 pub mod dropoff;
-pub mod hot;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod hot;
 pub mod people;
 pub mod person;
 pub mod projection;

@@ -51,7 +51,8 @@ pub async fn resolve(
 }
 
 /// Clears the people of `attempts` and any row tagged with one of `subjects` (an erasure, once
-/// the subjects' keys and links are gone), in each of `tables` whose projection exists: the live
+/// the subjects' keys and links are gone), as a new revision of each row (what follows the
+/// projection by revision, the exports and the funnel page's memory, sees it too), in each of `tables` whose projection exists: the live
 /// one and a rebuild under way (`projection::LIVE`, `projection::NEXT`).
 /// Each table's checkpoint row is locked first: a projector that resolved a person before the
 /// keys went holds that lock until it commits, so its rows are cleared here too, and any later
@@ -76,7 +77,8 @@ pub async fn forget(
             continue;
         }
         let sql = format!(
-            "UPDATE {table} SET person = NULL WHERE person IS NOT NULL AND (attempt = ANY($1) OR person = ANY($2))"
+            "UPDATE {table} SET person = NULL, revision = nextval('funnel_revision') \
+             WHERE person IS NOT NULL AND (attempt = ANY($1) OR person = ANY($2))"
         );
         cleared += sqlx::query(&sql).bind(attempts).bind(&tags).execute(&mut *tx).await?.rows_affected();
     }

@@ -3,5 +3,6 @@
 //! ([`dropoff`]).
 
 pub mod dropoff;
+pub mod held;
 pub mod projector;
 pub mod question;

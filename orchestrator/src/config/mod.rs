@@ -78,6 +78,12 @@ pub struct ServeConfig {
     #[arg(long, env = "FUNNEL_PROJECTION", default_value_t = true, action = clap::ArgAction::Set)]
     pub funnel_projection: bool,
 
+    /// São Paulo days of attempts the funnel page holds in memory (today included), so that a
+    /// question over them reads no table (docs/funnels.md); older questions read the
+    /// projection. 0 holds none. About 250 bytes an attempt.
+    #[arg(long, env = "FUNNEL_MEMORY_DAYS", default_value_t = DEFAULT_FUNNEL_MEMORY_DAYS, value_parser = clap::value_parser!(u32).range(0..=3660))]
+    pub funnel_memory_days: u32,
+
     #[command(flatten)]
     pub keys: KeyConfig,
 
@@ -102,6 +108,9 @@ pub struct ServeConfig {
     #[command(flatten)]
     pub admission: AdmissionConfig,
 }
+
+/// Six months: a quarter and the quarter before it, for the page's comparison.
+pub const DEFAULT_FUNNEL_MEMORY_DAYS: u32 = 183;
 
 /// clap's parser for secrets: the value goes straight into a [`SecretString`].
 pub(crate) fn secret(value: &str) -> Result<SecretString, Infallible> {

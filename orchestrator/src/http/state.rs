@@ -37,6 +37,8 @@ pub struct AppState {
     pub reads: crate::reads::Reads,
     /// Attempts' owners already read, for the visitor's requests.
     pub owners: Arc<crate::attempts::owners::Owners>,
+    /// The funnel page's recent days, held in memory.
+    pub funnels: crate::analytics::held::HeldFunnels,
 }
 
 /// What the browser may know about the deployment (never a credential).

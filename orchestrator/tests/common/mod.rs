@@ -100,6 +100,7 @@ fn test_config_against(dist: PathBuf, sandbox_url: &str) -> ServeConfig {
         runner_concurrency: 8,
         runner_lease_secs: 45,
         funnel_projection: false,
+        funnel_memory_days: orchestrator::config::DEFAULT_FUNNEL_MEMORY_DAYS,
         keys: KeyConfig::default(),
         site: SiteSettings { sandbox_mode: true, ..SiteSettings::default() },
         upstreams: UpstreamConfig::sandbox(sandbox_url),

@@ -154,7 +154,8 @@ fn every_question_is_answered_as_from_the_projections_rows() {
         let hot = held(&rows);
         for query in questions(flow) {
             for count in [Count::Attempts, Count::People] {
-                let what = format!("{flow} {:?} {:?} {:?} {count:?}", query.funnel.variant, query.order, query.breakdown);
+                let what =
+                    format!("{flow} {:?} {:?} {:?} {count:?}", query.funnel.variant, query.order, query.breakdown);
                 let expected = from_rows(&rows, &query, count);
                 same(&hot.answer(&query, count), &expected, &what);
                 converted += expected.per_day.values().map(|d| d.converted).sum::<u64>();

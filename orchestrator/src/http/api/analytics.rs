@@ -1,5 +1,5 @@
-//! `GET /api/analytics/funnel`: the funnel page's question answered from the projection, for
-//! analysts and admins. The same maths as `replay funnel` (events::funnel), fed the projection's
+//! `GET /api/analytics/funnel`: the funnel page's question answered from the projection (its
+//! recent days held in memory, `analytics::held`), for analysts and admins. The same maths as `replay funnel` (events::funnel), fed the projection's
 //! rows instead of the log, so both give the same numbers for the same question.
 //! `GET /api/analytics/funnel/dropped`: the attempts behind one step's drop-off, by the same
 //! definition, a page at a time.
@@ -14,6 +14,7 @@ use events::funnel::{read, sao_paulo, Count, DroppedPage, FunnelAnswer, FunnelQu
 use serde_json::{json, Value};
 
 use crate::analytics::dropoff::{self, anonymous_id, Drill, PER_PAGE};
+use crate::analytics::held::DrillDown;
 use crate::analytics::question::{parse, parse_count, BadField, Params};
 use crate::error::ApiError;
 use crate::http::state::AppState;
@@ -48,7 +49,10 @@ async fn funnel(
     let (_, query, count) = question(params)?;
     // Read where the read side is (a standby when there is one), its lag beside the answer.
     let standing = projection::standing(&state.reads.db, LIVE).await?;
-    let answer = read::answer(&state.reads.db, &query, count).await?;
+    let answer = match state.funnels.answer(&state.reads.db, &query, count).await? {
+        Some(answer) => answer,
+        None => read::answer(&state.reads.db, &query, count).await?,
+    };
     let mut body = render(&query, &answer, standing.updated_at);
     body["count"] = json!(count.as_str());
     body["read_lag_seconds"] = json!(state.reads.lag_seconds().await?);
@@ -62,8 +66,13 @@ async fn dropped(
 ) -> Result<Json<Value>, ApiError> {
     let (params, query, count) = question(params)?;
     let drill = dropoff::parse(&params, &query).map_err(bad_field)?;
-    let page =
-        read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?;
+    let asked = DrillDown { step: drill.step, group: drill.group.clone(), page: drill.page, per_page: PER_PAGE };
+    let page = match state.funnels.dropped(&state.reads.db, &query, count, asked).await? {
+        Some(page) => page,
+        None => {
+            read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?
+        }
+    };
     // Staff who may open an attempt in the support console see its id; analysts an anonymous one.
     let ids = if staff.role.may_support() { Ids::Attempt } else { Ids::Anonymous(&state.vault) };
     Ok(Json(render_dropped(&query, count, &drill, &page, ids)))
