@@ -79,49 +79,6 @@ impl Vault {
         Ok(subject)
     }
 
-    /// [`Vault::subject_for`] inside the caller's transaction: a subject created here exists
-    /// only if that transaction commits (the insert runs in a savepoint, so a concurrent
-    /// creator of the same value leaves the transaction usable).
-    pub async fn subject_for_in(
-        &self,
-        conn: &mut PgConnection,
-        kind: PiiKind,
-        value: &str,
-    ) -> Result<Uuid, StoreError> {
-        let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
-        for _ in 0..2 {
-            if let Some(subject) = find_by_hmac_on(&mut *conn, kind, &mac).await? {
-                return Ok(subject);
-            }
-            let subject = Uuid::new_v4();
-            let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
-            let mut savepoint = sqlx::Connection::begin(&mut *conn).await?;
-            sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key, kek_id) VALUES ($1, $2, $3)")
-                .bind(subject)
-                .bind(&wrapped)
-                .bind(self.keys.kek_id())
-                .execute(&mut *savepoint)
-                .await?;
-            let inserted = sqlx::query(
-                "INSERT INTO pii_lookup (kind, hmac, subject_id) VALUES ($1, $2, $3) \
-                 ON CONFLICT (kind, hmac) DO NOTHING RETURNING subject_id",
-            )
-            .bind(kind.as_str())
-            .bind(&mac)
-            .bind(subject)
-            .fetch_optional(&mut *savepoint)
-            .await?;
-            if inserted.is_some() {
-                savepoint.commit().await?;
-                return Ok(subject);
-            }
-            savepoint.rollback().await?;
-        }
-        find_by_hmac_on(&mut *conn, kind, &mac)
-            .await?
-            .ok_or_else(|| StoreError::Crypto("could not create personal-data subject".into()))
-    }
-
     /// [`Vault::attempt_subject`] inside the caller's transaction.
     pub async fn attempt_subject_in(
         &self,

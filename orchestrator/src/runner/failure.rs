@@ -117,14 +117,14 @@ pub fn current_start(events: &[RecordedEvent], step: &str) -> Option<Start> {
     found
 }
 
-/// The idempotency key of `step`'s next try: the current run's ([`current_start`]), or when no
-/// try of the run was recorded, `<stream>:<step>:<n>` with `n` the version after the last event
-/// before the run (where its first `step.started` lands). A try that died mid-call recorded
-/// nothing, and a failure before the call records no start, so the repeat derives the key the
-/// lost call carried.
-pub fn try_key(events: &[RecordedEvent], stream: &str, step: &str) -> String {
-    if let Some(start) = current_start(events, step) {
-        return start.key;
+/// The idempotency key of `step`'s next try: the current run's (`start`, its
+/// [`current_start`]), or when no try of the run was recorded, `<stream>:<step>:<n>` with `n`
+/// the version after the last event before the run (where its first `step.started` lands). A
+/// try that died mid-call recorded nothing, and a failure before the call records no start, so
+/// the repeat derives the key the lost call carried.
+pub fn try_key(events: &[RecordedEvent], start: Option<&Start>, stream: &str, step: &str) -> String {
+    if let Some(start) = start {
+        return start.key.clone();
     }
     let before_run = events.iter().rev().find(|e| !in_run(e, step)).map(|e| e.version).unwrap_or(0);
     format!("{stream}:{step}:{}", before_run + 1)
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn a_first_try_takes_the_key_of_the_version_it_read() {
         let events = [recorded(1, "demo.started", json!({}))];
-        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert_eq!(try_key(&events, current_start(&events, "call").as_ref(), "demo-1", "call"), "demo-1:call:2");
         assert!(current_start(&events, "call").is_none());
     }
 
@@ -210,7 +210,7 @@ mod tests {
             ("demo-1:call:2", at(12)),
             "the claim's time, not the append's"
         );
-        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert_eq!(try_key(&events, current_start(&events, "call").as_ref(), "demo-1", "call"), "demo-1:call:2");
         assert_eq!(first_try_at(Some(&start), &claimed(2)), at(12));
     }
 
@@ -227,7 +227,7 @@ mod tests {
     fn a_failure_recorded_without_a_start_keeps_the_key_of_the_lost_call() {
         // A try died mid-call (nothing recorded), then the next claim failed before calling.
         let events = [recorded(1, "demo.started", json!({})), recorded(2, "step.called", json!({ "step": "call" }))];
-        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:2");
+        assert_eq!(try_key(&events, current_start(&events, "call").as_ref(), "demo-1", "call"), "demo-1:call:2");
         assert_eq!(first_try_at(None, &claimed(3)), at(5), "from when the plan fell due");
         assert_eq!(first_try_at(None, &claimed(1)), at(50), "a first claim starts now");
     }
@@ -241,6 +241,6 @@ mod tests {
             recorded(4, "demo.poked", json!({})),
         ];
         assert!(current_start(&events, "call").is_none());
-        assert_eq!(try_key(&events, "demo-1", "call"), "demo-1:call:5");
+        assert_eq!(try_key(&events, current_start(&events, "call").as_ref(), "demo-1", "call"), "demo-1:call:5");
     }
 }

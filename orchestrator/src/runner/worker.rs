@@ -360,7 +360,7 @@ impl Runner {
 
         // The key of the run's first try (recorded or lost mid-call): the upstream sees a
         // repeat under the key of the call it repeats.
-        let key = try_key(&events, stream.as_str(), &step.name);
+        let key = try_key(&events, start.as_ref(), stream.as_str(), &step.name);
         let start = self.event(STEP_STARTED, started::facts(claimed, &step.name, &key), &events);
         tried.set(Started { event: start.clone(), version });
 
