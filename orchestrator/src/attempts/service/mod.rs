@@ -14,5 +14,5 @@ mod support_command;
 pub use command::{AttemptService, ClientInfo, MAX_EVENTS_PER_ATTEMPT};
 pub use idempotency::{purge_old_keys, KEY_RETENTION_HOURS, MAX_KEY_CHARS};
 pub use refusal::LIMITED_EVENT;
-pub use reply::{owner_reply, reply, AttemptReply, ClientEvent};
+pub use reply::{open_for_owner, owner_reply, reply, AttemptReply, ClientEvent};
 pub use support_command::TrailEntry;

@@ -87,8 +87,15 @@ pub async fn owner_reply(
     now: DateTime<Utc>,
 ) -> Result<AttemptReply, StoreError> {
     let mut opened = history.to_vec();
-    vault.reveal_payloads_where(opened.iter_mut().map(|e| &mut e.payload), |kind| kind.shown_to_owner()).await?;
+    open_for_owner(vault, &mut opened).await?;
     Ok(reply(flow, stream, &opened, new_from, now))
+}
+
+/// Opens, in place, the sealed fields of `events` their owner is shown (see [`owner_reply`]).
+/// An event stream opens each event once, as it arrives, and keeps it opened between frames:
+/// most frames then read no key.
+pub async fn open_for_owner(vault: &events::pii::Vault, events: &mut [RecordedEvent]) -> Result<(), StoreError> {
+    vault.reveal_payloads_where(events.iter_mut().map(|e| &mut e.payload), |kind| kind.shown_to_owner()).await
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::abuse;
-use crate::attempts::service::{owner_reply, AttemptService, MAX_KEY_CHARS};
+use crate::attempts::service::{open_for_owner, reply, AttemptService, MAX_KEY_CHARS};
 use crate::attempts::streams::Client;
 use crate::attempts::{client_info, session};
 use crate::error::ApiError;
@@ -157,8 +157,8 @@ async fn stream(
     let client = Client { session: session.as_deref(), address: ip.limit_key() };
     let place = state.streams.enter_for(stream_id.as_str(), client).map_err(|_| ApiError::TooManyStreams)?;
     let receiver = state.notifier.subscribe();
-    // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events) and reads
-    // only the events after it, when a notification names the attempt or, should one be
+    // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events), opened
+    // for its owner, and reads only the events after it, when a notification names the attempt or, should one be
     // lost, every FALLBACK_POLL (issue 15).
     let notifier = state.notifier.clone();
     let initial = (state, stream_id, receiver, None::<Vec<RecordedEvent>>);
@@ -190,10 +190,12 @@ async fn stream(
                     continue;
                 }
                 let flow = state.flows.get(stream_id.category())?;
+                // The history held is opened for its owner already: only the new events are.
                 let mut history = held.take().unwrap_or_default();
                 let from = history.len();
                 history.extend(new);
-                let answer = match owner_reply(&state.vault, flow, &stream_id, &history, from, now).await {
+                let opened = open_for_owner(&state.vault, &mut history[from..]).await;
+                let answer = match opened.map(|()| reply(flow, &stream_id, &history, from, now)) {
                     Ok(answer) => answer,
                     Err(error) => {
                         tracing::warn!(%error, "attempt stream could not be opened for its owner");
