@@ -80,7 +80,7 @@ pub struct ServeConfig {
 
     /// São Paulo days of attempts the funnel page holds in memory (today included), so that a
     /// question over them reads no table (docs/funnels.md); older questions read the
-    /// projection. 0 holds none. About 250 bytes an attempt.
+    /// projection. 0 holds none. About 300 bytes an attempt.
     #[arg(long, env = "FUNNEL_MEMORY_DAYS", default_value_t = DEFAULT_FUNNEL_MEMORY_DAYS, value_parser = clap::value_parser!(u32).range(0..=3660))]
     pub funnel_memory_days: u32,
 
