@@ -19,7 +19,9 @@ mod unavailable;
 mod upcast;
 
 pub use error::StoreError;
-pub use store::{streams_named, EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL};
+pub use store::{
+    streams_named, versions_named, Appended, EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL,
+};
 pub use stream_id::StreamId;
 pub use types::{AppendOutcome, Checkpoint, ExpectedVersion, Metadata, NewEvent, RecordedEvent};
 pub use unavailable::{database_unavailable, unavailable_sqlstate};

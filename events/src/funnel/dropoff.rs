@@ -20,6 +20,16 @@ pub struct DroppedAttempt {
     pub refusal: Option<String>,
 }
 
+/// What a drill-down asks: the step (from 0), the breakdown value (`None`: all), the page
+/// (from 1) and its size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrillDown {
+    pub step: usize,
+    pub group: Option<String>,
+    pub page: usize,
+    pub per_page: usize,
+}
+
 /// Whether `attempt` stopped at `step` (reached it, not the next).
 pub fn dropped_at(query: &FunnelQuery, attempt: &AttemptFacts, step: usize) -> bool {
     step + 1 < query.funnel.steps.len() && query.reached(attempt).len() == step + 1

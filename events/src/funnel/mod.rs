@@ -21,6 +21,6 @@ pub use answer::{DayCount, FunnelAnswer, FunnelQuery};
 pub use compute::{Histogram, Order, Progress, StepRow, Tally};
 pub use definitions::{funnel, Funnel, FunnelError, FunnelStep, ACTIVATION_VARIANTS};
 pub use drivers::{Driver, Drivers};
-pub use dropoff::{Dropped, DroppedAttempt, DroppedPage};
+pub use dropoff::{DrillDown, Dropped, DroppedAttempt, DroppedPage};
 pub use people::{Count, Counted};
 pub use track::{sao_paulo, AttemptFacts, AttemptTrack, Breakdown, Facts, LIMITED_EVENT};

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::Row;
 
 use super::answer::{FunnelAnswer, FunnelQuery};
-use super::dropoff::{Dropped, DroppedPage};
+use super::dropoff::{DrillDown, Dropped, DroppedPage};
 use super::people::{Count, Counted};
 use super::projection::LIVE;
 use super::track::{AttemptFacts, Facts, FLOWS};
@@ -118,18 +118,15 @@ pub async fn answer(pool: &sqlx::PgPool, query: &FunnelQuery, count: Count) -> R
     Ok(answer)
 }
 
-/// The attempts `query` counts that stopped at `step` (of the breakdown value `group`, or of
-/// all): page `page` (from 1) of `per_page`, newest first, and how many there are.
+/// The attempts `query` counts that stopped at the drill-down's step (of its breakdown value,
+/// or of all): its page, newest first, and how many there are.
 pub async fn dropped(
     pool: &sqlx::PgPool,
     query: &FunnelQuery,
     count: Count,
-    step: usize,
-    group: Option<String>,
-    page: usize,
-    per_page: usize,
+    drill: &DrillDown,
 ) -> Result<DroppedPage, StoreError> {
-    let mut dropped = Dropped::new(step, group);
+    let mut dropped = Dropped::new(drill.step, drill.group.clone());
     each_counted(pool, query, count, |attempt| dropped.add(query, attempt)).await?;
-    Ok(dropped.page(page, per_page))
+    Ok(dropped.page(drill.page, drill.per_page))
 }

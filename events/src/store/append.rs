@@ -3,10 +3,10 @@
 
 use sqlx::{PgConnection, Row};
 
-use super::EventStore;
+use super::{Appended, EventStore};
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
-use crate::types::{AppendOutcome, ExpectedVersion, NewEvent};
+use crate::types::{AppendOutcome, ExpectedVersion, NewEvent, RecordedEvent};
 
 impl EventStore {
     /// Appends `events` to `stream` atomically if the stream is at `expected`.
@@ -25,7 +25,7 @@ impl EventStore {
         let mut conn = self.pool.acquire().await?;
         let outcome = append_on(&mut conn, stream, expected, &events).await?;
         drop(conn);
-        self.notifier.committed(&self.pool, [stream.as_str()]).await;
+        self.notifier.committed(&self.pool, [(stream.as_str(), Some(outcome.stream_version))]).await;
         Ok(outcome)
     }
 
@@ -52,7 +52,25 @@ impl EventStore {
     /// Wakes the subscribers of `streams` after the caller's transaction that appended to
     /// them with [`EventStore::append_in`] committed.
     pub async fn announce(&self, streams: &[&StreamId]) {
-        self.notifier.committed(&self.pool, streams.iter().map(|s| s.as_str())).await;
+        self.notifier.committed(&self.pool, streams.iter().map(|s| (s.as_str(), None))).await;
+    }
+
+    /// [`EventStore::announce`] of one stream, naming the version `appended` ends with, and
+    /// handing `appended` (the events the caller's committed transaction appended, as it holds
+    /// them) to this process's readers ([`EventStore::appended_here`]), who then need not read
+    /// them back.
+    pub async fn announce_appended(&self, stream: &StreamId, appended: &[RecordedEvent]) {
+        let version = appended.last().map(|e| e.version);
+        self.notifier.committed(&self.pool, [(stream.as_str(), version)]).await;
+        if !appended.is_empty() {
+            self.notifier.hand_over(Appended { stream: stream.as_str().to_string(), events: appended.to_vec() });
+        }
+    }
+
+    /// What this process commits from now on, stream by stream ([`EventStore::announce_appended`]):
+    /// a reader that falls behind sees `Lagged` and reads instead.
+    pub fn appended_here(&self) -> tokio::sync::broadcast::Receiver<std::sync::Arc<Appended>> {
+        self.notifier.appended_here()
     }
 
     /// Takes `stream`'s append lock in the caller's transaction until it ends, waiting at most

@@ -15,11 +15,19 @@ use crate::error::StoreError;
 use crate::types::{Metadata, RecordedEvent};
 use crate::upcast::Upcasters;
 
-pub use notify::streams_named;
+pub use notify::{streams_named, versions_named};
 pub use subscribe::{Subscription, SubscriptionOptions};
 
 /// NOTIFY channel on which every append announces its stream id (at commit).
 pub const NOTIFY_CHANNEL: &str = "events";
+
+/// Events one writer of this process committed to one stream, in version order, as it holds
+/// them (positions and transaction ids unknown: 0).
+#[derive(Debug, Clone)]
+pub struct Appended {
+    pub stream: String,
+    pub events: Vec<RecordedEvent>,
+}
 
 /// Handle on the event store; cheap to clone (a pool and a shared upcaster registry).
 #[derive(Clone, Debug)]

@@ -12,32 +12,59 @@
 //!
 //! The payload names the streams appended to since the last NOTIFY, comma-separated (split
 //! over several NOTIFYs past [`MAX_PAYLOAD`]), as the NOTIFY inside `append_events` names its
-//! one stream: a listener that follows one stream ignores the others'.
+//! one stream: a listener that follows one stream ignores the others'. A stream is named with
+//! the version its writer committed (`activation-…@7`) when the writer said it, so a reader
+//! that already holds that version (handed the events in this process, see
+//! [`super::Appended`]) need not read the stream again.
 
-use std::collections::BTreeSet;
-use std::sync::{Mutex, OnceLock};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use sqlx::PgPool;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 
-use super::NOTIFY_CHANNEL;
+use super::{Appended, NOTIFY_CHANNEL};
 
 /// Shared by the clones of one store; the task ends when the last clone is dropped
 /// or the pool is closed.
 #[derive(Debug, Default)]
 pub(super) struct Notifier {
     signal: OnceLock<mpsc::Sender<()>>,
-    /// Streams committed since the last NOTIFY went out.
-    pending: std::sync::Arc<Mutex<BTreeSet<String>>>,
+    /// Streams committed since the last NOTIFY went out, with the highest version committed
+    /// (`None`: some writer did not say, so readers must read).
+    pending: Arc<Mutex<BTreeMap<String, Option<i64>>>>,
+    /// Events committed by this process, for its own readers (created by the first of them).
+    local: OnceLock<broadcast::Sender<Arc<Appended>>>,
 }
 
+/// Appends handed to this process's readers that may lag behind before they read instead.
+const LOCAL_BACKLOG: usize = 1024;
+
 impl Notifier {
-    /// Asks for a NOTIFY naming `streams` after the caller's (already committed)
-    /// appends. Must be called from within a Tokio runtime.
-    pub(super) async fn committed<'a>(&self, pool: &PgPool, streams: impl IntoIterator<Item = &'a str>) {
+    /// The events this process commits from now on.
+    pub(super) fn appended_here(&self) -> broadcast::Receiver<Arc<Appended>> {
+        self.local.get_or_init(|| broadcast::channel(LOCAL_BACKLOG).0).subscribe()
+    }
+
+    /// Hands `appended` to this process's readers, if any listen.
+    pub(super) fn hand_over(&self, appended: Appended) {
+        if let Some(local) = self.local.get().filter(|l| l.receiver_count() > 0) {
+            let _ = local.send(Arc::new(appended));
+        }
+    }
+
+    /// Asks for a NOTIFY naming `streams` (with the version committed, when known) after the
+    /// caller's (already committed) appends. Must be called from within a Tokio runtime.
+    pub(super) async fn committed<'a>(&self, pool: &PgPool, streams: impl IntoIterator<Item = (&'a str, Option<i64>)>) {
         if let Ok(mut pending) = self.pending.lock() {
-            pending.extend(streams.into_iter().map(str::to_string));
+            for (stream, version) in streams {
+                let known = pending.entry(stream.to_string()).or_insert(version);
+                *known = match (*known, version) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            }
         }
         let signal = self.signal.get_or_init(|| {
             // Capacity 1: a pending signal already promises a NOTIFY that starts
@@ -65,7 +92,7 @@ const MIN_GAP: Duration = Duration::from_millis(5);
 /// PostgreSQL refuses payloads of 8000 bytes or more.
 const MAX_PAYLOAD: usize = 7_900;
 
-async fn run(pool: PgPool, mut signals: mpsc::Receiver<()>, pending: std::sync::Arc<Mutex<BTreeSet<String>>>) {
+async fn run(pool: PgPool, mut signals: mpsc::Receiver<()>, pending: Arc<Mutex<BTreeMap<String, Option<i64>>>>) {
     while signals.recv().await.is_some() {
         if pool.is_closed() {
             return;
@@ -75,14 +102,21 @@ async fn run(pool: PgPool, mut signals: mpsc::Receiver<()>, pending: std::sync::
     }
 }
 
-async fn notify(pool: &PgPool, pending: &Mutex<BTreeSet<String>>) {
+async fn notify(pool: &PgPool, pending: &Mutex<BTreeMap<String, Option<i64>>>) {
     let streams = match pending.lock() {
         Ok(mut pending) => std::mem::take(&mut *pending),
-        Err(_) => BTreeSet::new(),
+        Err(_) => BTreeMap::new(),
     };
     // An empty payload when nothing was named still wakes the readers that re-read from
     // their checkpoint whatever the payload says.
-    let payloads = payloads(streams.iter().map(String::as_str));
+    let named: Vec<String> = streams
+        .into_iter()
+        .map(|(stream, version)| match version {
+            Some(version) => format!("{stream}@{version}"),
+            None => stream,
+        })
+        .collect();
+    let payloads = payloads(named.iter().map(String::as_str));
     for payload in if payloads.is_empty() { vec![String::new()] } else { payloads } {
         if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(NOTIFY_CHANNEL).bind(&payload).execute(pool).await
         {
@@ -108,7 +142,15 @@ fn payloads<'a>(streams: impl Iterator<Item = &'a str>) -> Vec<String> {
 
 /// The stream ids a payload names (a stream id has no comma: `StreamId` is `category-id`).
 pub fn streams_named(payload: &str) -> impl Iterator<Item = &str> {
-    payload.split(',').filter(|s| !s.is_empty())
+    versions_named(payload).map(|(stream, _)| stream)
+}
+
+/// The stream ids a payload names, each with the version committed when its writer said it.
+pub fn versions_named(payload: &str) -> impl Iterator<Item = (&str, Option<i64>)> {
+    payload.split(',').filter(|s| !s.is_empty()).map(|named| match named.split_once('@') {
+        Some((stream, version)) => (stream, version.parse().ok()),
+        None => (named, None),
+    })
 }
 
 #[cfg(test)]
@@ -124,5 +166,14 @@ mod tests {
         assert_eq!(named, ids.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(streams_named("").count(), 0);
         assert_eq!(streams_named("cloud-1").collect::<Vec<_>>(), ["cloud-1"]);
+    }
+
+    #[test]
+    fn a_stream_is_named_with_its_version_when_its_writer_said_it() {
+        assert_eq!(
+            versions_named("cloud-1@7,download-2,activation-3@x").collect::<Vec<_>>(),
+            [("cloud-1", Some(7)), ("download-2", None), ("activation-3", None)]
+        );
+        assert_eq!(streams_named("cloud-1@7,download-2").collect::<Vec<_>>(), ["cloud-1", "download-2"]);
     }
 }

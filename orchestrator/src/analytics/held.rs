@@ -11,7 +11,7 @@ use chrono::{Duration, NaiveDate, Utc};
 use events::funnel::hot::HotFunnels;
 use events::funnel::projection::LIVE;
 use events::funnel::read::{self, Changed};
-use events::funnel::{sao_paulo, Count, DroppedPage, FunnelAnswer, FunnelQuery};
+use events::funnel::{sao_paulo, Count, DrillDown, DroppedPage, FunnelAnswer, FunnelQuery};
 use events::StoreError;
 use sqlx::PgPool;
 use tokio::sync::{Mutex, OwnedMutexGuard};
@@ -31,14 +31,6 @@ pub struct Held {
 pub struct HeldFunnels {
     days: u32,
     held: Arc<Mutex<Option<Held>>>,
-}
-
-/// What a drill-down asks: the step, the breakdown value, the page and its size.
-pub struct DrillDown {
-    pub step: usize,
-    pub group: Option<String>,
-    pub page: usize,
-    pub per_page: usize,
 }
 
 impl HeldFunnels {
@@ -111,10 +103,7 @@ impl HeldFunnels {
         drill: DrillDown,
     ) -> Result<Option<DroppedPage>, ApiError> {
         let query = query.clone();
-        self.with_held(pool, &query.clone(), move |funnels| {
-            funnels.dropped(&query, count, drill.step, drill.group, drill.page, drill.per_page)
-        })
-        .await
+        self.with_held(pool, &query.clone(), move |funnels| funnels.dropped(&query, count, &drill)).await
     }
 
     /// Runs `ask` over the held days caught up, off the async workers (a question folds up to a

@@ -1,27 +1,70 @@
-//! Fans out "stream X changed" from PostgreSQL's NOTIFY to the server-sent-event streams.
+//! Fans out "stream X changed" to the server-sent-event streams: from PostgreSQL's NOTIFY (any
+//! process's commits, named with their version when the writer said it) and, for this
+//! process's own commits, the committed events themselves (`EventStore::appended_here`), so an
+//! attempt's stream shows them without reading them back.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use events::{Appended, EventStore, RecordedEvent};
 use sqlx::PgPool;
 use tokio::sync::{broadcast, watch};
 
 use crate::shutdown::stopped;
 
+/// One change to some stream.
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// A NOTIFY named the stream, with the version committed when its writer said it.
+    Named { stream: String, version: Option<i64> },
+    /// This process committed these events to the stream.
+    Appended(Arc<Appended>),
+}
+
+impl Change {
+    fn stream(&self) -> &str {
+        match self {
+            Change::Named { stream, .. } => stream,
+            Change::Appended(appended) => &appended.stream,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Notifier {
-    tx: broadcast::Sender<String>,
+    tx: broadcast::Sender<Change>,
     /// The server's stop flag: event streams end when it turns true, so a graceful shutdown
     /// does not wait for browsers that keep a stream open.
     stop: watch::Receiver<bool>,
 }
 
 impl Notifier {
-    /// Starts listening in the background, reconnecting after a lost connection, until `stop`
-    /// turns true.
-    pub fn spawn(db: PgPool, stop: watch::Receiver<bool>) -> Self {
+    /// Starts listening in the background, reconnecting after a lost connection, and passing
+    /// on what `store` commits in this process, until `stop` turns true.
+    pub fn spawn(db: PgPool, store: &EventStore, stop: watch::Receiver<bool>) -> Self {
         let (tx, _) = broadcast::channel(1024);
         let sender = tx.clone();
         let watched = stop.clone();
+        let mut here = store.appended_here();
+        let local = tx.clone();
+        let local_stop = stop.clone();
+        tokio::spawn(async move {
+            let until = stopped(local_stop);
+            tokio::pin!(until);
+            loop {
+                tokio::select! {
+                    () = &mut until => break,
+                    appended = here.recv() => match appended {
+                        Ok(appended) => {
+                            let _ = local.send(Change::Appended(appended));
+                        }
+                        // Readers that miss a hand-off read on the NOTIFY that names it.
+                        Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    },
+                }
+            }
+        });
         tokio::spawn(async move {
             let until = stopped(stop);
             tokio::pin!(until);
@@ -43,7 +86,7 @@ impl Notifier {
         Self { tx, stop: watched }
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
         self.tx.subscribe()
     }
 
@@ -55,10 +98,10 @@ impl Notifier {
 
 /// Returns once `receiver` names `stream`, or fell behind and may have missed it. A closed
 /// channel never returns: the caller's time-out or the server's stop ends the wait.
-pub async fn changed(receiver: &mut broadcast::Receiver<String>, stream: &str) {
+pub async fn changed(receiver: &mut broadcast::Receiver<Change>, stream: &str) {
     loop {
         match receiver.recv().await {
-            Ok(changed) if changed == stream => return,
+            Ok(change) if change.stream() == stream => return,
             Ok(_) => continue,
             Err(broadcast::error::RecvError::Lagged(_)) => return,
             Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
@@ -66,14 +109,103 @@ pub async fn changed(receiver: &mut broadcast::Receiver<String>, stream: &str) {
     }
 }
 
-async fn listen(db: &PgPool, sender: &broadcast::Sender<String>) -> Result<(), sqlx::Error> {
+/// What a reader holding `stream` up to version `seen` learns next.
+#[derive(Debug)]
+pub enum Next {
+    /// The events after `seen`, handed over by this process's writer.
+    Events(Vec<RecordedEvent>),
+    /// Something changed that only a read shows.
+    Read,
+}
+
+/// Waits for the next change of `stream` after version `seen`: the committed events when this
+/// process wrote them right after `seen`, else a read. A change already held (a NOTIFY naming
+/// a version up to `seen`, events up to it) is no change.
+pub async fn next_after(receiver: &mut broadcast::Receiver<Change>, stream: &str, seen: i64) -> Next {
+    loop {
+        match receiver.recv().await {
+            Ok(change) if change.stream() == stream => match decide(&change, seen) {
+                Some(next) => return next,
+                None => continue,
+            },
+            Ok(_) => continue,
+            Err(broadcast::error::RecvError::Lagged(_)) => return Next::Read,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+        }
+    }
+}
+
+/// What one change of the stream means to a reader at version `seen` (`None`: nothing new).
+fn decide(change: &Change, seen: i64) -> Option<Next> {
+    match change {
+        Change::Named { version: Some(version), .. } if *version <= seen => None,
+        Change::Named { .. } => Some(Next::Read),
+        Change::Appended(appended) => match (appended.events.first(), appended.events.last()) {
+            (_, Some(last)) if last.version <= seen => None,
+            (Some(first), _) if first.version == seen + 1 => Some(Next::Events(appended.events.clone())),
+            _ => Some(Next::Read),
+        },
+    }
+}
+
+async fn listen(db: &PgPool, sender: &broadcast::Sender<Change>) -> Result<(), sqlx::Error> {
     let mut listener = crate::listen::own_listener(db, events::NOTIFY_CHANNEL).await?;
     loop {
         let notification = listener.recv().await?;
         // One NOTIFY may name several streams (the store's after-commit batches). No receivers
         // is fine: nobody is watching that attempt right now.
-        for stream in events::streams_named(notification.payload()) {
-            let _ = sender.send(stream.to_string());
+        for (stream, version) in events::versions_named(notification.payload()) {
+            let _ = sender.send(Change::Named { stream: stream.to_string(), version });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use events::Metadata;
+
+    fn appended(versions: std::ops::RangeInclusive<i64>) -> Change {
+        let events = versions
+            .map(|version| RecordedEvent {
+                position: 0,
+                tx_id: 0,
+                stream_id: "cloud-1".into(),
+                version,
+                event_type: "code.sent".into(),
+                schema_version: 1,
+                payload: serde_json::json!({}),
+                metadata: Metadata {
+                    correlation_id: uuid::Uuid::nil(),
+                    causation_id: None,
+                    actor: "runner".into(),
+                    client: None,
+                },
+                recorded_at: chrono::Utc::now(),
+            })
+            .collect();
+        Change::Appended(Arc::new(Appended { stream: "cloud-1".into(), events }))
+    }
+
+    fn named(version: Option<i64>) -> Change {
+        Change::Named { stream: "cloud-1".into(), version }
+    }
+
+    #[test]
+    fn events_right_after_those_held_are_taken_as_handed_over() {
+        assert!(matches!(decide(&appended(6..=7), 5), Some(Next::Events(e)) if e.len() == 2));
+    }
+
+    #[test]
+    fn a_gap_or_a_notify_without_its_version_is_read() {
+        assert!(matches!(decide(&appended(7..=8), 5), Some(Next::Read)), "version 6 is missing");
+        assert!(matches!(decide(&named(None), 9), Some(Next::Read)));
+        assert!(matches!(decide(&named(Some(6)), 5), Some(Next::Read)));
+    }
+
+    #[test]
+    fn what_is_already_held_is_no_change() {
+        assert!(decide(&appended(4..=5), 5).is_none());
+        assert!(decide(&named(Some(5)), 5).is_none(), "the NOTIFY of the events handed over");
     }
 }

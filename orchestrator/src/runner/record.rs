@@ -54,6 +54,7 @@ impl Runner {
         batch.extend(flow.prepare_in(&mut tx, stream, outcome).await.map_err(Failure::step)?);
         // Where the attempt stands after the outcome, from the same fold that plans its next step.
         let mut after = Outcome::Open;
+        let seen = history.len();
         let history = match append_after(&mut tx, &self.store, stream, history, batch).await {
             Ok(history) => history,
             Err(StoreError::Conflict { .. }) => {
@@ -80,7 +81,7 @@ impl Runner {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
         }
         tx.commit().await.map_err(Failure::internal)?;
-        self.store.announce(&[stream]).await;
+        self.store.announce_appended(stream, &history[seen..]).await;
         if let Some(metrics) = &self.metrics {
             metrics.store_append(appending.elapsed());
             if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&after)) {
@@ -174,6 +175,7 @@ impl Runner {
         // The write path's first half, at the version the failed try read.
         let batch = tried.map(|t| t.event).into_iter().chain([event]).collect();
         let mut tx = self.db.begin().await?;
+        let seen = upto.len();
         let history = match append_after(&mut tx, &self.store, &stream, upto, batch).await {
             Ok(history) => history,
             Err(StoreError::Conflict { .. }) => {
@@ -201,7 +203,7 @@ impl Runner {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
         tx.commit().await?;
-        self.store.announce(&[&stream]).await;
+        self.store.announce_appended(&stream, &history[seen..]).await;
         let (stream_id, step) = (claimed.stream_id.clone(), claimed.step.clone());
         Ok(match delay {
             Some(_) => Tick::Retrying { stream_id, step },

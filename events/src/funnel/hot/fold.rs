@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::store::{HotAttempt, HotFlow, HotFunnels, BRAND, OS, PARTNER, PLATFORM, VARIANT};
 use crate::funnel::answer::{FunnelAnswer, FunnelQuery};
 use crate::funnel::compute::{Progress, Tally};
-use crate::funnel::dropoff::{DroppedAttempt, DroppedPage};
+use crate::funnel::dropoff::{DrillDown, DroppedAttempt, DroppedPage};
 use crate::funnel::people::Count;
 use crate::funnel::track::{Breakdown, Facts};
 use crate::funnel::Dropped;
@@ -205,20 +205,12 @@ impl HotFunnels {
         answer
     }
 
-    /// The attempts the question counts that stopped at `step` (of the breakdown value `group`,
-    /// or of all), page `page` of `per_page`, as [`crate::funnel::read::dropped`] gives them.
-    pub fn dropped(
-        &self,
-        query: &FunnelQuery,
-        count: Count,
-        step: usize,
-        group: Option<String>,
-        page: usize,
-        per_page: usize,
-    ) -> DroppedPage {
-        let mut dropped = Dropped::new(step, group.clone());
+    /// The drill-down, as [`crate::funnel::read::dropped`] gives it from the projection.
+    pub fn dropped(&self, query: &FunnelQuery, count: Count, drill: &DrillDown) -> DroppedPage {
+        let (step, page, per_page) = (drill.step, drill.page, drill.per_page);
+        let mut dropped = Dropped::new(step, drill.group.clone());
         let Some(mut asked) = Asked::new(self, query) else { return dropped.page(page, per_page) };
-        let wanted = match group.as_deref() {
+        let wanted = match drill.group.as_deref() {
             None => None,
             Some(name) => match asked.key_named(name) {
                 Some(key) => Some(key),

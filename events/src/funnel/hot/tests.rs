@@ -9,7 +9,7 @@ use crate::funnel::compute::Order;
 use crate::funnel::definitions::{funnel, ACTIVATION_VARIANTS};
 use crate::funnel::people::{Count, Counted};
 use crate::funnel::track::{step_events_of, AttemptFacts, Breakdown, Facts};
-use crate::funnel::Dropped;
+use crate::funnel::{DrillDown, Dropped};
 
 /// A small deterministic generator (no dependency for a test's dice).
 struct Dice(u64);
@@ -97,6 +97,10 @@ fn dropped_from_rows(
     dropped.page(1, 1_000)
 }
 
+fn drill(step: usize, group: Option<String>, page: usize, per_page: usize) -> DrillDown {
+    DrillDown { step, group, page, per_page }
+}
+
 fn same(a: &FunnelAnswer, b: &FunnelAnswer, what: &str) {
     assert_eq!(a.attempts, b.attempts, "{what}: attempts");
     assert_eq!(a.tallies, b.tallies, "{what}: tallies");
@@ -182,12 +186,12 @@ fn every_drop_off_lists_the_same_attempts_as_from_the_projections_rows() {
                 for group in groups.chain([Some("nenhum".to_string())]) {
                     for step in 0..query.funnel.steps.len() - 1 {
                         let expected = dropped_from_rows(&rows, &query, count, step, group.clone());
-                        let got = hot.dropped(&query, count, step, group.clone(), 1, 1_000);
+                        let got = hot.dropped(&query, count, &drill(step, group.clone(), 1, 1_000));
                         assert_eq!(got, expected, "{flow} {:?} {count:?} {group:?} step {step}", query.order);
                     }
                 }
                 let expected = dropped_from_rows(&rows, &query, count, 0, None);
-                let page = hot.dropped(&query, count, 0, None, 2, 7);
+                let page = hot.dropped(&query, count, &drill(0, None, 2, 7));
                 assert_eq!(page.total, expected.total);
                 assert_eq!(page.rows, expected.rows.iter().skip(7).take(7).cloned().collect::<Vec<_>>());
             }

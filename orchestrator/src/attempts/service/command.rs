@@ -218,7 +218,7 @@ impl AttemptService<'_> {
         }
         tx.commit().await?;
         if after.len() > seen {
-            self.store.announce(&[stream]).await;
+            self.store.announce_appended(stream, &after[seen..]).await;
         }
         if let Some(ended) = ended {
             self.metrics.attempt_ended(flow.category(), ended);
@@ -285,11 +285,13 @@ impl AttemptService<'_> {
         }
         let metadata = correlated(&history, actor, None);
         let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
-        append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
-            .await
-            .map_err(store_error)?;
+        let seen = history.len();
+        let after =
+            append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
+                .await
+                .map_err(store_error)?;
         tx.commit().await?;
-        self.store.announce(&[stream]).await;
+        self.store.announce_appended(stream, &after[seen..]).await;
         Ok(true)
     }
 

@@ -10,12 +10,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use chrono::{SecondsFormat, Utc};
 use events::funnel::projection::{self, LIVE};
-use events::funnel::{read, sao_paulo, Count, DroppedPage, FunnelAnswer, FunnelQuery};
+use events::funnel::{read, sao_paulo, Count, DrillDown, DroppedPage, FunnelAnswer, FunnelQuery};
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::analytics::dropoff::{self, anonymous_id, Drill, PER_PAGE};
-use crate::analytics::held::DrillDown;
 use crate::analytics::question::{parse, parse_count, BadField, Params};
 use crate::error::ApiError;
 use crate::http::state::AppState;
@@ -68,11 +67,9 @@ async fn dropped(
     let (params, query, count) = question(params)?;
     let drill = dropoff::parse(&params, &query).map_err(bad_field)?;
     let asked = DrillDown { step: drill.step, group: drill.group.clone(), page: drill.page, per_page: PER_PAGE };
-    let page = match state.funnels.dropped(&state.reads.db, &query, count, asked).await? {
+    let page = match state.funnels.dropped(&state.reads.db, &query, count, asked.clone()).await? {
         Some(page) => page,
-        None => {
-            read::dropped(&state.reads.db, &query, count, drill.step, drill.group.clone(), drill.page, PER_PAGE).await?
-        }
+        None => read::dropped(&state.reads.db, &query, count, &asked).await?,
     };
     // Staff who may open an attempt in the support console see its id; analysts an anonymous one.
     let ids = if staff.role.may_support() { Ids::Attempt } else { Ids::Anonymous(&state.vault) };

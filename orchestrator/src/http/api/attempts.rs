@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::abuse;
+use crate::attempts::notifier::Next;
 use crate::attempts::service::{open_for_owner, reply, AttemptService, MAX_KEY_CHARS};
 use crate::attempts::streams::Client;
 use crate::attempts::{client_info, session};
@@ -140,7 +141,8 @@ const READ_RETRY: Duration = Duration::from_secs(1);
 const FALLBACK_POLL: Duration = Duration::from_secs(5);
 
 /// Pushes `{version, events, view}` whenever the attempt changes (runner steps finishing).
-/// Wakes on NOTIFY; re-reads every FALLBACK_POLL in case a notification was lost. Capped per
+/// Wakes on NOTIFY, or on this process's own commits with their events in hand (no read);
+/// re-reads every FALLBACK_POLL in case a notification was lost. Capped per
 /// attempt, session, address and in all, and ends after its lifetime (issue 26).
 async fn stream(
     State(state): State<AppState>,
@@ -166,13 +168,19 @@ async fn stream(
         {
             let mut held = held;
             loop {
-                if held.is_some() {
-                    let wait = crate::attempts::notifier::changed(&mut receiver, stream_id.as_str());
-                    let _ = tokio::time::timeout(FALLBACK_POLL, wait).await;
-                }
                 let seen = held.as_ref().and_then(|h| h.last()).map_or(0, |e| e.version);
+                // Events this process committed come handed over; anything else is read.
+                let next = if held.is_some() {
+                    let wait = crate::attempts::notifier::next_after(&mut receiver, stream_id.as_str(), seen);
+                    tokio::time::timeout(FALLBACK_POLL, wait).await.unwrap_or(Next::Read)
+                } else {
+                    Next::Read
+                };
                 let read = async {
-                    let new = state.store.read_stream_after(&stream_id, seen).await?;
+                    let new = match next {
+                        Next::Events(events) => events,
+                        Next::Read => state.store.read_stream_after(&stream_id, seen).await?,
+                    };
                     let now = crate::clock::current(&state.db, &new).await?;
                     Ok::<_, ApiError>((new, now))
                 };
