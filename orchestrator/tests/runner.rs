@@ -763,3 +763,44 @@ async fn one_claim_takes_up_to_its_limit_and_says_when_the_next_step_falls_due(d
     let wait = third.next_due_in.expect("the later step's wait");
     assert!(wait > Duration::from_secs(8) && wait <= Duration::from_secs(10), "{wait:?}");
 }
+
+/// Issue 24: the runner's finish and next plan are one statement, fenced by the claim's token.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgPool) {
+    use orchestrator::runner::claim::{claim_due, finish_and_plan};
+    let store = EventStore::new(db.clone());
+    let flow = DemoFlow::default();
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let lease = Duration::from_secs(30);
+    let first = claim_due(&db, &["demo".into()], "first", lease, 1).await.expect("claim").claimed.remove(0);
+    // The lease runs out and a second runner takes the step over.
+    sqlx::query("UPDATE due_steps SET lease_until = now() - interval '1 second'").execute(&db).await.expect("expire");
+    let second = claim_due(&db, &["demo".into()], "second", lease, 1).await.expect("claim").claimed.remove(0);
+    let later = PlannedStep { name: "follow_up".into(), due_at: Utc::now() + chrono::Duration::hours(1) };
+
+    let mut tx = db.begin().await.expect("tx");
+    assert!(!finish_and_plan(&mut tx, &first, Some(&later), 2).await.expect("finish"), "the first claim is lost");
+    assert!(!finish_and_plan(&mut tx, &first, None, 2).await.expect("finish"), "lost for a give-up too");
+    tx.commit().await.expect("commit");
+    let row: (String, Option<String>, i32) =
+        sqlx::query_as("SELECT step, claimed_by, claims FROM due_steps").fetch_one(&db).await.expect("row");
+    assert_eq!(row, ("call".into(), Some("second".into()), 2), "the lost claim wrote nothing");
+
+    let mut tx = db.begin().await.expect("tx");
+    assert!(finish_and_plan(&mut tx, &second, Some(&later), 2).await.expect("finish"));
+    tx.commit().await.expect("commit");
+    let row: (String, Option<String>, i32, i64) =
+        sqlx::query_as("SELECT step, claimed_by, claims, stream_version FROM due_steps")
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!(row, ("follow_up".into(), None, 0, 2), "the next plan, its lease cleared and its count new");
+
+    // A plan of nothing deletes the row, under a claim that holds.
+    sqlx::query("UPDATE due_steps SET due_at = now()").execute(&db).await.expect("due now");
+    let third = claim_due(&db, &["demo".into()], "third", lease, 1).await.expect("claim").claimed.remove(0);
+    let mut tx = db.begin().await.expect("tx");
+    assert!(finish_and_plan(&mut tx, &third, None, 2).await.expect("finish"));
+    tx.commit().await.expect("commit");
+    assert_eq!(due_rows(&db).await, 0);
+}

@@ -5,6 +5,7 @@
 //! and their own clocks may disagree with each other and with PostgreSQL's.
 
 use chrono::{DateTime, Utc};
+use events::flow::PlannedStep;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
@@ -167,6 +168,51 @@ pub async fn finish_if_held(conn: &mut PgConnection, claim: &Claimed) -> Result<
     )
     .bind(&claim.stream_id)
     .bind(claim.lease_token)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// [`finish_if_held`] and the next plan (as [`crate::write_path::schedule_in_tx`] writes it
+/// right after the lease is cleared) in one statement, fenced the same way: `true` when the
+/// claim still held the row and the plan is written, `false` (nothing written) when another
+/// runner owns the step now or nobody does. `version`: the last version of the history the plan
+/// was folded from.
+pub async fn finish_and_plan(
+    conn: &mut PgConnection,
+    claim: &Claimed,
+    step: Option<&PlannedStep>,
+    version: i64,
+) -> Result<bool, sqlx::Error> {
+    let Some(step) = step else {
+        let done = sqlx::query(
+            "DELETE FROM due_steps
+             WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now() AND stream_version <= $3",
+        )
+        .bind(&claim.stream_id)
+        .bind(claim.lease_token)
+        .bind(version)
+        .execute(&mut *conn)
+        .await?;
+        // Nothing deleted: not held, or held by a plan of a newer history (which stays).
+        return Ok(done.rows_affected() == 1 || finish_if_held(conn, claim).await?);
+    };
+    // A plan of an older history than the row's leaves the row's plan; the lease goes anyway.
+    let done = sqlx::query(
+        "UPDATE due_steps SET
+             step = CASE WHEN stream_version <= $5 THEN $3 ELSE step END,
+             due_at = CASE WHEN stream_version <= $5 THEN $4 ELSE due_at END,
+             first_due_at = CASE WHEN stream_version <= $5 THEN $4 ELSE first_due_at END,
+             claims = CASE WHEN stream_version <= $5 THEN 0 ELSE claims END,
+             stream_version = greatest(stream_version, $5),
+             lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now()
+         WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now()",
+    )
+    .bind(&claim.stream_id)
+    .bind(claim.lease_token)
+    .bind(&step.name)
+    .bind(step.due_at)
+    .bind(version)
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected() == 1)

@@ -32,7 +32,8 @@ impl RunnerError {
 impl Runner {
     /// Appends a claim's try and outcome (`tried`: `step.started` and `step.called`, then the
     /// flow's events, prepared in the same transaction) and the next plan through the one write
-    /// path ([`append_after`] and [`plan_next`], the halves of a command's `append_and_plan`),
+    /// path ([`append_after`], then the plan as [`plan_next`] writes it, fenced by the claim in
+    /// the same statement: [`claim::finish_and_plan`]),
     /// fenced: by the stream version `history` ends with, the one the try read (a command that
     /// landed meanwhile wins, and the step is re-planned) and by the claim (a runner that took
     /// the step over wins, and this outcome is dropped; the call it repeats carries the same
@@ -64,18 +65,19 @@ impl Runner {
             }
             Err(error) => return Err(Failure::internal(error)),
         };
-        // The claim's fence and finish after the stream's lock (as every writer takes it) and
-        // before the schedule row is written (a plan of nothing deletes the row the claim is on).
-        if !claim::finish_if_held(&mut tx, claimed).await.map_err(Failure::internal)? {
+        // The claim's fence, its finish and the next plan: one statement after the stream's
+        // lock (as every writer takes it).
+        let next = match flow.plan(&history) {
+            Ok(plan) => {
+                after = plan.outcome;
+                plan.next
+            }
+            Err(_) => None,
+        };
+        let version = last_version(&history);
+        if !claim::finish_and_plan(&mut tx, claimed, next.as_ref(), version).await.map_err(Failure::internal)? {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
         }
-        plan_next(&mut tx, stream, flow.category(), &history, |h| {
-            let plan = flow.plan(h).ok()?;
-            after = plan.outcome;
-            plan.next
-        })
-        .await
-        .map_err(Failure::internal)?;
         // After `prepare_in` wrote the tokens the try kept: a completing step leaves none behind.
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
@@ -151,10 +153,10 @@ impl Runner {
         let history = self.store.read_stream(&stream).await?;
         // A panic or the time-out carries no version; the try's start knows the one it read.
         let expected = failure.version.or(tried.as_ref().map(|t| t.version)).unwrap_or_else(|| last_version(&history));
-        let Some(flow) = self.flows.get(&claimed.flow).cloned() else {
+        if !self.flows.contains_key(&claimed.flow) {
             claim::release(&self.db, claimed).await?;
             return Ok(Tick::Idle);
-        };
+        }
         let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
         let first_at = first_try_at(current_start(&upto, &claimed.step).as_ref(), claimed);
         let db_now = crate::clock::now(&self.db).await?;
@@ -191,13 +193,7 @@ impl Runner {
         // same step again would turn the give-up into the endless loop it ends).
         let held = match delay {
             Some(delay) => claim::retry_later(&mut tx, claimed, delay).await?,
-            None => {
-                let held = claim::finish_if_held(&mut tx, claimed).await?;
-                if held {
-                    plan_next(&mut tx, &stream, flow.category(), &history, |_| None).await?;
-                }
-                held
-            }
+            None => claim::finish_and_plan(&mut tx, claimed, None, last_version(&history)).await?,
         };
         if !held {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
