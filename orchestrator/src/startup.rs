@@ -137,6 +137,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         reads,
         owners: Arc::default(),
         funnels: crate::analytics::held::HeldFunnels::new(funnel_memory_days),
+        histories: Arc::default(),
     };
     Ok(App { state, registry_steps: steps })
 }
@@ -153,7 +154,7 @@ pub fn spawn_runners(
     (0..workers)
         .map(|_| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
-            let metrics = app.state.metrics.clone();
+            let (metrics, histories) = (app.state.metrics.clone(), app.state.histories.clone());
             let load = app.state.admission.load.clone();
             load.add_slots(concurrency);
             let stop = stop.clone();
@@ -163,7 +164,8 @@ pub fn spawn_runners(
                     let runner = flows.iter().fold(
                         Runner::new(db.clone(), store.clone(), config.clone())
                             .with_metrics(metrics.clone())
-                            .with_load(load.clone()),
+                            .with_load(load.clone())
+                            .with_histories(histories.clone()),
                         |runner, flow| runner.with_flow(flow.clone()),
                     );
                     let stopping = stopped(stop.clone());

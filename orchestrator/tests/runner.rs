@@ -770,7 +770,7 @@ async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgP
     use orchestrator::runner::claim::{claim_due, finish_and_plan};
     let store = EventStore::new(db.clone());
     let flow = DemoFlow::default();
-    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    start_attempt(&db, &store, &flow, Utc::now()).await;
     let lease = Duration::from_secs(30);
     let first = claim_due(&db, &["demo".into()], "first", lease, 1).await.expect("claim").claimed.remove(0);
     // The lease runs out and a second runner takes the step over.
@@ -803,4 +803,31 @@ async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgP
     assert!(finish_and_plan(&mut tx, &third, None, 2).await.expect("finish"));
     tx.commit().await.expect("commit");
     assert_eq!(due_rows(&db).await, 0);
+}
+
+/// Issue 24: a claim of a stream this process wrote last, still at that version, folds the
+/// history kept instead of reading it; any other version is read.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_claim_folds_the_history_kept_only_at_the_version_it_found(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow::default());
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let histories = Arc::new(orchestrator::write_path::Histories::default());
+    let runner = runner(&db, flow.clone(), RunnerConfig::default()).with_histories(histories.clone());
+    // Kept at the stream's version, a copy that says the step is not due for a day: the claim
+    // folds it (and gives the step back re-planned) instead of reading the stream.
+    let mut kept = store.read_stream(&stream).await.expect("read");
+    kept[0].payload = json!({ "run_at": Utc::now() + chrono::Duration::days(1) });
+    histories.keep(stream.as_str(), kept);
+    assert_eq!(runner.tick().await.expect("tick"), Tick::Replanned { stream_id: stream.as_str().into() });
+    assert!(flow.calls.lock().expect("lock").is_empty(), "no call on the folded copy");
+
+    // The stream moves on (a command of another process): the copy is a version behind, so
+    // the claim reads the stream and runs the step.
+    poke(&db, &stream).await;
+    assert_eq!(
+        runner.tick().await.expect("tick"),
+        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
+    );
+    assert_eq!(flow.calls.lock().expect("lock").len(), 1);
 }

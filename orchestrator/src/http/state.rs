@@ -39,6 +39,8 @@ pub struct AppState {
     pub owners: Arc<crate::attempts::owners::Owners>,
     /// The funnel page's recent days, held in memory.
     pub funnels: crate::analytics::held::HeldFunnels,
+    /// Streams as this process last wrote them, for the runners' next claims.
+    pub histories: Arc<crate::write_path::Histories>,
 }
 
 /// What the browser may know about the deployment (never a credential).
@@ -81,6 +83,7 @@ impl AppState {
             abuse: &self.abuse,
             metrics: &self.metrics,
             owners: &self.owners,
+            histories: &self.histories,
         }
     }
 }

@@ -27,6 +27,9 @@ pub struct Claimed {
     /// When this plan of the step first fell due (a retry later moves only `due_at`): the
     /// retry budget's start when no try of it was recorded (earlier claims never reported).
     pub first_due_at: DateTime<Utc>,
+    /// The stream's version when the claim was taken (read by the claim's statement): a
+    /// history this process kept at it needs no read.
+    pub stream_version: i64,
 }
 
 fn millis(duration: std::time::Duration) -> i64 {
@@ -52,6 +55,7 @@ struct ClaimRow {
     db_now: Option<DateTime<Utc>>,
     due_at: Option<DateTime<Utc>>,
     first_due_at: Option<DateTime<Utc>>,
+    stream_version: Option<i64>,
     next_due_ms: Option<f64>,
 }
 
@@ -81,13 +85,14 @@ pub async fn claim_due(
                  claimed_by = $2, lease_token = gen_random_uuid(), claims = d.claims + 1, updated_at = now()
              FROM next WHERE d.stream_id = next.stream_id
              RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at,
-                       d.first_due_at
+                       d.first_due_at,
+                       (SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = d.stream_id) AS stream_version
          )
-         SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, first_due_at,
+         SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, first_due_at, stream_version,
                 NULL::float8 AS next_due_ms
            FROM claimed
          UNION ALL
-         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                 (SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
                    FROM due_steps
                   WHERE flow = ANY($1) AND stream_id NOT IN (SELECT stream_id FROM claimed))
@@ -111,6 +116,7 @@ pub async fn claim_due(
             row.db_now,
             row.due_at,
             row.first_due_at,
+            row.stream_version,
         ) {
             (
                 Some(stream_id),
@@ -122,6 +128,7 @@ pub async fn claim_due(
                 Some(db_now),
                 Some(due_at),
                 Some(first_due_at),
+                Some(stream_version),
             ) => claims.claimed.push(Claimed {
                 stream_id,
                 flow,
@@ -132,6 +139,7 @@ pub async fn claim_due(
                 db_now,
                 due_at,
                 first_due_at,
+                stream_version,
             }),
             _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
         }

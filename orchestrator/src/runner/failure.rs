@@ -182,6 +182,7 @@ mod tests {
             db_now: at(50),
             due_at: at(45),
             first_due_at: at(5),
+            stream_version: 1,
         }
     }
 

@@ -30,6 +30,27 @@ impl RunnerError {
 }
 
 impl Runner {
+    /// The claimed stream's events: as this process last wrote them when the claim found it
+    /// at that version, else read.
+    pub(super) async fn history_of(
+        &self,
+        stream: &StreamId,
+        claimed: &Claimed,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let kept = self.histories.as_ref().and_then(|h| h.at_version(stream.as_str(), claimed.stream_version));
+        match kept {
+            Some(history) => Ok(history),
+            None => self.store.read_stream(stream).await,
+        }
+    }
+
+    /// Keeps `history` (the stream after this runner's committed write) for the next claim.
+    pub(super) fn keep(&self, stream: &StreamId, history: Vec<RecordedEvent>) {
+        if let Some(histories) = &self.histories {
+            histories.keep(stream.as_str(), history);
+        }
+    }
+
     /// Appends a claim's try and outcome (`tried`: `step.started` and `step.called`, then the
     /// flow's events, prepared in the same transaction) and the next plan through the one write
     /// path ([`append_after`], then the plan as [`plan_next`] writes it, fenced by the claim in
@@ -84,6 +105,7 @@ impl Runner {
         }
         tx.commit().await.map_err(Failure::internal)?;
         self.store.announce_appended(stream, &history[seen..]).await;
+        self.keep(stream, history);
         if let Some(metrics) = &self.metrics {
             metrics.store_append(appending.elapsed());
             if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&after)) {
@@ -150,7 +172,7 @@ impl Runner {
             claim = claimed.claims, kind = failure.kind.as_str(), reason = %failure.reason, "step failed"
         );
         let stream = StreamId::parse(&claimed.stream_id)?;
-        let history = self.store.read_stream(&stream).await?;
+        let history = self.history_of(&stream, claimed).await?;
         // A panic or the time-out carries no version; the try's start knows the one it read.
         let expected = failure.version.or(tried.as_ref().map(|t| t.version)).unwrap_or_else(|| last_version(&history));
         if !self.flows.contains_key(&claimed.flow) {
@@ -200,6 +222,7 @@ impl Runner {
         }
         tx.commit().await?;
         self.store.announce_appended(&stream, &history[seen..]).await;
+        self.keep(&stream, history);
         let (stream_id, step) = (claimed.stream_id.clone(), claimed.step.clone());
         Ok(match delay {
             Some(_) => Tick::Retrying { stream_id, step },

@@ -24,7 +24,7 @@ use super::policy::RetryPolicy;
 use super::started::{self, Started, TrySlot};
 use crate::metrics::Metrics;
 use crate::upstream::calls::CallLog;
-use crate::write_path::schedule;
+use crate::write_path::{schedule, Histories};
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a
 /// little later than the database's clock when the plan was folded from events just written
@@ -106,11 +106,21 @@ pub struct Runner {
     pub(super) metrics: Option<Arc<Metrics>>,
     /// Where its steps in flight are counted for admission control.
     pub(super) load: Option<Arc<crate::admission::Load>>,
+    /// Streams as this process last wrote them (shared with the commands): a claim of one still
+    /// at that version reads nothing.
+    pub(super) histories: Option<Arc<Histories>>,
 }
 
 impl Runner {
     pub fn new(db: PgPool, store: EventStore, config: RunnerConfig) -> Self {
-        Self { db, store, flows: HashMap::new(), config, metrics: None, load: None }
+        Self { db, store, flows: HashMap::new(), config, metrics: None, load: None, histories: None }
+    }
+
+    /// Keeps the histories it writes in `histories`, and reads a claimed stream from there
+    /// when it is still at the version kept.
+    pub fn with_histories(mut self, histories: Arc<Histories>) -> Self {
+        self.histories = Some(histories);
+        self
     }
 
     /// Counts its steps in `metrics` (lag, upstream calls, retries, appends, attempts ended).
@@ -334,7 +344,7 @@ impl Runner {
         tried: &TrySlot,
     ) -> Result<Tick, Failure> {
         let stream = StreamId::parse(&claimed.stream_id).map_err(Failure::internal)?;
-        let events = self.store.read_stream(&stream).await.map_err(Failure::internal)?;
+        let events = self.history_of(&stream, claimed).await.map_err(Failure::internal)?;
         let version = last_version(&events);
         // The stream folded once here, and once more after the outcome's append (issue 24:
         // five folds a claim were two of each question and a spare).

@@ -8,12 +8,14 @@
 //!    leave an appended change without its plan.
 
 mod commit;
+pub mod histories;
 pub mod pii;
 mod prepare;
 pub mod schedule;
 pub mod secrets;
 
 pub use commit::{append_after, append_and_plan, plan_next, recorded_after};
+pub use histories::Histories;
 pub use prepare::{prepare_in, PrepareError};
 pub use schedule::schedule_in_tx;
 pub use secrets::Secrets;

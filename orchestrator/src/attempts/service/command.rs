@@ -45,6 +45,8 @@ pub struct AttemptService<'a> {
     pub metrics: &'a Metrics,
     /// Attempts' owners already read (the row never changes).
     pub owners: &'a Owners,
+    /// Where a committed command leaves the stream's history for the runner's next claim.
+    pub histories: &'a crate::write_path::Histories,
 }
 
 pub(super) fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
@@ -118,7 +120,8 @@ impl AttemptService<'_> {
             self.open(&mut tx, flow, &stream, &token, decision.events, &metadata).await?
         };
         tx.commit().await?;
-        self.store.announce(&[&stream]).await;
+        self.store.announce_appended(&stream, &history).await;
+        self.histories.keep(stream.as_str(), history.clone());
         self.metrics.attempt_started(flow.category());
         let at = history.last().map_or(now, |e| e.recorded_at);
         Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, token))
@@ -219,6 +222,7 @@ impl AttemptService<'_> {
         tx.commit().await?;
         if after.len() > seen {
             self.store.announce_appended(stream, &after[seen..]).await;
+            self.histories.keep(stream.as_str(), after.clone());
         }
         if let Some(ended) = ended {
             self.metrics.attempt_ended(flow.category(), ended);
@@ -292,6 +296,7 @@ impl AttemptService<'_> {
                 .map_err(store_error)?;
         tx.commit().await?;
         self.store.announce_appended(stream, &after[seen..]).await;
+        self.histories.keep(stream.as_str(), after);
         Ok(true)
     }
 
