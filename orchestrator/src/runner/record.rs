@@ -181,7 +181,7 @@ impl Runner {
         }
         let upto: Vec<RecordedEvent> = history.iter().filter(|e| e.version <= expected).cloned().collect();
         let first_at = first_try_at(current_start(&upto, &claimed.step).as_ref(), claimed);
-        let db_now = crate::clock::now(&self.db).await?;
+        let db_now = crate::clock::current(&self.db, &upto).await?;
         let elapsed = elapsed(first_at, db_now);
         let policy = self.config.retry;
         let retry = policy.may_retry(claimed.claims, elapsed);

@@ -97,9 +97,11 @@ impl AttemptService<'_> {
         // The session the attempt is opened in pays for its codes.
         let owner = session::hash(&token);
         let request = abuse::Request { session: Some(&owner), ..request };
-        let mut tx = self.db.begin().await?;
-        let now = crate::clock::now(&mut *tx).await?;
+        // The database's clock as carried by this process (no round trip): a new attempt has no
+        // lock to read it with.
+        let now = crate::clock::current(self.db, &[]).await?;
         let decision = decided(flow.decide(&[], command, now), &mut "start")?;
+        let mut tx = self.db.begin().await?;
         let history = if self.abuse.watches_start(&decision.guards) {
             // A refused start leaves nothing of the attempt (no row, vault subject, link or
             // secret): it is written in a savepoint that a refusal rolls back.
@@ -122,6 +124,8 @@ impl AttemptService<'_> {
         tx.commit().await?;
         self.store.announce_appended(&stream, &history).await;
         self.histories.keep(stream.as_str(), history.clone());
+        // The row just written never changes: its browser's next requests need not read it.
+        self.owners.put(stream.as_str(), Owner { flow: flow.category().to_string(), session_hash: owner.clone() });
         self.metrics.attempt_started(flow.category());
         let at = history.last().map_or(now, |e| e.recorded_at);
         Ok((owner_reply(self.vault, flow, &stream, &history, 0, at).await.map_err(store_error)?, token))
