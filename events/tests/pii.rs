@@ -343,3 +343,23 @@ async fn a_rotated_master_key_opens_everything_during_and_after_the_rotation(poo
 fn after_kek_id(kek: &str, hmac: &str) -> String {
     Keys::from_hex(kek, hmac).unwrap().kek_id()
 }
+
+/// Issue 24: the attempt's own subject is found or created, linked and its key read in one
+/// statement; every value of the attempt shares it, and each attempt has its own.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_attempts_own_values_share_one_subject_of_their_own(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let (first, second) = (StreamId::new("activation").unwrap(), StreamId::new("activation").unwrap());
+    let mut tx = pool.begin().await.unwrap();
+    let (link, key) = vault.attempt_key_in(&mut tx, &first).await.unwrap();
+    let (again, same_key) = vault.attempt_key_in(&mut tx, &first).await.unwrap();
+    let (other, _) = vault.attempt_key_in(&mut tx, &second).await.unwrap();
+    let sealed = events::pii::seal_with(link, &key, PiiKind::DeviceName, "Celular da Ana").unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!((again, same_key), (link, key), "found again, with the key it was created with");
+    assert_ne!(other.subject, link.subject, "another attempt, another subject");
+    assert_eq!(vault.open(&sealed.to_value()).await.unwrap(), Opened::Clear("Celular da Ana".into()));
+    let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects").fetch_one(&pool).await.unwrap();
+    assert_eq!(subjects, 2);
+}

@@ -12,6 +12,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod marker;
+mod own;
 mod person;
 pub mod proof;
 mod reveal;
@@ -29,6 +30,7 @@ use crate::error::StoreError;
 
 pub use keys::Keys;
 pub use marker::{clear_marker, CLEAR_MARKER};
+pub use own::seal_with;
 pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
 pub use secret_box::SecretBox;
 pub use vault::{StreamLink, Vault};

@@ -79,52 +79,6 @@ impl Vault {
         Ok(subject)
     }
 
-    /// [`Vault::attempt_subject`] inside the caller's transaction.
-    pub async fn attempt_subject_in(
-        &self,
-        conn: &mut PgConnection,
-        stream: &StreamId,
-    ) -> Result<StreamLink, StoreError> {
-        let existing: Option<(Uuid, Uuid)> = sqlx::query_as(
-            "SELECT l.subject_id, l.link_id FROM pii_stream_links l \
-             WHERE l.stream_id = $1 AND NOT EXISTS (SELECT 1 FROM pii_lookup k WHERE k.subject_id = l.subject_id) \
-             ORDER BY l.linked_at, l.link_id LIMIT 1",
-        )
-        .bind(stream.as_str())
-        .fetch_optional(&mut *conn)
-        .await?;
-        if let Some((subject, link_id)) = existing {
-            return Ok(StreamLink { subject, link_id });
-        }
-        let subject = Uuid::new_v4();
-        let wrapped = crypto::wrap_key(&self.keys.kek, subject, &crypto::random_key())?;
-        sqlx::query("INSERT INTO pii_subjects (subject_id, wrapped_key, kek_id) VALUES ($1, $2, $3)")
-            .bind(subject)
-            .bind(wrapped)
-            .bind(self.keys.kek_id())
-            .execute(&mut *conn)
-            .await?;
-        self.link_stream_in_tx(conn, subject, stream).await
-    }
-
-    /// [`Vault::seal_linked`] reading the key inside the caller's transaction (where the
-    /// subject may have just been created).
-    pub async fn seal_linked_in(
-        &self,
-        conn: &mut PgConnection,
-        link: StreamLink,
-        kind: PiiKind,
-        clear: &str,
-    ) -> Result<Sealed, StoreError> {
-        let (_, key) = self
-            .data_keys_on(&mut *conn, &[KeyRef::Subject(link.subject)])
-            .await?
-            .remove(&KeyRef::Subject(link.subject))
-            .ok_or(StoreError::UnknownSubject(link.subject))?;
-        let (nonce, ct) = crypto::encrypt(&key, &field_aad(link.subject, kind), clear.as_bytes())?;
-        Ok(Sealed { key: KeyRef::Link(link.link_id), kind, nonce: nonce.to_vec(), ct })
-    }
-
     /// The existing subject of this value, if any (never creates one).
     pub async fn find_subject(&self, kind: PiiKind, value: &str) -> Result<Option<Uuid>, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));

@@ -29,11 +29,12 @@ pub async fn seal_markers_in(
             // The person found or created, linked and their key read, in one statement.
             vault.seal_for_person_in(&mut *conn, stream, kind, &normalized).await?.1
         } else {
-            let link = vault.attempt_subject_in(&mut *conn, stream).await?;
+            // The attempt's own subject found or created, linked and its key read: one statement.
+            let (link, key) = vault.attempt_key_in(&mut *conn, stream).await?;
             if kind.is_tagged() {
                 vault.tag_value_in(&mut *conn, link, kind, &normalized).await?;
             }
-            vault.seal_linked_in(&mut *conn, link, kind, &normalized).await?
+            events::pii::seal_with(link, &key, kind, &normalized)?
         };
         if let Some(slot) = pointer_mut(payload, &path) {
             *slot = sealed.to_value();
