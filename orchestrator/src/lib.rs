@@ -20,6 +20,8 @@ pub mod staff;
 pub mod startup;
 pub mod support;
 pub mod telemetry;
+#[cfg(test)]
+mod testing;
 pub mod texts;
 pub mod token;
 pub mod upstream;

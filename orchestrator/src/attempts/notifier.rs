@@ -163,27 +163,9 @@ async fn listen(db: &PgPool, sender: &broadcast::Sender<Change>) -> Result<(), s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use events::Metadata;
 
     fn appended(versions: std::ops::RangeInclusive<i64>) -> Change {
-        let events = versions
-            .map(|version| RecordedEvent {
-                position: 0,
-                tx_id: 0,
-                stream_id: "cloud-1".into(),
-                version,
-                event_type: "code.sent".into(),
-                schema_version: 1,
-                payload: serde_json::json!({}),
-                metadata: Metadata {
-                    correlation_id: uuid::Uuid::nil(),
-                    causation_id: None,
-                    actor: "runner".into(),
-                    client: None,
-                },
-                recorded_at: chrono::Utc::now(),
-            })
-            .collect();
+        let events = crate::testing::cloud_events(versions);
         Change::Appended(Arc::new(Appended { stream: "cloud-1".into(), events }))
     }
 

@@ -56,27 +56,9 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use events::Metadata;
 
     fn history(versions: i64) -> Vec<RecordedEvent> {
-        (1..=versions)
-            .map(|version| RecordedEvent {
-                position: 0,
-                tx_id: 0,
-                stream_id: "cloud-1".into(),
-                version,
-                event_type: "code.sent".into(),
-                schema_version: 1,
-                payload: serde_json::json!({}),
-                metadata: Metadata {
-                    correlation_id: uuid::Uuid::nil(),
-                    causation_id: None,
-                    actor: "runner".into(),
-                    client: None,
-                },
-                recorded_at: chrono::Utc::now(),
-            })
-            .collect()
+        crate::testing::cloud_events(1..=versions)
     }
 
     #[test]
