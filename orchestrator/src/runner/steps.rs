@@ -18,6 +18,12 @@ use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
 use crate::write_path::{prepare_in, Secrets};
 
+/// How long [`StepContext::keep_secret_now`] waits out a database that cannot serve (a
+/// failover takes a few seconds), within the step's time-out (30 s by default).
+const KEEP_NOW_PATIENCE: std::time::Duration = std::time::Duration::from_secs(15);
+/// Between two tries of that write.
+const KEEP_NOW_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// What a step may use: the attempt's identity, its secrets, the vault, HTTP and the upstreams.
 pub struct StepContext {
     pub stream: StreamId,
@@ -74,7 +80,19 @@ impl StepContext {
     ) -> Result<(), StepError> {
         // One value a name: a stale one kept earlier in the try must not shadow this one.
         self.kept.forget(name);
-        self.secrets.put(name, value.expose_secret(), ttl).await.map_err(secrets_error)
+        // The token cannot be asked for again, so a database that cannot serve for a moment (a
+        // failover) is waited out rather than failing the try with the token lost.
+        let patience = tokio::time::Instant::now() + KEEP_NOW_PATIENCE;
+        loop {
+            match self.secrets.put(name, value.expose_secret(), ttl).await {
+                Ok(()) => return Ok(()),
+                Err(error) if events::database_unavailable(&error) && tokio::time::Instant::now() < patience => {
+                    tracing::warn!(stream = %self.stream, %error, "keeping a one-time token: the database cannot serve; trying again");
+                    tokio::time::sleep(KEEP_NOW_PAUSE).await;
+                }
+                Err(error) => return Err(secrets_error(error)),
+            }
+        }
     }
 
     /// Forgets every secret of the attempt but `keep`, the stored ones and the ones this try kept.
