@@ -90,8 +90,8 @@ impl HeldFunnels {
         query: &FunnelQuery,
         count: Count,
     ) -> Result<Option<FunnelAnswer>, ApiError> {
-        let query = query.clone();
-        self.with_held(pool, &query.clone(), move |funnels| funnels.answer(&query, count)).await
+        let asked = query.clone();
+        self.with_held(pool, query, move |funnels| funnels.answer(&asked, count)).await
     }
 
     /// The drill-down from the held days, or `None` when they do not cover it.
@@ -102,8 +102,8 @@ impl HeldFunnels {
         count: Count,
         drill: DrillDown,
     ) -> Result<Option<DroppedPage>, ApiError> {
-        let query = query.clone();
-        self.with_held(pool, &query.clone(), move |funnels| funnels.dropped(&query, count, &drill)).await
+        let asked = query.clone();
+        self.with_held(pool, query, move |funnels| funnels.dropped(&asked, count, &drill)).await
     }
 
     /// Runs `ask` over the held days caught up, off the async workers (a question folds up to a
