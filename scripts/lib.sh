@@ -6,6 +6,7 @@ PGHOME="$ROOT/.pgdata"
 
 say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
+warn() { printf '\033[1;33mwarning:\033[0m %s\n' "$*" >&2; }
 is_root() { [ "$(id -u)" = 0 ]; }
 
 APT_UPDATED=""
@@ -18,6 +19,16 @@ apt_install() {
   fi
   say "installing $* (Debian packages)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || die "apt-get install $* failed"
+}
+
+# Says early, in words, when the disk is short of what a run needs (a full one: about 6 GB
+# for the build, the databases and the engines), instead of a linker's "Bus error" minutes in.
+check_free_disk() {
+  local need_gb="$1" free_kb
+  free_kb="$(df -Pk "$ROOT" | awk 'NR == 2 { print $4 }')"
+  say "disk: $((free_kb / 1024 / 1024)) GB free where the project is"
+  [ "$free_kb" -ge $((need_gb * 1024 * 1024)) ] \
+    || warn "less than $need_gb GB free: the build may run out of disk (remove old target/ folders)"
 }
 
 ensure_tools() {

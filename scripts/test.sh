@@ -7,6 +7,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 
+# A whole run builds every test binary once: incremental caches would only add gigabytes to a
+# clean build's disk (a CI machine ran out of it). Set CARGO_INCREMENTAL=1 to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+check_free_disk 8
+
 ensure_tools
 ensure_chromium
 ensure_clickhouse
