@@ -47,6 +47,8 @@ struct DemoFlow {
     /// Calls running now, and the most that ever ran at once.
     running: AtomicUsize,
     peak: AtomicUsize,
+    /// After `call`, a second step, `follow_up`, falls due at once.
+    follow_up: bool,
 }
 
 #[async_trait]
@@ -57,8 +59,13 @@ impl StepFlow for DemoFlow {
 
     fn plan(&self, events: &[RecordedEvent]) -> Result<Plan, StepError> {
         let open = |next| Ok(Plan { next, outcome: events::flow::Outcome::Open });
-        if events.iter().any(|e| e.event_type == "demo.called" || e.event_type == "step.gave_up") {
+        let seen = |kind: &str| events.iter().find(|e| e.event_type == kind);
+        if seen("step.gave_up").is_some() || seen("demo.followed").is_some() {
             return open(None);
+        }
+        if let Some(called) = seen("demo.called") {
+            let due_at = called.recorded_at;
+            return open(self.follow_up.then(|| PlannedStep { name: "follow_up".into(), due_at }));
         }
         let Some(started) = events.iter().find(|e| e.event_type == "demo.started") else {
             return open(None);
@@ -72,7 +79,7 @@ impl StepFlow for DemoFlow {
         &self,
         stream: &StreamId,
         _events: &[RecordedEvent],
-        _step: &PlannedStep,
+        step: &PlannedStep,
         key: &str,
         calls: &CallLog,
     ) -> Result<StepOutput, StepError> {
@@ -112,7 +119,8 @@ impl StepFlow for DemoFlow {
         if self.nul_outcome {
             return Ok(vec![event("demo.called", json!({ "key": key, "text": "bad\u{0}byte" }))].into());
         }
-        Ok(vec![event("demo.called", json!({ "key": key }))].into())
+        let kind = if step.name == "follow_up" { "demo.followed" } else { "demo.called" };
+        Ok(vec![event(kind, json!({ "key": key }))].into())
     }
 }
 
@@ -767,7 +775,8 @@ async fn one_claim_takes_up_to_its_limit_and_says_when_the_next_step_falls_due(d
 /// Issue 24: the runner's finish and next plan are one statement, fenced by the claim's token.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgPool) {
-    use orchestrator::runner::claim::{claim_due, finish_and_plan};
+    use orchestrator::runner::claim::{claim_due, finish_and_plan, Finished};
+    let held = |finished: Finished| !matches!(finished, Finished::Lost);
     let store = EventStore::new(db.clone());
     let flow = DemoFlow::default();
     start_attempt(&db, &store, &flow, Utc::now()).await;
@@ -779,15 +788,18 @@ async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgP
     let later = PlannedStep { name: "follow_up".into(), due_at: Utc::now() + chrono::Duration::hours(1) };
 
     let mut tx = db.begin().await.expect("tx");
-    assert!(!finish_and_plan(&mut tx, &first, Some(&later), 2).await.expect("finish"), "the first claim is lost");
-    assert!(!finish_and_plan(&mut tx, &first, None, 2).await.expect("finish"), "lost for a give-up too");
+    assert!(
+        !held(finish_and_plan(&mut tx, &first, Some(&later), 2, None).await.expect("finish")),
+        "the first claim is lost"
+    );
+    assert!(!held(finish_and_plan(&mut tx, &first, None, 2, None).await.expect("finish")), "lost for a give-up too");
     tx.commit().await.expect("commit");
     let row: (String, Option<String>, i32) =
         sqlx::query_as("SELECT step, claimed_by, claims FROM due_steps").fetch_one(&db).await.expect("row");
     assert_eq!(row, ("call".into(), Some("second".into()), 2), "the lost claim wrote nothing");
 
     let mut tx = db.begin().await.expect("tx");
-    assert!(finish_and_plan(&mut tx, &second, Some(&later), 2).await.expect("finish"));
+    assert!(held(finish_and_plan(&mut tx, &second, Some(&later), 2, None).await.expect("finish")));
     tx.commit().await.expect("commit");
     let row: (String, Option<String>, i32, i64) =
         sqlx::query_as("SELECT step, claimed_by, claims, stream_version FROM due_steps")
@@ -800,9 +812,105 @@ async fn a_claims_finish_writes_the_next_plan_only_while_the_claim_holds(db: PgP
     sqlx::query("UPDATE due_steps SET due_at = now()").execute(&db).await.expect("due now");
     let third = claim_due(&db, &["demo".into()], "third", lease, 1).await.expect("claim").claimed.remove(0);
     let mut tx = db.begin().await.expect("tx");
-    assert!(finish_and_plan(&mut tx, &third, None, 2).await.expect("finish"));
+    assert!(held(finish_and_plan(&mut tx, &third, None, 2, None).await.expect("finish")));
     tx.commit().await.expect("commit");
     assert_eq!(due_rows(&db).await, 0);
+}
+
+/// Issue 24: a finish that plans a step due at once claims it for the runner that asks, in the
+/// same statement; a step due later, or no runner to take it, leaves the plan free as before.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_finish_claims_a_next_step_due_at_once_for_the_runner_that_asks(db: PgPool) {
+    use orchestrator::runner::claim::{claim_due, finish_and_plan, Chain, Finished};
+    let store = EventStore::new(db.clone());
+    start_attempt(&db, &store, &DemoFlow::default(), Utc::now()).await;
+    let lease = Duration::from_secs(30);
+    let chain = Some(Chain { runner_id: "chainer", lease });
+    let claim = |name: &'static str| {
+        let db = db.clone();
+        async move { claim_due(&db, &["demo".into()], name, lease, 1).await.expect("claim").claimed.remove(0) }
+    };
+    let row = || async {
+        sqlx::query_as::<_, (String, Option<String>, i32, i64)>(
+            "SELECT step, claimed_by, claims, stream_version FROM due_steps",
+        )
+        .fetch_one(&db)
+        .await
+        .expect("row")
+    };
+
+    // Due later: planned and free, whoever asks.
+    let first = claim("first").await;
+    let later = PlannedStep { name: "follow_up".into(), due_at: Utc::now() + chrono::Duration::hours(1) };
+    let mut tx = db.begin().await.expect("tx");
+    let finished = finish_and_plan(&mut tx, &first, Some(&later), 2, chain).await.expect("finish");
+    tx.commit().await.expect("commit");
+    assert!(matches!(finished, Finished::Done), "{finished:?}");
+    assert_eq!(row().await, ("follow_up".into(), None, 0, 2));
+
+    // Due at once, nobody asking: planned and free.
+    sqlx::query("UPDATE due_steps SET due_at = now()").execute(&db).await.expect("due now");
+    let second = claim("second").await;
+    let now = PlannedStep { name: "after".into(), due_at: Utc::now() - chrono::Duration::seconds(1) };
+    let mut tx = db.begin().await.expect("tx");
+    let finished = finish_and_plan(&mut tx, &second, Some(&now), 3, None).await.expect("finish");
+    tx.commit().await.expect("commit");
+    assert!(matches!(finished, Finished::Done), "{finished:?}");
+    assert_eq!(row().await, ("after".into(), None, 0, 3));
+
+    // Due at once, a runner asking: its first claim, under a new token, with the version planned.
+    let third = claim("third").await;
+    let next = PlannedStep { name: "last".into(), due_at: Utc::now() - chrono::Duration::seconds(1) };
+    let mut tx = db.begin().await.expect("tx");
+    let finished = finish_and_plan(&mut tx, &third, Some(&next), 4, chain).await.expect("finish");
+    tx.commit().await.expect("commit");
+    let Finished::Chained(chained) = finished else { panic!("not chained: {finished:?}") };
+    assert_eq!(row().await, ("last".into(), Some("chainer".into()), 1, 4));
+    assert_eq!((chained.step.as_str(), chained.claims, chained.stream_version), ("last", 1, 4));
+    assert_ne!(chained.lease_token, third.lease_token, "a claim of its own fences its writes");
+    assert!(chained.lease_until > chained.db_now);
+    assert!(claim_due(&db, &["demo".into()], "other", lease, 1).await.expect("claim").claimed.is_empty(), "held");
+
+    // The old claim's token no longer holds anything.
+    let mut tx = db.begin().await.expect("tx");
+    let finished = finish_and_plan(&mut tx, &third, Some(&next), 5, chain).await.expect("finish");
+    assert!(matches!(finished, Finished::Lost), "{finished:?}");
+}
+
+/// Issue 24: a step whose result plans the next one due at once goes on with it in the same
+/// runner, claimed by the result's own transaction (no claim transaction of its own).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_next_step_due_at_once_is_claimed_by_the_transaction_of_the_result_before_it(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    // The follow-up (the second call) hangs, so the row can be read while it holds the step.
+    let flow = Arc::new(DemoFlow { follow_up: true, hang_call: Some(2), ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    let config = RunnerConfig { id: "chainer".into(), poll: Duration::from_millis(50), ..RunnerConfig::default() };
+    let running = tokio::spawn(runner(&db, flow.clone(), config).run_until(std::future::pending()));
+    let reached = tokio::time::timeout(Duration::from_secs(20), async {
+        while flow.calls.lock().expect("lock").len() < 2 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    let row: Option<(String, Option<String>, i32, bool)> = sqlx::query_as(
+        "SELECT d.step, d.claimed_by, d.claims,
+                d.xmin::text = (SELECT (tx_id::text::numeric % 4294967296)::text FROM events
+                                 WHERE stream_id = d.stream_id AND event_type = 'demo.called')
+           FROM due_steps d",
+    )
+    .fetch_optional(&db)
+    .await
+    .expect("row");
+    running.abort();
+    assert!(reached.is_ok(), "the follow-up was called");
+    assert_eq!(
+        row,
+        Some(("follow_up".into(), Some("chainer".into()), 1, true)),
+        "the follow-up's claim was written by the transaction that appended the call's result"
+    );
+    let events = store.read_stream(&stream).await.expect("read");
+    assert_eq!(types(&events), ["demo.started", "step.started", "step.called", "demo.called"]);
 }
 
 /// Issue 24: a claim of a stream this process wrote last, still at that version, folds the

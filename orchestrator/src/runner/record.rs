@@ -7,7 +7,7 @@ use events::flow::Outcome;
 use events::{Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde_json::{json, Value};
 
-use super::claim::{self, Claimed};
+use super::claim::{self, Chain, Claimed, Finished};
 use super::failure::{current_start, first_try_at, Failure};
 use super::flow::{PlannedStep, StepFlow, StepOutput, STEP_CALLED};
 use super::started::Started;
@@ -58,7 +58,8 @@ impl Runner {
     /// fenced: by the stream version `history` ends with, the one the try read (a command that
     /// landed meanwhile wins, and the step is re-planned) and by the claim (a runner that took
     /// the step over wins, and this outcome is dropped; the call it repeats carries the same
-    /// key). `before` is where the attempt stood before the step.
+    /// key). `before` is where the attempt stood before the step. With `chain`, a next step due
+    /// at once is this runner's next claim, returned beside the tick.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn commit_outcome(
         &self,
@@ -69,7 +70,8 @@ impl Runner {
         tried: Vec<NewEvent>,
         outcome: StepOutput,
         before: Outcome,
-    ) -> Result<Tick, Failure> {
+        chain: bool,
+    ) -> Result<(Tick, Option<Claimed>), Failure> {
         let appending = std::time::Instant::now();
         let mut tx = self.db.begin().await.map_err(Failure::internal)?;
         let mut batch = tried;
@@ -82,7 +84,7 @@ impl Runner {
             Err(StoreError::Conflict { .. }) => {
                 drop(tx);
                 claim::release(&self.db, claimed).await.map_err(Failure::internal)?;
-                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
+                return Ok((Tick::Replanned { stream_id: claimed.stream_id.clone() }, None));
             }
             Err(error) => return Err(Failure::internal(error)),
         };
@@ -96,9 +98,15 @@ impl Runner {
             Err(_) => None,
         };
         let version = last_version(&history);
-        if !claim::finish_and_plan(&mut tx, claimed, next.as_ref(), version).await.map_err(Failure::internal)? {
-            return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });
-        }
+        let chain = chain.then_some(Chain { runner_id: &self.config.id, lease: self.config.lease });
+        let next = match claim::finish_and_plan(&mut tx, claimed, next.as_ref(), version, chain)
+            .await
+            .map_err(Failure::internal)?
+        {
+            Finished::Lost => return Ok((Tick::LostClaim { stream_id: claimed.stream_id.clone() }, None)),
+            Finished::Done => None,
+            Finished::Chained(next) => Some(next),
+        };
         // After `prepare_in` wrote the tokens the try kept: a completing step leaves none behind.
         if flow.forgets_secrets_when_completed() && after == Outcome::Completed && before != Outcome::Completed {
             secrets::clear_in(&mut tx, stream.as_str()).await.map_err(Failure::internal)?;
@@ -112,7 +120,7 @@ impl Runner {
                 metrics.attempt_ended(flow.category(), ended);
             }
         }
-        Ok(Tick::Ran { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() })
+        Ok((Tick::Ran { stream_id: claimed.stream_id.clone(), step: claimed.step.clone() }, next))
     }
 
     /// Writes the plan the stream now calls for (the write path's [`plan_next`], fenced by the
@@ -215,7 +223,10 @@ impl Runner {
         // same step again would turn the give-up into the endless loop it ends).
         let held = match delay {
             Some(delay) => claim::retry_later(&mut tx, claimed, delay).await?,
-            None => claim::finish_and_plan(&mut tx, claimed, None, last_version(&history)).await?,
+            None => !matches!(
+                claim::finish_and_plan(&mut tx, claimed, None, last_version(&history), None).await?,
+                Finished::Lost
+            ),
         };
         if !held {
             return Ok(Tick::LostClaim { stream_id: claimed.stream_id.clone() });

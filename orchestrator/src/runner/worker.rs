@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -109,11 +110,22 @@ pub struct Runner {
     /// Streams as this process last wrote them (shared with the commands): a claim of one still
     /// at that version reads nothing.
     pub(super) histories: Option<Arc<Histories>>,
+    /// Set when the runner is asked to stop: its steps in flight claim no next step.
+    pub(super) stopping: AtomicBool,
 }
 
 impl Runner {
     pub fn new(db: PgPool, store: EventStore, config: RunnerConfig) -> Self {
-        Self { db, store, flows: HashMap::new(), config, metrics: None, load: None, histories: None }
+        Self {
+            db,
+            store,
+            flows: HashMap::new(),
+            config,
+            metrics: None,
+            load: None,
+            histories: None,
+            stopping: AtomicBool::new(false),
+        }
     }
 
     /// Keeps the histories it writes in `histories`, and reads a claimed stream from there
@@ -184,7 +196,15 @@ impl Runner {
                     let runner = this.clone();
                     running.spawn(async move {
                         let _slot = slot;
-                        runner.log(runner.supervise(flow.as_ref(), claimed).await);
+                        // A step whose result planned the next one due at once goes on with it,
+                        // already claimed, in the same slot (until the runner stops).
+                        let mut next = Some(claimed);
+                        while let Some(claimed) = next.take() {
+                            let chain = !runner.stopping.load(Ordering::Relaxed);
+                            let (tick, chained) = runner.supervise(flow.as_ref(), claimed, chain).await;
+                            runner.log(tick);
+                            next = chained;
+                        }
                     });
                 }
                 if claimed < free {
@@ -213,7 +233,10 @@ impl Runner {
                 }
             };
             tokio::select! {
-                () = &mut shutdown => break,
+                () = &mut shutdown => {
+                    this.stopping.store(true, Ordering::Relaxed);
+                    break;
+                }
                 received = woken => {
                     if let Err(error) = received {
                         tracing::warn!(runner = %this.config.id, %error, "schedule notifications lost; reconnecting");
@@ -252,7 +275,7 @@ impl Runner {
     /// Claims and processes at most one due step.
     pub async fn tick(&self) -> Result<Tick, RunnerError> {
         match self.claim_due(1).await?.steps.pop() {
-            Some((flow, claimed)) => self.supervise(flow.as_ref(), claimed).await,
+            Some((flow, claimed)) => self.supervise(flow.as_ref(), claimed, false).await.0,
             None => Ok(Tick::Idle),
         }
     }
@@ -272,14 +295,23 @@ impl Runner {
     }
 
     /// Processes a claim within the step time-out, renewing its lease meanwhile; a panic, an
-    /// error or the time-out becomes a counted failure.
-    async fn supervise(&self, flow: &dyn StepFlow, claimed: Claimed) -> Result<Tick, RunnerError> {
+    /// error or the time-out becomes a counted failure. With `chain`, a next step due at once is
+    /// claimed by the outcome's transaction and returned, for the caller to process next.
+    async fn supervise(
+        &self,
+        flow: &dyn StepFlow,
+        claimed: Claimed,
+        chain: bool,
+    ) -> (Result<Tick, RunnerError>, Option<Claimed>) {
         let _in_flight = self.load.as_ref().map(|load| load.step_started());
         if let Some(metrics) = &self.metrics {
             metrics.runner_lag((claimed.db_now - claimed.due_at).to_std().unwrap_or_default());
         }
         let calls = CallLog::default();
-        let tick = self.supervised(flow, claimed, &calls).await;
+        let (tick, next) = match self.supervised(flow, claimed, &calls, chain).await {
+            Ok((tick, next)) => (Ok(tick), next),
+            Err(error) => (Err(error), None),
+        };
         if let Some(metrics) = &self.metrics {
             for call in calls.calls() {
                 metrics.upstream_call(&call.endpoint, Duration::from_millis(call.latency_ms));
@@ -294,21 +326,27 @@ impl Runner {
                 _ => {}
             }
         }
-        tick
+        (tick, next)
     }
 
-    async fn supervised(&self, flow: &dyn StepFlow, claimed: Claimed, calls: &CallLog) -> Result<Tick, RunnerError> {
+    async fn supervised(
+        &self,
+        flow: &dyn StepFlow,
+        claimed: Claimed,
+        calls: &CallLog,
+        chain: bool,
+    ) -> Result<(Tick, Option<Claimed>), RunnerError> {
         let tried = TrySlot::default();
-        let work = AssertUnwindSafe(self.process(flow, &claimed, calls, &tried)).catch_unwind();
+        let work = AssertUnwindSafe(self.process(flow, &claimed, calls, &tried, chain)).catch_unwind();
         let outcome = tokio::select! {
             outcome = tokio::time::timeout(self.config.step_timeout, work) => outcome,
             () = self.keep_lease(&claimed) => {
                 tracing::warn!(runner = %self.config.id, stream = %claimed.stream_id, "claim lost mid-step");
-                return Ok(Tick::LostClaim { stream_id: claimed.stream_id });
+                return Ok((Tick::LostClaim { stream_id: claimed.stream_id }, None));
             }
         };
         let failure = match outcome {
-            Ok(Ok(Ok(tick))) => return Ok(tick),
+            Ok(Ok(Ok(ran))) => return Ok(ran),
             Ok(Ok(Err(failure))) => failure,
             Ok(Err(panic)) => Failure::panic(panic.as_ref()),
             Err(_) => Failure::new(
@@ -316,7 +354,7 @@ impl Runner {
                 format!("step {} took longer than {} ms", claimed.step, self.config.step_timeout.as_millis()),
             ),
         };
-        self.record_failure(&claimed, failure, calls, tried.take()).await
+        Ok((self.record_failure(&claimed, failure, calls, tried.take()).await?, None))
     }
 
     /// Renews the lease every third of it; returns only when the claim is lost.
@@ -342,7 +380,8 @@ impl Runner {
         claimed: &Claimed,
         calls: &CallLog,
         tried: &TrySlot,
-    ) -> Result<Tick, Failure> {
+        chain: bool,
+    ) -> Result<(Tick, Option<Claimed>), Failure> {
         let stream = StreamId::parse(&claimed.stream_id).map_err(Failure::internal)?;
         let events = self.history_of(&stream, claimed).await.map_err(Failure::internal)?;
         let version = last_version(&events);
@@ -355,7 +394,7 @@ impl Runner {
             other => {
                 // The stream moved on since the row was written: follow the stream.
                 self.replan(flow, claimed, &stream, &events, other).await.map_err(Failure::internal)?;
-                return Ok(Tick::Replanned { stream_id: claimed.stream_id.clone() });
+                return Ok((Tick::Replanned { stream_id: claimed.stream_id.clone() }, None));
             }
         };
 
@@ -376,7 +415,7 @@ impl Runner {
 
         let outcome = flow.run(&stream, &events, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
         let called = self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &events);
-        self.commit_outcome(flow, claimed, &stream, events, vec![start, called], outcome, before)
+        self.commit_outcome(flow, claimed, &stream, events, vec![start, called], outcome, before, chain)
             .await
             .map_err(|e| e.at(version))
     }
