@@ -138,6 +138,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
         owners: Arc::default(),
         funnels: crate::analytics::held::HeldFunnels::new(funnel_memory_days),
         histories: Arc::default(),
+        handoff: Arc::default(),
     };
     Ok(App { state, registry_steps: steps })
 }
@@ -152,8 +153,10 @@ pub fn spawn_runners(
     stop: watch::Receiver<bool>,
 ) -> Vec<JoinHandle<()>> {
     (0..workers)
-        .map(|_| {
+        .map(|worker| {
             let (db, store, flows) = (app.state.db.clone(), app.state.store.clone(), app.registry_steps.clone());
+            // The first runner takes the steps this process's commands plan due at once.
+            let handoff = (worker == 0).then(|| app.state.handoff.clone());
             let (metrics, histories) = (app.state.metrics.clone(), app.state.histories.clone());
             let load = app.state.admission.load.clone();
             load.add_slots(concurrency);
@@ -161,13 +164,14 @@ pub fn spawn_runners(
             tokio::spawn(async move {
                 let config = RunnerConfig { lease, concurrency, ..RunnerConfig::default() };
                 loop {
-                    let runner = flows.iter().fold(
-                        Runner::new(db.clone(), store.clone(), config.clone())
-                            .with_metrics(metrics.clone())
-                            .with_load(load.clone())
-                            .with_histories(histories.clone()),
-                        |runner, flow| runner.with_flow(flow.clone()),
-                    );
+                    let mut runner = Runner::new(db.clone(), store.clone(), config.clone())
+                        .with_metrics(metrics.clone())
+                        .with_load(load.clone())
+                        .with_histories(histories.clone());
+                    if let Some(handoff) = &handoff {
+                        runner = runner.with_handoff(handoff.clone());
+                    }
+                    let runner = flows.iter().fold(runner, |runner, flow| runner.with_flow(flow.clone()));
                     let stopping = stopped(stop.clone());
                     match tokio::spawn(runner.run_until(stopping)).await {
                         Ok(Ok(())) => break,

@@ -470,3 +470,35 @@ async fn a_resend_with_a_decoy_phone_is_refused_and_resends_count_against_the_at
         .expect("decoy count");
     assert_eq!(decoy_hits, 0, "the decoy was charged nothing");
 }
+
+/// Issue 24: a send's places in its prefix and in the portal-wide ceiling are taken in one
+/// statement, both or neither: a send the ceiling refuses leaves the prefix's places as they were.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_send_the_ceiling_refuses_takes_no_place_in_its_prefix(db: PgPool) {
+    use orchestrator::abuse::rate::{take_all, Rate};
+    use orchestrator::abuse::rules::Rule;
+    let minute = Duration::from_secs(60);
+    let (prefix, ceiling) = (Rate::per(2, minute), Rate::per(1, minute));
+    let rates = |key: &'static [u8]| [(Rule::SmsPerPrefix, key, prefix), (Rule::SmsPerMinute, &b"all"[..], ceiling)];
+    let tat = |key: &'static [u8]| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, chrono::DateTime<chrono::Utc>>(
+                "SELECT tat FROM abuse_rates WHERE rule = 'sms_per_prefix' AND key = $1",
+            )
+            .bind(key)
+            .fetch_one(&db)
+            .await
+            .expect("the prefix's row")
+        }
+    };
+
+    assert_eq!(take_all(&db, &rates(b"5511")).await.expect("take"), None, "the first send takes both");
+    let prefix_after_one = tat(b"5511").await;
+    let refused = take_all(&db, &rates(b"5521")).await.expect("take");
+    assert!(matches!(refused, Some((1, wait)) if wait > Duration::from_secs(50)), "the ceiling is full: {refused:?}");
+    assert!(tat(b"5521").await <= chrono::Utc::now(), "the refused send's prefix keeps every place free");
+    let refused = take_all(&db, &rates(b"5511")).await.expect("take");
+    assert!(matches!(refused, Some((1, _))), "{refused:?}");
+    assert_eq!(tat(b"5511").await, prefix_after_one, "and a prefix that had one taken, only that one");
+}

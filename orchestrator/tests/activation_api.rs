@@ -125,6 +125,44 @@ async fn standard_activation_subscribes_the_serial_and_redirects(db: PgPool) {
     );
 }
 
+/// Issue 24: a step due at once is claimed by the transaction that planned it: a command's (and
+/// handed to the runner) or the step's before it (and run next in the same slot). Its
+/// `step.started` says when it was claimed, which is then that transaction's own time, the
+/// time the event before it was recorded with; a claim of its own would come later.
+#[sqlx::test(migrations = "../migrations")]
+async fn each_step_due_at_once_is_claimed_by_the_transaction_that_planned_it(db: PgPool) {
+    let h = harness(db.clone()).await;
+    let attempt = at_code_panel(
+        &h,
+        json!({"type": "start", "variant": "standard"}),
+        json!({"type": "submit_phone", "phone": PHONE, "licence": "EXA-2026-0001"}),
+    )
+    .await;
+    let code = h.sms_code(MSISDN).await;
+    assert_eq!(submit_code(&attempt, &code).await["panel"], "redirect_store");
+
+    let steps: Vec<(String, String, bool)> = sqlx::query_as(
+        "SELECT s.payload->>'step', before.event_type,
+                (s.payload->>'started_at')::timestamptz = before.recorded_at
+           FROM events s JOIN events before ON before.stream_id = s.stream_id AND before.version = s.version - 1
+          WHERE s.stream_id = $1 AND s.event_type = 'step.started'
+          ORDER BY s.version",
+    )
+    .bind(&attempt.visitor.id)
+    .fetch_all(&db)
+    .await
+    .expect("steps");
+    assert_eq!(
+        steps,
+        [
+            ("send_code".to_string(), "phone.submitted".to_string(), true),
+            ("validate_code".to_string(), "code.submitted".to_string(), true),
+            ("subscribe_serial".to_string(), "code.validated".to_string(), true),
+        ],
+        "each step, the event it followed, and whether that event's transaction claimed it"
+    );
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn the_server_checks_the_fields_with_the_spec_messages(db: PgPool) {
     let h = harness(db).await;

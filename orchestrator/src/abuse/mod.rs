@@ -172,30 +172,28 @@ impl AbuseGuard {
         }
     }
 
-    /// Takes a place in the sent number's prefix, then in the portal-wide ceiling (giving the
-    /// prefix's back when the ceiling is full). A full prefix is a burst: its refusal opens
-    /// the prefix's breaker ([`AbuseGuard::record`]).
+    /// Takes a place in the sent number's prefix and in the portal-wide ceiling, both or
+    /// neither, in one statement. A full prefix is a burst: its refusal opens the prefix's
+    /// breaker ([`AbuseGuard::record`]).
     async fn take_rates(&self, prefix: Option<Vec<u8>>) -> Result<Result<(), Refusal>, sqlx::Error> {
-        let prefix_rate = self.limits.prefix_rate();
+        let mut rates = Vec::with_capacity(2);
         if let Some(key) = &prefix {
-            if rate::take(&self.rates, Rule::SmsPerPrefix, key, prefix_rate).await?.is_some() {
-                return Ok(Err(Refusal {
-                    retry_after: Some(self.limits.breaker_cooldown),
-                    trips: prefix,
-                    ..Refusal::rule(Rule::SmsPerPrefix)
-                }));
-            }
+            rates.push((Rule::SmsPerPrefix, key.as_slice(), self.limits.prefix_rate()));
         }
-        if let Some(wait) =
-            rate::take(&self.rates, Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()).await?
-        {
-            if let Some(key) = &prefix {
-                rate::give_back(&self.rates, Rule::SmsPerPrefix, key, prefix_rate).await?;
+        rates.push((Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()));
+        let full = rate::take_all(&self.rates, &rates).await?;
+        Ok(match full.map(|(index, wait)| (rates[index].0, wait)) {
+            None => Ok(()),
+            Some((Rule::SmsPerPrefix, _)) => Err(Refusal {
+                retry_after: Some(self.limits.breaker_cooldown),
+                trips: prefix.clone(),
+                ..Refusal::rule(Rule::SmsPerPrefix)
+            }),
+            Some((rule, wait)) => {
+                let after = Duration::from_secs_f64(wait.as_secs_f64().max(1.0).ceil());
+                Err(Refusal { retry_after: Some(after), ..Refusal::rule(rule) })
             }
-            let after = Duration::from_secs_f64(wait.as_secs_f64().max(1.0).ceil());
-            return Ok(Err(Refusal { retry_after: Some(after), ..Refusal::rule(Rule::SmsPerMinute) }));
-        }
-        Ok(Ok(()))
+        })
     }
 
     /// Whether a start meets any limit (most starts do not, and skip the checks).

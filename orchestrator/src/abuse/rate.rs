@@ -1,5 +1,5 @@
-//! Rates kept as GCRA rows (migrations/0016): the portal-wide SMS ceiling and the per-prefix
-//! burst. A place is taken in one autocommit statement on a small pool of its own, never in the
+//! Rates kept as GCRA rows (migrations/0016, 0036): the portal-wide SMS ceiling and the
+//! per-prefix burst. A send's places are taken in one autocommit statement on a small pool of its own, never in the
 //! command's transaction: the row's lock lasts that statement, so sending commands of every
 //! replica do not queue behind one another's transactions (issue 30), and a command holding its
 //! transaction's connection never waits for a second one from the same pool.
@@ -37,27 +37,26 @@ pub fn pool(db: &PgPool) -> PgPool {
         .connect_lazy_with((*db.connect_options()).clone())
 }
 
-/// Takes one place of `rule` for `key`: `Ok(None)` when taken, `Ok(Some(wait))` when full.
-pub async fn take(db: &PgPool, rule: Rule, key: &[u8], rate: Rate) -> Result<Option<Duration>, sqlx::Error> {
-    let wait: Option<f64> = sqlx::query_scalar("SELECT abuse_rate_take($1, $2, $3, $4)")
-        .bind(rule.name())
-        .bind(key)
-        .bind(rate.interval.as_secs_f64())
-        .bind(rate.burst.as_secs_f64())
-        .fetch_one(db)
-        .await?;
-    Ok(wait.map(|secs| Duration::from_secs_f64(secs.max(0.0))))
-}
-
-/// Gives back a place taken by [`take`] for a send a later check refused.
-pub async fn give_back(db: &PgPool, rule: Rule, key: &[u8], rate: Rate) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE abuse_rates SET tat = tat - make_interval(secs => $3) WHERE rule = $1 AND key = $2")
-        .bind(rule.name())
-        .bind(key)
-        .bind(rate.interval.as_secs_f64())
-        .execute(db)
-        .await?;
-    Ok(())
+/// Takes a place in each of `rates` (each a rule, the key it is charged to and its rate), all
+/// or none, in one statement: `Ok(None)` when every place was taken, `Ok(Some((i, wait)))` when
+/// `rates[i]` was found full (nothing taken), with the time until a place in it frees. Callers
+/// name the portal-wide rate last (the function locks the rows in the order given).
+pub async fn take_all(db: &PgPool, rates: &[(Rule, &[u8], Rate)]) -> Result<Option<(usize, Duration)>, sqlx::Error> {
+    let rules: Vec<&str> = rates.iter().map(|(rule, _, _)| rule.name()).collect();
+    let keys: Vec<&[u8]> = rates.iter().map(|(_, key, _)| *key).collect();
+    let intervals: Vec<f64> = rates.iter().map(|(_, _, rate)| rate.interval.as_secs_f64()).collect();
+    let bursts: Vec<f64> = rates.iter().map(|(_, _, rate)| rate.burst.as_secs_f64()).collect();
+    let (full_at, wait): (Option<i32>, Option<f64>) =
+        sqlx::query_as("SELECT full_at, wait FROM abuse_rates_take($1, $2, $3, $4)")
+            .bind(rules)
+            .bind(keys)
+            .bind(intervals)
+            .bind(bursts)
+            .fetch_one(db)
+            .await?;
+    Ok(full_at
+        .and_then(|at| usize::try_from(at - 1).ok())
+        .map(|index| (index, Duration::from_secs_f64(wait.unwrap_or(0.0).max(0.0)))))
 }
 
 /// Forgets rows whose places are all free again (a row in the past says what no row says).

@@ -41,6 +41,8 @@ pub struct AppState {
     pub funnels: crate::analytics::held::HeldFunnels,
     /// Streams as this process last wrote them, for the runners' next claims.
     pub histories: Arc<crate::write_path::Histories>,
+    /// Where commands hand the steps they plan due at once to this process's runner.
+    pub handoff: Arc<crate::write_path::Handoff>,
 }
 
 /// What the browser may know about the deployment (never a credential).
@@ -84,6 +86,7 @@ impl AppState {
             metrics: &self.metrics,
             owners: &self.owners,
             histories: &self.histories,
+            handoff: &self.handoff,
         }
     }
 }

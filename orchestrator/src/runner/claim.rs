@@ -9,32 +9,8 @@ use events::flow::PlannedStep;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-/// A due step this runner now holds until `lease_until`.
-#[derive(Debug, Clone)]
-pub struct Claimed {
-    pub stream_id: String,
-    pub flow: String,
-    pub step: String,
-    /// How many times this plan was claimed, this claim included.
-    pub claims: i32,
-    pub lease_until: DateTime<Utc>,
-    /// Names this claim in every later write of it.
-    pub lease_token: Uuid,
-    /// The database's clock when the claim was taken.
-    pub db_now: DateTime<Utc>,
-    /// When the step fell due (the runner's lag is `db_now - due_at`).
-    pub due_at: DateTime<Utc>,
-    /// When this plan of the step first fell due (a retry later moves only `due_at`): the
-    /// retry budget's start when no try of it was recorded (earlier claims never reported).
-    pub first_due_at: DateTime<Utc>,
-    /// The stream's version when the claim was taken (read by the claim's statement): a
-    /// history this process kept at it needs no read.
-    pub stream_version: i64,
-}
-
-fn millis(duration: std::time::Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
-}
+use crate::write_path::schedule::millis;
+pub use crate::write_path::schedule::{release, Chain, Claimed};
 
 /// What one claim found: the steps now held, and when fewer than asked for were due, how
 /// long until the next one falls due (to sleep until then at most).
@@ -193,13 +169,6 @@ pub enum Finished {
     Chained(Claimed),
 }
 
-/// Who takes a next step that is due at once ([`finish_and_plan`]): the finishing runner.
-#[derive(Debug, Clone, Copy)]
-pub struct Chain<'a> {
-    pub runner_id: &'a str,
-    pub lease: std::time::Duration,
-}
-
 #[derive(sqlx::FromRow)]
 struct FinishRow {
     chained: bool,
@@ -318,21 +287,4 @@ pub async fn retry_later(
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected() == 1)
-}
-
-/// Gives the lease back without a call having failed (the stream moved on meanwhile): the
-/// claim was not a try of the step, so it is not counted.
-pub async fn release(db: &PgPool, claim: &Claimed) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE due_steps
-         SET lease_until = NULL, claimed_by = NULL, lease_token = NULL, updated_at = now(),
-             claims = CASE WHEN step = $3 THEN greatest(claims - 1, 0) ELSE claims END
-         WHERE stream_id = $1 AND lease_token = $2",
-    )
-    .bind(&claim.stream_id)
-    .bind(claim.lease_token)
-    .bind(&claim.step)
-    .execute(db)
-    .await?;
-    Ok(())
 }

@@ -15,7 +15,7 @@ use events::{EventStore, RecordedEvent, StoreError, StreamId};
 use futures::FutureExt;
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use super::claim::{self, Claimed};
@@ -25,7 +25,8 @@ use super::policy::RetryPolicy;
 use super::started::{self, Started, TrySlot};
 use crate::metrics::Metrics;
 use crate::upstream::calls::CallLog;
-use crate::write_path::{schedule, Histories};
+use crate::write_path::handoff::Handed;
+use crate::write_path::{schedule, Handoff, Histories};
 
 /// The database decided the row is due (the claim). Re-folding the stream may name a due time a
 /// little later than the database's clock when the plan was folded from events just written
@@ -112,6 +113,8 @@ pub struct Runner {
     pub(super) histories: Option<Arc<Histories>>,
     /// Set when the runner is asked to stop: its steps in flight claim no next step.
     pub(super) stopping: AtomicBool,
+    /// Where this process's commands hand it the steps they plan due at once.
+    pub(super) handoff: Option<Arc<Handoff>>,
 }
 
 impl Runner {
@@ -125,6 +128,7 @@ impl Runner {
             load: None,
             histories: None,
             stopping: AtomicBool::new(false),
+            handoff: None,
         }
     }
 
@@ -132,6 +136,13 @@ impl Runner {
     /// when it is still at the version kept.
     pub fn with_histories(mut self, histories: Arc<Histories>) -> Self {
         self.histories = Some(histories);
+        self
+    }
+
+    /// Takes the steps this process's commands plan due at once and claim for it in their own
+    /// transactions ([`Handoff`]), in its own slots.
+    pub fn with_handoff(mut self, handoff: Arc<Handoff>) -> Self {
+        self.handoff = Some(handoff);
         self
     }
 
@@ -166,6 +177,8 @@ impl Runner {
     pub async fn run_until(self, shutdown: impl std::future::Future<Output = ()> + Send) -> Result<(), RunnerError> {
         let this = Arc::new(self);
         let slots = Arc::new(Semaphore::new(this.config.concurrency.max(1)));
+        let mut handed =
+            this.handoff.as_ref().map(|handoff| handoff.attach(&this.config.id, this.config.lease, slots.clone()));
         let mut running: JoinSet<()> = JoinSet::new();
         tokio::pin!(shutdown);
         let mut listener: Option<PgListener> = None;
@@ -191,21 +204,14 @@ impl Runner {
                 next_due = claims.next_due_in;
                 let claimed = claims.count;
                 for (flow, claimed) in claims.steps {
-                    // This loop is the only taker of slots, and it asked for no more than were free.
-                    let Ok(slot) = slots.clone().try_acquire_owned() else { break };
-                    let runner = this.clone();
-                    running.spawn(async move {
-                        let _slot = slot;
-                        // A step whose result planned the next one due at once goes on with it,
-                        // already claimed, in the same slot (until the runner stops).
-                        let mut next = Some(claimed);
-                        while let Some(claimed) = next.take() {
-                            let chain = !runner.stopping.load(Ordering::Relaxed);
-                            let (tick, chained) = runner.supervise(flow.as_ref(), claimed, chain).await;
-                            runner.log(tick);
-                            next = chained;
+                    // It asked for no more than were free, but a command's hand-off may have
+                    // taken one since: that step goes back, uncounted, for the next claim.
+                    match slots.clone().try_acquire_owned() {
+                        Ok(slot) => {
+                            running.spawn(this.clone().run_claimed(flow, claimed, slot));
                         }
-                    });
+                        Err(_) => this.give_back(&claimed).await,
+                    }
                 }
                 if claimed < free {
                     break;
@@ -232,7 +238,21 @@ impl Runner {
                     _ => std::future::pending().await,
                 }
             };
+            let handed_over = async {
+                match handed.as_mut() {
+                    Some(handed) => handed.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
+                Some(Handed { claimed, slot }) = handed_over => {
+                    match this.flows.get(&claimed.flow).cloned() {
+                        Some(flow) => {
+                            running.spawn(this.clone().run_claimed(flow, claimed, slot));
+                        }
+                        None => this.give_back(&claimed).await,
+                    }
+                }
                 () = &mut shutdown => {
                     this.stopping.store(true, Ordering::Relaxed);
                     break;
@@ -248,9 +268,37 @@ impl Runner {
                 () = tokio::time::sleep(wait) => {},
             }
         }
+        // Steps handed over and not started yet go back to the schedule for any runner.
+        if let (Some(handoff), Some(mut handed)) = (this.handoff.as_ref(), handed) {
+            handoff.detach(&this.config.id);
+            handed.close();
+            while let Some(Handed { claimed, .. }) = handed.recv().await {
+                this.give_back(&claimed).await;
+            }
+        }
         while running.join_next().await.is_some() {}
         tracing::info!(runner = %this.config.id, "runner stopped");
         Ok(())
+    }
+
+    /// Runs a claim in `slot`, and the steps its results claim due at once after it (until
+    /// the runner stops).
+    async fn run_claimed(self: Arc<Self>, flow: Arc<dyn StepFlow>, claimed: Claimed, slot: OwnedSemaphorePermit) {
+        let _slot = slot;
+        let mut next = Some(claimed);
+        while let Some(claimed) = next.take() {
+            let chain = !self.stopping.load(Ordering::Relaxed);
+            let (tick, chained) = self.supervise(flow.as_ref(), claimed, chain).await;
+            self.log(tick);
+            next = chained;
+        }
+    }
+
+    /// Gives a claim back uncounted, for another runner to take.
+    async fn give_back(&self, claimed: &Claimed) {
+        if let Err(error) = claim::release(&self.db, claimed).await {
+            tracing::warn!(runner = %self.config.id, %error, stream = %claimed.stream_id, "giving a step back failed");
+        }
     }
 
     fn log(&self, outcome: Result<Tick, RunnerError>) {

@@ -8,6 +8,7 @@
 //!    leave an appended change without its plan.
 
 mod commit;
+pub mod handoff;
 pub mod histories;
 pub mod pii;
 mod prepare;
@@ -15,6 +16,7 @@ pub mod schedule;
 pub mod secrets;
 
 pub use commit::{append_after, append_and_plan, plan_next, recorded_after};
+pub use handoff::{Handoff, Offer};
 pub use histories::Histories;
 pub use prepare::{prepare_in, PrepareError};
 pub use schedule::schedule_in_tx;

@@ -54,11 +54,19 @@ impl World {
         let sandbox = spawn_on_loopback(SandboxConfig { seed }).await.expect("sandbox");
         let (app, steps) = spawn_app_configured(db.clone(), &sandbox.base_url(), configure).await;
         let config = RunnerConfig { poll: Duration::from_millis(100), ..RunnerConfig::default() };
-        let runner = steps.iter().fold(Runner::new(db.clone(), events::EventStore::new(db.clone()), config), |r, f| {
-            r.with_flow(Arc::clone(f))
-        });
+        // As `orchestrator serve` runs it: the commands hand it the steps they plan due at once.
+        let runner =
+            Runner::new(db.clone(), events::EventStore::new(db.clone()), config).with_handoff(app.handoff.clone());
+        let runner = steps.iter().fold(runner, |r, f| r.with_flow(Arc::clone(f)));
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-        Self { db, app, sandbox, http, background: Some(Background::spawn(runner)) }
+        let background = Background::spawn(runner);
+        // The world is ready when the runner takes hand-offs (the first command's included).
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !app.handoff.is_attached() {
+            assert!(tokio::time::Instant::now() < deadline, "the runner never started");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Self { db, app, sandbox, http, background: Some(background) }
     }
 
     /// Stops the portal's HTTP server and starts a new one on the same database.

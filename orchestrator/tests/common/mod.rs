@@ -23,6 +23,8 @@ pub struct TestApp {
     pub dist: tempfile::TempDir,
     /// The app's database (staff codes are computed from it).
     pub db: PgPool,
+    /// Where its commands hand steps due at once to a runner (the one a world attaches).
+    pub handoff: Arc<orchestrator::write_path::Handoff>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -165,6 +167,7 @@ async fn spawn_with(
     adjust(&mut state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
+    let handoff = state.handoff.clone();
     let admin = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind the admin port");
     let admin_addr = admin.local_addr().expect("admin addr");
     tokio::spawn(orchestrator::http::admin::serve(admin, state.clone(), std::future::pending()));
@@ -175,5 +178,5 @@ async fn spawn_with(
         })
         .await;
     });
-    (TestApp { addr, admin_addr, client: reqwest::Client::new(), dist, db, shutdown: Some(tx) }, steps)
+    (TestApp { addr, admin_addr, client: reqwest::Client::new(), dist, db, handoff, shutdown: Some(tx) }, steps)
 }

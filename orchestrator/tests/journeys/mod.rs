@@ -316,6 +316,9 @@ impl Driver {
     /// A return whose start got no answer (the server went away mid-request, a failover) may
     /// have opened an attempt that spends the code and state, so sending it again would be a
     /// replayed return: the visitor signs in with the partner again, as after the page's error.
+    /// So they do after that error itself: a server killed between the partner's answer to the
+    /// code's exchange and keeping its token leaves a code the partner will not exchange twice
+    /// (RFC 6749, 4.1.2), and the page offers the partner's log-in again.
     async fn back_from_partner_login<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let mut tries = 0;
         loop {
@@ -323,6 +326,7 @@ impl Driver {
             match self.partner_login_once(base, journey).await {
                 // No answer to the return: sign in with the partner again.
                 Err(_) if tries < 3 => {}
+                Ok(attempt) if tries < 3 && at_panel(&attempt.settle().await?, "partner_login") => {}
                 done => return done,
             }
         }

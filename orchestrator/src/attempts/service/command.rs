@@ -22,7 +22,8 @@ use crate::attempts::{session, Flows};
 use crate::error::ApiError;
 use crate::metrics::{outcome_label, Metrics};
 use crate::texts::ATTEMPT_FULL;
-use crate::write_path::{append_and_plan, prepare_in, PrepareError, Secrets};
+use crate::write_path::schedule::{Chain, Claimed};
+use crate::write_path::{append_and_plan, prepare_in, Offer, PrepareError, Secrets};
 
 /// How long a command waits for the attempt's other writers (a double tap, a retry under the
 /// same key, a step's outcome) before it is answered 409.
@@ -47,6 +48,8 @@ pub struct AttemptService<'a> {
     pub owners: &'a Owners,
     /// Where a committed command leaves the stream's history for the runner's next claim.
     pub histories: &'a crate::write_path::Histories,
+    /// Where a command hands the step it planned due at once to this process's runner.
+    pub handoff: &'a crate::write_path::Handoff,
 }
 
 pub(super) fn not_full(history: &[RecordedEvent]) -> Result<(), ApiError> {
@@ -101,12 +104,14 @@ impl AttemptService<'_> {
         // lock to read it with.
         let now = crate::clock::current(self.db, &[]).await?;
         let decision = decided(flow.decide(&[], command, now), &mut "start")?;
+        let offer = self.handoff.offer();
+        let chain = offer.as_ref().map(Offer::chain);
         let mut tx = self.db.begin().await?;
-        let history = if self.abuse.watches_start(&decision.guards) {
+        let (history, taken) = if self.abuse.watches_start(&decision.guards) {
             // A refused start leaves nothing of the attempt (no row, vault subject, link or
             // secret): it is written in a savepoint that a refusal rolls back.
             let mut attempt = Acquire::begin(&mut *tx).await?;
-            let history = self.open(&mut attempt, flow, &stream, &token, decision.events, &metadata).await?;
+            let opened = self.open(&mut attempt, flow, &stream, &token, decision.events, &metadata, chain).await?;
             let admitted =
                 self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?;
             if let Err(refusal) = admitted {
@@ -116,14 +121,15 @@ impl AttemptService<'_> {
                 return Err(error);
             }
             attempt.commit().await?;
-            history
+            opened
         } else {
             // Nothing a limit watches: no refusal can undo it, so no savepoint.
-            self.open(&mut tx, flow, &stream, &token, decision.events, &metadata).await?
+            self.open(&mut tx, flow, &stream, &token, decision.events, &metadata, chain).await?
         };
         tx.commit().await?;
         self.store.announce_appended(&stream, &history).await;
         self.histories.keep(stream.as_str(), history.clone());
+        self.hand(offer, taken).await;
         // The row just written never changes: its browser's next requests need not read it.
         self.owners.put(stream.as_str(), Owner { flow: flow.category().to_string(), session_hash: owner.clone() });
         self.metrics.attempt_started(flow.category());
@@ -184,21 +190,24 @@ impl AttemptService<'_> {
         not_full(&history)?;
         let decision = decided(flow.decide(&history, command, now), name)?;
         let seen = history.len();
-        let (after, ended) = if decision.events.is_empty() {
+        let (after, ended, taken) = if decision.events.is_empty() {
             // Nothing to change (a repeat such as a second `record_store_redirect`): the
             // command succeeded, and the answer is the attempt as it stands.
-            (history, None)
+            (history, None, None)
         } else {
             let metadata = correlated(&history, "visitor", client.clone());
             let wrong_codes = abuse::rules::wrong_codes(&history);
             let before = outcome_label(&flow.outcome(&history));
-            let after = if decision.guards.is_empty() {
+            // A slot of this process's runner for the step the command plans due at once.
+            let offer = self.handoff.offer();
+            let chain = offer.as_ref().map(Offer::chain);
+            let acted = if decision.guards.is_empty() {
                 // Nothing a limit watches: no refusal can undo it, so no savepoint.
-                self.act(&mut tx, stream, flow, &history, decision.events, &metadata).await?
+                self.act(&mut tx, stream, flow, &history, decision.events, &metadata, chain).await?
             } else {
                 // A refusal by a limit rolls the command's writes back and is recorded instead.
                 let mut acting = Acquire::begin(&mut *tx).await?;
-                let after = self.act(&mut acting, stream, flow, &history, decision.events, &metadata).await?;
+                let acted = self.act(&mut acting, stream, flow, &history, decision.events, &metadata, chain).await?;
                 let admitted = self
                     .abuse
                     .admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request)
@@ -211,13 +220,13 @@ impl AttemptService<'_> {
                     return Err(error);
                 }
                 acting.commit().await?;
-                after
+                acted
             };
-            let ended = match (before, outcome_label(&flow.outcome(&after))) {
+            let ended = match (before, outcome_label(&flow.outcome(&acted.0))) {
                 (None, Some(ended)) => Some(ended),
                 _ => None,
             };
-            (after, ended)
+            (acted.0, ended, offer.zip(acted.1))
         };
         if let Some((fingerprint, key)) = &keyed {
             // The stored answer keeps device names sealed; a replay of it shows them blank.
@@ -228,13 +237,18 @@ impl AttemptService<'_> {
             self.store.announce_appended(stream, &after[seen..]).await;
             self.histories.keep(stream.as_str(), after.clone());
         }
+        if let Some((offer, claimed)) = taken {
+            self.hand(Some(offer), Some(claimed)).await;
+        }
         if let Some(ended) = ended {
             self.metrics.attempt_ended(flow.category(), ended);
         }
         owner_reply(self.vault, flow, stream, &after, seen, now).await.map_err(store_error)
     }
 
-    /// A new attempt on `conn`: its row (owned by the session `token`), then its first events.
+    /// A new attempt on `conn`: its row (owned by the session `token`), then its first events
+    /// (and its first step's claim, when `chain` took it).
+    #[allow(clippy::too_many_arguments)]
     async fn open(
         &self,
         conn: &mut sqlx::PgConnection,
@@ -243,18 +257,28 @@ impl AttemptService<'_> {
         token: &str,
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
-    ) -> Result<Vec<RecordedEvent>, ApiError> {
+        chain: Option<Chain<'_>>,
+    ) -> Result<(Vec<RecordedEvent>, Option<Claimed>), ApiError> {
         sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
             .bind(stream.as_str())
             .bind(flow.category())
             .bind(session::hash(token))
             .execute(&mut *conn)
             .await?;
-        self.act(conn, stream, flow, &[], decided, metadata).await
+        self.act(conn, stream, flow, &[], decided, metadata, chain).await
+    }
+
+    /// Hands the step a committed command claimed to the runner whose slot `offer` holds.
+    async fn hand(&self, offer: Option<Offer>, taken: Option<Claimed>) {
+        if let (Some(offer), Some(claimed)) = (offer, taken) {
+            offer.hand(self.db, claimed).await;
+        }
     }
 
     /// A decided command's events sealed, appended after `history` and the next step planned,
-    /// on `conn` (the command's transaction or its savepoint): the attempt after them.
+    /// on `conn` (the command's transaction or its savepoint): the attempt after them, and the
+    /// next step's claim when `chain` took it (due at once).
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn act(
         &self,
         conn: &mut sqlx::PgConnection,
@@ -263,16 +287,17 @@ impl AttemptService<'_> {
         history: &[RecordedEvent],
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
-    ) -> Result<Vec<RecordedEvent>, ApiError> {
+        chain: Option<Chain<'_>>,
+    ) -> Result<(Vec<RecordedEvent>, Option<Claimed>), ApiError> {
         let new_events = self.prepare(conn, stream, decided, metadata).await?;
         let appending = std::time::Instant::now();
-        let after = append_and_plan(conn, self.store, stream, flow.category(), history.to_vec(), new_events, |h| {
-            flow.next_step(h)
-        })
-        .await
-        .map_err(store_error)?;
+        let next_step = |h: &[RecordedEvent]| flow.next_step(h);
+        let acted =
+            append_and_plan(conn, self.store, stream, flow.category(), history.to_vec(), new_events, next_step, chain)
+                .await
+                .map_err(store_error)?;
         self.metrics.store_append(appending.elapsed());
-        Ok(after)
+        Ok(acted)
     }
 
     /// Records a fact the portal observed itself (not a visitor's command) in the attempt, by
@@ -294,10 +319,18 @@ impl AttemptService<'_> {
         let metadata = correlated(&history, actor, None);
         let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
         let seen = history.len();
-        let after =
-            append_and_plan(&mut tx, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
-                .await
-                .map_err(store_error)?;
+        let (after, _) = append_and_plan(
+            &mut tx,
+            self.store,
+            stream,
+            flow.category(),
+            history,
+            new_events,
+            |h| flow.next_step(h),
+            None,
+        )
+        .await
+        .map_err(store_error)?;
         tx.commit().await?;
         self.store.announce_appended(stream, &after[seen..]).await;
         self.histories.keep(stream.as_str(), after);

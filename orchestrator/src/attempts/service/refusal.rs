@@ -43,9 +43,18 @@ impl AttemptService<'_> {
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client };
             let event = (LIMITED_EVENT.to_string(), abuse::limited_event(&refusal, flow.category(), command));
             let new_events = self.prepare(&mut *conn, stream, vec![event], &metadata).await?;
-            append_and_plan(conn, self.store, stream, flow.category(), history, new_events, |h| flow.next_step(h))
-                .await
-                .map_err(store_error)?;
+            append_and_plan(
+                conn,
+                self.store,
+                stream,
+                flow.category(),
+                history,
+                new_events,
+                |h| flow.next_step(h),
+                None,
+            )
+            .await
+            .map_err(store_error)?;
         }
         Ok(limited(flow, refusal))
     }
