@@ -939,3 +939,46 @@ async fn a_claim_folds_the_history_kept_only_at_the_version_it_found(db: PgPool)
     );
     assert_eq!(flow.calls.lock().expect("lock").len(), 1);
 }
+
+/// Issue 24: a runner that takes its process's hand-offs learns of that process's plans in
+/// process: its own store's NOTIFYs wake no claim (the poll is an hour here), a wake-up of the
+/// hand-off does, and so does another process's NOTIFY.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_runner_with_the_hand_off_claims_on_its_wake_ups_and_on_other_processes_notifies(db: PgPool) {
+    use orchestrator::write_path::Handoff;
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow::default());
+    let handoff = Arc::new(Handoff::default());
+    let config = RunnerConfig { poll: Duration::from_secs(3600), ..RunnerConfig::default() };
+    let runner = Runner::new(db.clone(), store.clone(), config).with_flow(flow.clone()).with_handoff(handoff.clone());
+    let running = tokio::spawn(runner.run_until(std::future::pending()));
+    let calls = || flow.calls.lock().expect("lock").len();
+    let until_called = |n: usize| async move {
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while calls() < n {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+        .is_ok()
+    };
+    // The runner's first claim happens as it starts: wait for it to be listening and idle.
+    while !handoff.is_attached() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // A plan announced by this process's store only: no claim.
+    start_attempt(&db, &store, &flow, Utc::now()).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_own_notify = calls();
+    // The hand-off's wake-up (a command left the plan free): claimed.
+    handoff.wake();
+    let woken = until_called(1).await;
+    // Another process's store announces a plan: claimed.
+    start_attempt(&db, &EventStore::new(db.clone()), &flow, Utc::now()).await;
+    let foreign = until_called(2).await;
+    running.abort();
+    assert_eq!(after_own_notify, 0, "its own process's NOTIFY woke no claim");
+    assert!(woken && foreign, "woken by the hand-off ({woken}) and by another process ({foreign})");
+}

@@ -67,6 +67,12 @@ impl EventStore {
         }
     }
 
+    /// Whether `payload` (of a NOTIFY on [`super::NOTIFY_CHANNEL`]) was sent by this store or a
+    /// clone of it: commits a listener of this process may learn of in process instead.
+    pub fn sent_here(&self, payload: &str) -> bool {
+        self.notifier.sent_here(payload)
+    }
+
     /// What this process commits from now on, stream by stream ([`EventStore::announce_appended`]):
     /// a reader that falls behind sees `Lagged` and reads instead.
     pub fn appended_here(&self) -> tokio::sync::broadcast::Receiver<std::sync::Arc<Appended>> {

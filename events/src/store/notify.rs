@@ -15,7 +15,9 @@
 //! one stream: a listener that follows one stream ignores the others'. A stream is named with
 //! the version its writer committed (`activation-…@7`) when the writer said it, so a reader
 //! that already holds that version (handed the events in this process, see
-//! [`super::Appended`]) need not read the stream again.
+//! [`super::Appended`]) need not read the stream again. The payload starts with the sending
+//! store's tag (`3f2a9c1e|cloud-…@7`): a listener of the same process, which learns of its
+//! commits in process, may pass over its own NOTIFYs ([`super::EventStore::sent_here`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -28,8 +30,10 @@ use super::{Appended, NOTIFY_CHANNEL};
 
 /// Shared by the clones of one store; the task ends when the last clone is dropped
 /// or the pool is closed.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Notifier {
+    /// Names this store (and its clones) in the NOTIFYs it sends.
+    tag: Arc<str>,
     signal: OnceLock<mpsc::Sender<()>>,
     /// Streams committed since the last NOTIFY went out, with the highest version committed
     /// (`None`: some writer did not say, so readers must read).
@@ -41,7 +45,19 @@ pub(super) struct Notifier {
 /// Appends handed to this process's readers that may lag behind before they read instead.
 const LOCAL_BACKLOG: usize = 1024;
 
+impl Default for Notifier {
+    fn default() -> Self {
+        let tag = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
+        Self { tag: tag.into(), signal: OnceLock::new(), pending: Arc::default(), local: OnceLock::new() }
+    }
+}
+
 impl Notifier {
+    /// Whether `payload` is a NOTIFY this store sent.
+    pub(super) fn sent_here(&self, payload: &str) -> bool {
+        sender(payload) == Some(&*self.tag)
+    }
+
     /// The events this process commits from now on.
     pub(super) fn appended_here(&self) -> broadcast::Receiver<Arc<Appended>> {
         self.local.get_or_init(|| broadcast::channel(LOCAL_BACKLOG).0).subscribe()
@@ -70,7 +86,7 @@ impl Notifier {
             // Capacity 1: a pending signal already promises a NOTIFY that starts
             // after now, which covers this commit too.
             let (tx, rx) = mpsc::channel(1);
-            tokio::spawn(run(pool.clone(), rx, self.pending.clone()));
+            tokio::spawn(run(pool.clone(), rx, self.pending.clone(), self.tag.clone()));
             tx
         });
         match signal.try_send(()) {
@@ -78,7 +94,7 @@ impl Notifier {
             Err(mpsc::error::TrySendError::Closed(())) => {
                 // The task's runtime is gone (store shared across runtimes): send it
                 // ourselves.
-                notify(pool, &self.pending).await;
+                notify(pool, &self.pending, &self.tag).await;
             }
         }
     }
@@ -89,20 +105,34 @@ impl Notifier {
 /// the NOTIFY transactions (each one is work for the server) at a few hundred a second.
 const MIN_GAP: Duration = Duration::from_millis(5);
 
-/// PostgreSQL refuses payloads of 8000 bytes or more.
+/// PostgreSQL refuses payloads of 8000 bytes or more (the sender's tag comes on top).
 const MAX_PAYLOAD: usize = 7_900;
 
-async fn run(pool: PgPool, mut signals: mpsc::Receiver<()>, pending: Arc<Mutex<BTreeMap<String, Option<i64>>>>) {
+/// Ends the sender's tag at the start of a payload.
+const SENDER: char = '|';
+
+/// The tag of the store that sent `payload`, when it says (the `append_events` function's own
+/// NOTIFY, an older process's, does not).
+pub fn sender(payload: &str) -> Option<&str> {
+    payload.split_once(SENDER).map(|(tag, _)| tag)
+}
+
+async fn run(
+    pool: PgPool,
+    mut signals: mpsc::Receiver<()>,
+    pending: Arc<Mutex<BTreeMap<String, Option<i64>>>>,
+    tag: Arc<str>,
+) {
     while signals.recv().await.is_some() {
         if pool.is_closed() {
             return;
         }
-        notify(&pool, &pending).await;
+        notify(&pool, &pending, &tag).await;
         tokio::time::sleep(MIN_GAP).await;
     }
 }
 
-async fn notify(pool: &PgPool, pending: &Mutex<BTreeMap<String, Option<i64>>>) {
+async fn notify(pool: &PgPool, pending: &Mutex<BTreeMap<String, Option<i64>>>, tag: &str) {
     let streams = match pending.lock() {
         Ok(mut pending) => std::mem::take(&mut *pending),
         Err(_) => BTreeMap::new(),
@@ -118,6 +148,7 @@ async fn notify(pool: &PgPool, pending: &Mutex<BTreeMap<String, Option<i64>>>) {
         .collect();
     let payloads = payloads(named.iter().map(String::as_str));
     for payload in if payloads.is_empty() { vec![String::new()] } else { payloads } {
+        let payload = format!("{tag}{SENDER}{payload}");
         if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(NOTIFY_CHANNEL).bind(&payload).execute(pool).await
         {
             tracing::warn!(error = %e, "NOTIFY after append failed; subscribers will poll");
@@ -147,7 +178,8 @@ pub fn streams_named(payload: &str) -> impl Iterator<Item = &str> {
 
 /// The stream ids a payload names, each with the version committed when its writer said it.
 pub fn versions_named(payload: &str) -> impl Iterator<Item = (&str, Option<i64>)> {
-    payload.split(',').filter(|s| !s.is_empty()).map(|named| match named.split_once('@') {
+    let named = payload.split_once(SENDER).map_or(payload, |(_, named)| named);
+    named.split(',').filter(|s| !s.is_empty()).map(|named| match named.split_once('@') {
         Some((stream, version)) => (stream, version.parse().ok()),
         None => (named, None),
     })
@@ -175,5 +207,17 @@ mod tests {
             [("cloud-1", Some(7)), ("download-2", None), ("activation-3", None)]
         );
         assert_eq!(streams_named("cloud-1@7,download-2").collect::<Vec<_>>(), ["cloud-1", "download-2"]);
+    }
+
+    #[test]
+    fn a_payload_names_the_store_that_sent_it() {
+        let notifier = Notifier::default();
+        let own = format!("{}|cloud-1@7", notifier.tag);
+        assert!(notifier.sent_here(&own));
+        assert_eq!(versions_named(&own).collect::<Vec<_>>(), [("cloud-1", Some(7))]);
+        assert!(!Notifier::default().sent_here(&own), "another store's tag");
+        assert!(!notifier.sent_here("cloud-1"), "a payload without a tag");
+        assert_eq!(sender("abc|"), Some("abc"));
+        assert_eq!(streams_named("abc|").count(), 0);
     }
 }

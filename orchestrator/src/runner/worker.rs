@@ -226,15 +226,33 @@ impl Runner {
                 }
                 _ => this.config.poll,
             };
+            // A runner that takes this process's hand-offs learns of its plans in process
+            // (handed over, or woken for a plan left free): it claims on other processes'
+            // NOTIFYs only.
+            let own_news = this.handoff.is_some();
             let woken = async {
                 match listener.as_mut() {
-                    Some(listener) if slots.available_permits() > 0 => {
-                        let received = listener.recv().await.map(|_| ());
+                    Some(listener) if slots.available_permits() > 0 => loop {
+                        let received = match listener.recv().await {
+                            Ok(notification) => notification,
+                            Err(error) => break Err(error),
+                        };
+                        let mut foreign = !(own_news && this.store.sent_here(received.payload()));
                         // Every append notifies: the ones already here are answered by the
                         // same claim.
-                        while listener.next_buffered().is_some() {}
-                        received
-                    }
+                        while let Some(buffered) = listener.next_buffered() {
+                            foreign |= !(own_news && this.store.sent_here(buffered.payload()));
+                        }
+                        if foreign {
+                            break Ok(());
+                        }
+                    },
+                    _ => std::future::pending().await,
+                }
+            };
+            let planned_here = async {
+                match this.handoff.as_ref() {
+                    Some(handoff) if slots.available_permits() > 0 => handoff.woken().await,
                     _ => std::future::pending().await,
                 }
             };
@@ -263,6 +281,7 @@ impl Runner {
                         listener = None;
                     }
                 },
+                () = planned_here => {},
                 // A step finished: its slot is free and it may have planned the next one.
                 Some(_) = running.join_next(), if !running.is_empty() => {},
                 () = tokio::time::sleep(wait) => {},

@@ -5,7 +5,7 @@ use events::flow::PlannedStep;
 use events::{EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError, StreamId};
 use sqlx::PgConnection;
 
-use super::schedule::{schedule_and_take, Chain, Claimed};
+use super::schedule::{schedule_and_take, Chain, Planned};
 use super::schedule_in_tx;
 
 /// Appends `new_events` after `history` (the whole stream so far: empty for a new stream) and
@@ -14,7 +14,8 @@ use super::schedule_in_tx;
 /// announces the stream ([`EventStore::announce`]) once its transaction committed: a NOTIFY
 /// inside it would serialize concurrent commits (issue 15). A concurrent writer shows as
 /// [`StoreError::Conflict`]; the caller decides again or gives way. With `chain`, a next step
-/// due at once is claimed for that runner in the same statement as its plan, and returned.
+/// due at once is claimed for that runner in the same statement as its plan; what was planned
+/// is returned beside the history ([`Planned`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn append_and_plan(
     conn: &mut PgConnection,
@@ -25,7 +26,7 @@ pub async fn append_and_plan(
     new_events: Vec<NewEvent>,
     next_step: impl Fn(&[RecordedEvent]) -> Option<PlannedStep>,
     chain: Option<Chain<'_>>,
-) -> Result<(Vec<RecordedEvent>, Option<Claimed>), StoreError> {
+) -> Result<(Vec<RecordedEvent>, Planned), StoreError> {
     // Every append plans from the same fold, so a history that plans nothing has no schedule
     // row (a give-up deletes it whatever the fold says, and then this fold is not nothing):
     // when the new events plan nothing either, there is no row to write or delete.
@@ -33,16 +34,25 @@ pub async fn append_and_plan(
     let history = append_after(conn, store, stream, history, new_events).await?;
     let next = next_step(&history);
     let version = history.last().map(|e| e.version).unwrap_or(0);
-    let taken = match (next, chain) {
-        (Some(step), Some(chain)) => schedule_and_take(conn, stream.as_str(), category, &step, version, chain).await?,
-        (next, _) => {
-            if !(planned_nothing && next.is_none()) {
-                schedule_in_tx(conn, stream.as_str(), category, next.as_ref(), version).await?;
+    let planned = match (next, chain) {
+        (Some(step), Some(chain)) => {
+            match schedule_and_take(conn, stream.as_str(), category, &step, version, chain).await? {
+                Some(claimed) => Planned::Taken(claimed),
+                None => Planned::Free,
             }
-            None
+        }
+        (Some(step), None) => {
+            schedule_in_tx(conn, stream.as_str(), category, Some(&step), version).await?;
+            Planned::Free
+        }
+        (None, _) => {
+            if !planned_nothing {
+                schedule_in_tx(conn, stream.as_str(), category, None, version).await?;
+            }
+            Planned::Nothing
         }
     };
-    Ok((history, taken))
+    Ok((history, planned))
 }
 
 /// The first half of [`append_and_plan`], for a writer that fences between the two (the

@@ -1,15 +1,17 @@
 //! A step a command plans due at once, claimed in the command's own transaction for this
 //! process's runner and handed to it once committed: no claim transaction of its own, and no
 //! wait for the runner to be woken (issue 24). Offered only while a runner is attached and has
-//! a free slot; otherwise the plan is written free and any runner claims it as before.
+//! a free slot; otherwise the plan is written free and any runner claims it as before. A
+//! command that leaves a plan free wakes the runner in process ([`Handoff::wake`]), so the
+//! runner need not claim on its own process's NOTIFYs.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sqlx::PgPool;
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 
-use super::schedule::{release, Chain, Claimed};
+use super::schedule::{release, Chain, Claimed, Planned};
 
 /// A claimed step on its way to the runner, with the runner's slot it will run in.
 #[derive(Debug)]
@@ -30,6 +32,8 @@ struct Attached {
 #[derive(Debug, Default)]
 pub struct Handoff {
     attached: Mutex<Option<Attached>>,
+    /// A plan was written free by this process.
+    planned: Notify,
 }
 
 /// One free slot of the attached runner, held through a command's transaction.
@@ -59,6 +63,29 @@ impl Handoff {
                 *attached = None;
             }
         }
+    }
+
+    /// After a commit: hands a step the commit took (with `offer`'s slot) to the runner, or wakes
+    /// the runner for a plan it left free.
+    pub async fn committed(&self, db: &PgPool, offer: Option<Offer>, planned: Planned) {
+        match (planned, offer) {
+            (Planned::Taken(claimed), Some(offer)) => offer.hand(db, claimed).await,
+            (Planned::Nothing, _) => {}
+            // Nothing takes a step without an offer; were it so, the step is free again once
+            // its lease runs out, and the runner is woken for it meanwhile.
+            _ => self.wake(),
+        }
+    }
+
+    /// Wakes the runner to claim a plan this process wrote free (kept for the runner if it is
+    /// busy claiming).
+    pub fn wake(&self) {
+        self.planned.notify_one();
+    }
+
+    /// Until a plan is written free by this process.
+    pub async fn woken(&self) {
+        self.planned.notified().await;
     }
 
     /// Whether a runner takes hand-offs now.

@@ -99,6 +99,17 @@ pub struct Chain<'a> {
     pub lease: std::time::Duration,
 }
 
+/// What a writer's plan came to ([`super::append_and_plan`]).
+#[derive(Debug)]
+pub enum Planned {
+    /// No step is due (none was, or the row is gone).
+    Nothing,
+    /// A step is planned, free for any runner to claim.
+    Free,
+    /// A step due at once is planned and claimed for the writer's runner.
+    Taken(Claimed),
+}
+
 #[derive(sqlx::FromRow)]
 struct TakenRow {
     taken: bool,

@@ -22,7 +22,7 @@ use crate::attempts::{session, Flows};
 use crate::error::ApiError;
 use crate::metrics::{outcome_label, Metrics};
 use crate::texts::ATTEMPT_FULL;
-use crate::write_path::schedule::{Chain, Claimed};
+use crate::write_path::schedule::{Chain, Planned};
 use crate::write_path::{append_and_plan, prepare_in, Offer, PrepareError, Secrets};
 
 /// How long a command waits for the attempt's other writers (a double tap, a retry under the
@@ -129,7 +129,7 @@ impl AttemptService<'_> {
         tx.commit().await?;
         self.store.announce_appended(&stream, &history).await;
         self.histories.keep(stream.as_str(), history.clone());
-        self.hand(offer, taken).await;
+        self.handoff.committed(self.db, offer, taken).await;
         // The row just written never changes: its browser's next requests need not read it.
         self.owners.put(stream.as_str(), Owner { flow: flow.category().to_string(), session_hash: owner.clone() });
         self.metrics.attempt_started(flow.category());
@@ -217,6 +217,8 @@ impl AttemptService<'_> {
                     let error = self.refuse(&mut tx, stream, flow, history, decision.command, refusal, client).await?;
                     tx.commit().await?;
                     self.store.announce(&[stream]).await;
+                    // The refusal's events may plan a step (for this process's runner).
+                    self.handoff.wake();
                     return Err(error);
                 }
                 acting.commit().await?;
@@ -226,7 +228,7 @@ impl AttemptService<'_> {
                 (None, Some(ended)) => Some(ended),
                 _ => None,
             };
-            (acted.0, ended, offer.zip(acted.1))
+            (acted.0, ended, Some((offer, acted.1)))
         };
         if let Some((fingerprint, key)) = &keyed {
             // The stored answer keeps device names sealed; a replay of it shows them blank.
@@ -237,8 +239,8 @@ impl AttemptService<'_> {
             self.store.announce_appended(stream, &after[seen..]).await;
             self.histories.keep(stream.as_str(), after.clone());
         }
-        if let Some((offer, claimed)) = taken {
-            self.hand(Some(offer), Some(claimed)).await;
+        if let Some((offer, planned)) = taken {
+            self.handoff.committed(self.db, offer, planned).await;
         }
         if let Some(ended) = ended {
             self.metrics.attempt_ended(flow.category(), ended);
@@ -258,7 +260,7 @@ impl AttemptService<'_> {
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
         chain: Option<Chain<'_>>,
-    ) -> Result<(Vec<RecordedEvent>, Option<Claimed>), ApiError> {
+    ) -> Result<(Vec<RecordedEvent>, Planned), ApiError> {
         sqlx::query("INSERT INTO attempts (stream_id, flow, session_hash) VALUES ($1, $2, $3)")
             .bind(stream.as_str())
             .bind(flow.category())
@@ -268,16 +270,9 @@ impl AttemptService<'_> {
         self.act(conn, stream, flow, &[], decided, metadata, chain).await
     }
 
-    /// Hands the step a committed command claimed to the runner whose slot `offer` holds.
-    async fn hand(&self, offer: Option<Offer>, taken: Option<Claimed>) {
-        if let (Some(offer), Some(claimed)) = (offer, taken) {
-            offer.hand(self.db, claimed).await;
-        }
-    }
-
     /// A decided command's events sealed, appended after `history` and the next step planned,
-    /// on `conn` (the command's transaction or its savepoint): the attempt after them, and the
-    /// next step's claim when `chain` took it (due at once).
+    /// on `conn` (the command's transaction or its savepoint): the attempt after them, and what
+    /// was planned (the next step's claim when `chain` took it, due at once).
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn act(
         &self,
@@ -288,7 +283,7 @@ impl AttemptService<'_> {
         decided: Vec<(String, Value)>,
         metadata: &Metadata,
         chain: Option<Chain<'_>>,
-    ) -> Result<(Vec<RecordedEvent>, Option<Claimed>), ApiError> {
+    ) -> Result<(Vec<RecordedEvent>, Planned), ApiError> {
         let new_events = self.prepare(conn, stream, decided, metadata).await?;
         let appending = std::time::Instant::now();
         let next_step = |h: &[RecordedEvent]| flow.next_step(h);
@@ -319,7 +314,7 @@ impl AttemptService<'_> {
         let metadata = correlated(&history, actor, None);
         let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
         let seen = history.len();
-        let (after, _) = append_and_plan(
+        let (after, planned) = append_and_plan(
             &mut tx,
             self.store,
             stream,
@@ -334,6 +329,7 @@ impl AttemptService<'_> {
         tx.commit().await?;
         self.store.announce_appended(stream, &after[seen..]).await;
         self.histories.keep(stream.as_str(), after);
+        self.handoff.committed(self.db, None, planned).await;
         Ok(true)
     }
 

@@ -47,7 +47,7 @@ impl AttemptService<'_> {
         let decided = support::decide(&facts, command).map_err(ApiError::Rejected)?;
         let metadata = correlated(&history, &format!("staff:{}", trail.staff), None);
         let first = history.last().map_or(1, |e| e.version + 1);
-        let (after, _) = self.act(&mut tx, stream, flow, &history, decided, &metadata, None).await?;
+        let (after, planned) = self.act(&mut tx, stream, flow, &history, decided, &metadata, None).await?;
         trail.payload["attempt"] = Value::String(stream.as_str().to_string());
         trail.payload["version"] = Value::from(first);
         crate::write_path::pii::seal_markers_in(self.vault, &mut tx, stream, &mut trail.payload)
@@ -68,6 +68,8 @@ impl AttemptService<'_> {
         self.store.append_in(&mut tx, &staff_stream, ExpectedVersion::Any, vec![audit]).await.map_err(store_error)?;
         tx.commit().await?;
         self.store.announce(&[stream, &staff_stream]).await;
+        // A retry now plans its step due at once: this process's runner is woken for it.
+        self.handoff.committed(self.db, None, planned).await;
         Ok((after, first))
     }
 }
