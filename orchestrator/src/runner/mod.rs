@@ -25,6 +25,7 @@ pub mod policy;
 mod record;
 mod started;
 pub mod steps;
+mod supervise;
 pub mod worker;
 
 pub use crate::upstream::calls::CallLog;
