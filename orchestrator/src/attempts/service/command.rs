@@ -312,20 +312,8 @@ impl AttemptService<'_> {
             return Ok(false);
         }
         let metadata = correlated(&history, actor, None);
-        let new_events = self.prepare(&mut tx, stream, vec![event], &metadata).await?;
         let seen = history.len();
-        let (after, planned) = append_and_plan(
-            &mut tx,
-            self.store,
-            stream,
-            flow.category(),
-            history,
-            new_events,
-            |h| flow.next_step(h),
-            None,
-        )
-        .await
-        .map_err(store_error)?;
+        let (after, planned) = self.act(&mut tx, stream, flow, &history, vec![event], &metadata, None).await?;
         tx.commit().await?;
         self.store.announce_appended(stream, &after[seen..]).await;
         self.histories.keep(stream.as_str(), after);

@@ -6,10 +6,9 @@ use events::flow::AttemptFlow;
 use events::{Metadata, RecordedEvent, StreamId};
 use uuid::Uuid;
 
-use super::command::{store_error, AttemptService, ClientInfo};
+use super::command::{AttemptService, ClientInfo};
 use crate::abuse::{self, Refusal};
 use crate::error::ApiError;
-use crate::write_path::append_and_plan;
 
 /// The type of the event that records a refusal by an abuse limit.
 pub const LIMITED_EVENT: &str = "abuse.limited";
@@ -42,19 +41,7 @@ impl AttemptService<'_> {
             let correlation_id = history.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
             let metadata = Metadata { correlation_id, causation_id: None, actor: "visitor".into(), client };
             let event = (LIMITED_EVENT.to_string(), abuse::limited_event(&refusal, flow.category(), command));
-            let new_events = self.prepare(&mut *conn, stream, vec![event], &metadata).await?;
-            append_and_plan(
-                conn,
-                self.store,
-                stream,
-                flow.category(),
-                history,
-                new_events,
-                |h| flow.next_step(h),
-                None,
-            )
-            .await
-            .map_err(store_error)?;
+            self.act(conn, stream, flow, &history, vec![event], &metadata, None).await?;
         }
         Ok(limited(flow, refusal))
     }
