@@ -4,7 +4,10 @@
 //! - The schedule (`due_steps`) is written with the events that change it
 //!   ([`crate::write_path::schedule`]).
 //! - A runner claims a due row with `FOR UPDATE SKIP LOCKED` and takes a lease on it, so two
-//!   runners never execute one step at once ([`claim`]).
+//!   runners never execute one step at once ([`claim`]). A step due at once is claimed by the
+//!   transaction that plans it instead: a step's result for the same runner, which goes on with
+//!   it in the same slot, or a command of this process, which hands it to the runner after its
+//!   commit ([`crate::write_path::Handoff`]).
 //! - It reads and folds the stream, calls the upstream with an idempotency key, then appends,
 //!   in one transaction at the version it read, `step.started` (the key, the claim and its
 //!   time), `step.called` (the upstream's status and latency) and the outcome events, or
