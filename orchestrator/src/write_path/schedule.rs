@@ -92,7 +92,8 @@ pub(crate) fn millis(duration: std::time::Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// Who takes a next step that is due at once ([`finish_and_plan`]): the finishing runner.
+/// Who takes a next step that is due at once: the runner whose step planned it
+/// ([`crate::runner::claim::finish_and_plan`]), or the one a command hands it to ([`schedule_and_take`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Chain<'a> {
     pub runner_id: &'a str,
