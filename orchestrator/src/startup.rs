@@ -113,7 +113,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
-    crate::admission::sampler::spawn(db.clone(), admission.load.clone(), admission.sample_every, stop.clone());
+    crate::admission::sampler::spawn(db.clone(), &admission, stop.clone());
     let notifier = Notifier::spawn(db.clone(), &store, stop);
     let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault, &db));
     let streams = crate::attempts::streams::OpenStreams::new(server.streams).with_clients(server.stream_clients);

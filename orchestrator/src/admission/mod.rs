@@ -20,6 +20,8 @@ pub struct Load {
     slots: AtomicUsize,
     lag_micros: AtomicU64,
     pool_wait_micros: AtomicU64,
+    lag_past_for_micros: AtomicU64,
+    pool_wait_past_for_micros: AtomicU64,
 }
 
 /// A step's place among the steps in flight, given back when dropped (a panic too).
@@ -52,12 +54,20 @@ impl Load {
         self.pool_wait_micros.store(micros(wait), Ordering::Relaxed);
     }
 
+    /// How long each timed signal has stood past its threshold (the sampler's account).
+    pub fn set_past_for(&self, lag: Duration, pool_wait: Duration) {
+        self.lag_past_for_micros.store(micros(lag), Ordering::Relaxed);
+        self.pool_wait_past_for_micros.store(micros(pool_wait), Ordering::Relaxed);
+    }
+
     pub fn reading(&self) -> Reading {
         Reading {
             lag: Duration::from_micros(self.lag_micros.load(Ordering::Relaxed)),
             steps_in_flight: self.steps_in_flight.load(Ordering::Relaxed),
             slots: self.slots.load(Ordering::Relaxed),
             pool_wait: Duration::from_micros(self.pool_wait_micros.load(Ordering::Relaxed)),
+            lag_past_for: Duration::from_micros(self.lag_past_for_micros.load(Ordering::Relaxed)),
+            pool_wait_past_for: Duration::from_micros(self.pool_wait_past_for_micros.load(Ordering::Relaxed)),
         }
     }
 }
@@ -92,6 +102,7 @@ impl Admission {
                 max_lag: Duration::from_millis(config.admission_max_runner_lag_ms),
                 max_slots_busy_percent: config.admission_max_slots_busy_percent,
                 max_pool_wait: Duration::from_millis(config.admission_max_pool_wait_ms),
+                standing: Duration::from_millis(config.admission_standing_ms),
             },
             load: Arc::new(Load::default()),
             sample_every: Duration::from_millis(config.admission_sample_ms),

@@ -1,6 +1,8 @@
 //! Measures the signals only the database knows, every `ADMISSION_SAMPLE_MS`: how long a
 //! pooled connection takes to get (the pool wait every request meets), and on it the age of
 //! the oldest due step no runner holds (every replica's runners, so the lag is portal-wide).
+//! It also keeps how long each has stood past its threshold ([`PastSince`]), and logs the
+//! door closing and opening with the reading that closed it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,33 +11,85 @@ use sqlx::PgPool;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::Load;
+use super::signal::{past_capacity, PastSince, Signal, Thresholds};
+use super::{Admission, Load};
 
 /// The oldest due step nobody holds, in seconds (0 when none is late).
 const LAG_SQL: &str = "SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 0)::float8 FROM due_steps
                         WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
-/// One measurement into `load`.
-pub async fn sample(db: &PgPool, load: &Load) -> Result<(), sqlx::Error> {
+/// One measurement: the pool wait (a time-out is a wait at least that long) and, when a
+/// connection came, the lag.
+pub async fn sample(db: &PgPool) -> (Duration, Result<Duration, sqlx::Error>) {
     let asked = Instant::now();
     let acquired = db.acquire().await;
-    // A time-out is a wait at least that long: the door closes on it.
-    load.set_pool_wait(asked.elapsed());
-    let mut conn = acquired?;
-    let lag: f64 = sqlx::query_scalar(LAG_SQL).fetch_one(&mut *conn).await?;
-    load.set_lag(Duration::from_secs_f64(lag.max(0.0)));
-    Ok(())
+    let pool_wait = asked.elapsed();
+    let lag = match acquired {
+        Ok(mut conn) => sqlx::query_scalar::<_, f64>(LAG_SQL)
+            .fetch_one(&mut *conn)
+            .await
+            .map(|seconds| Duration::from_secs_f64(seconds.max(0.0))),
+        Err(error) => Err(error),
+    };
+    (pool_wait, lag)
 }
 
-/// Samples until `stop` turns true.
-pub fn spawn(db: PgPool, load: Arc<Load>, every: Duration, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+/// What the sampler keeps between samples.
+struct Door {
+    load: Arc<Load>,
+    thresholds: Thresholds,
+    lag_past: PastSince,
+    pool_wait_past: PastSince,
+    shut_by: Option<Signal>,
+}
+
+impl Door {
+    /// Publishes one sample taken from `started` to `now`; logs the door closing and opening.
+    fn measured(&mut self, lag: Duration, pool_wait: Duration, started: Instant, now: Instant) {
+        let lag_past_for = self.lag_past.observe(lag > self.thresholds.max_lag, started, now);
+        let pool_wait_past_for =
+            self.pool_wait_past.observe(pool_wait > self.thresholds.max_pool_wait, started, now);
+        self.load.set_lag(lag);
+        self.load.set_pool_wait(pool_wait);
+        self.load.set_past_for(lag_past_for, pool_wait_past_for);
+        let reading = self.load.reading();
+        let shut_by = past_capacity(&reading, &self.thresholds);
+        match (self.shut_by, shut_by) {
+            (None, Some(signal)) => tracing::warn!(
+                signal = signal.name(),
+                lag_ms = reading.lag.as_millis(),
+                pool_wait_ms = reading.pool_wait.as_millis(),
+                slots_busy_percent = reading.slots_busy_percent(),
+                "past capacity: new attempts wait in line"
+            ),
+            (Some(_), None) => tracing::info!("back under capacity: new attempts start again"),
+            _ => {}
+        }
+        self.shut_by = shut_by;
+    }
+}
+
+/// Samples every `admission.sample_every` until `stop` turns true.
+pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+    let every = admission.sample_every;
+    let mut door = Door {
+        load: admission.load.clone(),
+        thresholds: admission.thresholds.clone(),
+        lag_past: PastSince::default(),
+        pool_wait_past: PastSince::default(),
+        shut_by: None,
+    };
     tokio::spawn(async move {
         let until = crate::shutdown::stopped(stop);
         tokio::pin!(until);
         loop {
-            if let Err(error) = sample(&db, &load).await {
-                tracing::warn!(%error, "measuring the admission signals failed");
-            }
+            let started = Instant::now();
+            let (pool_wait, lag) = sample(&db).await;
+            let lag = lag.unwrap_or_else(|error| {
+                tracing::warn!(%error, "measuring the runner lag failed; the last one stands");
+                door.load.reading().lag
+            });
+            door.measured(lag, pool_wait, started, Instant::now());
             tokio::select! {
                 () = &mut until => break,
                 () = tokio::time::sleep(every) => {}

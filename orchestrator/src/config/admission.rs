@@ -10,6 +10,7 @@ pub const DEFAULT_ADMISSION_MAX_RUNNER_LAG_MS: u64 = 1_000;
 pub const DEFAULT_ADMISSION_MAX_SLOTS_BUSY_PERCENT: u64 = 90;
 pub const DEFAULT_ADMISSION_MAX_POOL_WAIT_MS: u64 = 250;
 pub const DEFAULT_ADMISSION_SAMPLE_MS: u64 = 200;
+pub const DEFAULT_ADMISSION_STANDING_MS: u64 = 1_000;
 pub const DEFAULT_ADMISSION_RETRY_AFTER_SECS: u64 = 5;
 /// Connections in the pool. Issue 30 measured 10 running out under a partner's burst (500s
 /// after 20 s waiting); the load benchmark's earlier figures ran with 32 without the pool being
@@ -37,6 +38,11 @@ pub struct AdmissionConfig {
     /// How often the runner lag and the pool wait are measured, in milliseconds.
     #[arg(long, env = "ADMISSION_SAMPLE_MS", default_value_t = DEFAULT_ADMISSION_SAMPLE_MS, value_parser = clap::value_parser!(u64).range(20..=10_000))]
     pub admission_sample_ms: u64,
+    /// How long the runner lag or the pool wait must stay past its threshold before new
+    /// attempts wait: the door reads the lowest sample of this window, so one slow sample
+    /// (a busy moment of the machine) refuses nobody.
+    #[arg(long, env = "ADMISSION_STANDING_MS", default_value_t = DEFAULT_ADMISSION_STANDING_MS, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub admission_standing_ms: u64,
     /// The `Retry-After` of a refused start, in seconds (the page adds jitter).
     #[arg(long, env = "ADMISSION_RETRY_AFTER_SECS", default_value_t = DEFAULT_ADMISSION_RETRY_AFTER_SECS, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub admission_retry_after_secs: u64,
@@ -53,6 +59,7 @@ impl Default for AdmissionConfig {
             admission_max_slots_busy_percent: DEFAULT_ADMISSION_MAX_SLOTS_BUSY_PERCENT,
             admission_max_pool_wait_ms: DEFAULT_ADMISSION_MAX_POOL_WAIT_MS,
             admission_sample_ms: DEFAULT_ADMISSION_SAMPLE_MS,
+            admission_standing_ms: DEFAULT_ADMISSION_STANDING_MS,
             admission_retry_after_secs: DEFAULT_ADMISSION_RETRY_AFTER_SECS,
             database_acquire_timeout_ms: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
         }

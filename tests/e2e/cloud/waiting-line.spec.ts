@@ -4,17 +4,35 @@
 // The start is answered 503: the page shows the calm panel with a countdown, no error, keeps
 // what was typed, tries again by itself and gets in once the slot is free.
 
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { expect, test } from '../fixtures';
+import { freshPhone as freshMobile, ui as downloadPage } from '../download/support';
 import { fillForm1, freshPhone, freshSerial } from './helpers';
 
 const TINY_URL = process.env.E2E_TINY_URL ?? '';
 const TINY_SANDBOX_URL = process.env.E2E_TINY_SANDBOX_URL ?? '';
 const QUEUE = 'Muitas pessoas estão ativando agora. Você entra em instantes.';
 
+// Both tests fill the tiny portal's one slot: one after the other.
+test.describe.configure({ mode: 'serial' });
+
 async function callInFlight(request: APIRequestContext): Promise<boolean> {
   const calls = (await (await request.get(`${TINY_SANDBOX_URL}/admin/calls`)).json()) as Array<{ outcome: string }>;
   return calls.some((call) => call.outcome === 'pending');
+}
+
+/** A cloud visitor whose code's step holds the tiny portal's only slot for 12 s. */
+async function fillTheOnlySlot(context: BrowserContext, request: APIRequestContext): Promise<void> {
+  // The next upstream call of the tiny portal takes 12 s (under its 15 s upstream time-out).
+  const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
+    data: { endpoint: '*', latency_ms: 12000, times: 1 },
+  });
+  expect(fault.status()).toBe(201);
+  const first = await context.newPage();
+  await first.goto(`${TINY_URL}/cloud/positivo`);
+  await first.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  await fillForm1(first, freshPhone().typed, freshSerial('FILA'));
+  await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
 }
 
 test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, request }) => {
@@ -29,18 +47,7 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
   await phoneField.pressSequentially(phone.typed.replace(/\D/g, ''));
   await page.getByLabel('Número de série', { exact: true }).fill(serial);
 
-  // The next upstream call of the tiny portal takes 12 s (under its 15 s upstream time-out):
-  // the step making it holds the only slot.
-  const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
-    data: { endpoint: '*', latency_ms: 12000, times: 1 },
-  });
-  expect(fault.status()).toBe(201);
-  // A first visitor sends their details: the code's step waits on that slow call.
-  const first = await context.newPage();
-  await first.goto(`${TINY_URL}/cloud/positivo`);
-  await first.locator('html[data-interactive]').waitFor({ state: 'attached' });
-  await fillForm1(first, freshPhone().typed, freshSerial('FILA'));
-  await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
+  await fillTheOnlySlot(context, request);
 
   // Past capacity: the second visitor's start is refused at the door.
   await page.getByRole('button', { name: 'Continuar' }).click();
@@ -54,6 +61,40 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
 
   // The slow call ends, the slot frees, the page's next try is admitted and the code is sent.
   await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
+  await expect(line).toHaveCount(0);
+  await expect
+    .poll(async () => ((await (await request.get(`${TINY_SANDBOX_URL}/sms?to=${phone.msisdn}`)).json()) as unknown[]).length, {
+      timeout: 10_000,
+    })
+    .toBe(1);
+});
+
+test('a download visitor who presses Continuar while in line gets the code once the start is in, without pressing again', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  expect(TINY_URL && TINY_SANDBOX_URL, 'E2E_TINY_URL and E2E_TINY_SANDBOX_URL (scripts/test.sh starts them)').toBeTruthy();
+  await fillTheOnlySlot(context, request);
+
+  // The download page starts its attempt on arrival: refused at the door, it waits in line.
+  const f = downloadPage(page);
+  await page.goto(`${TINY_URL}/av-desktop/download/win_pc`);
+  const line = page.getByRole('status').filter({ hasText: QUEUE });
+  await expect(line).toBeVisible();
+
+  // The visitor types the phone and presses Continuar while in line: the button waits with them.
+  const phone = freshMobile();
+  await f.phone.click();
+  await f.phone.pressSequentially(phone.typed);
+  await f.continue.click();
+  await expect(page.getByRole('button', { name: 'Aguardando sua vez…' })).toBeDisabled();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // The slot frees, the start is admitted and the phone goes by itself: the code panel shows.
+  await expect(f.code).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByText(`Enviamos um código de 6 dígitos por SMS para ${phone.masked}.`)).toBeVisible();
   await expect(line).toHaveCount(0);
   await expect
     .poll(async () => ((await (await request.get(`${TINY_SANDBOX_URL}/sms?to=${phone.msisdn}`)).json()) as unknown[]).length, {

@@ -131,6 +131,73 @@ describe('download machine io', () => {
     h.actor.stop();
   });
 
+  it('sends the phone pressed for while the start waited in line as soon as the start is in', async () => {
+    vi.useFakeTimers();
+    let starts = 0;
+    const commands: DownloadCommand[] = [];
+    const actor = createActor(
+      downloadMachine.provide({
+        actors: {
+          command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
+            if (input.command.type === 'start') {
+              starts += 1;
+              if (starts === 1) throw new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 1);
+              return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
+            }
+            commands.push(input.command);
+            return reply(2, [{ type: 'phone.submitted', data: { masked: '(11) *****-0001' } }]);
+          }),
+          follow: fromCallback(() => () => {}),
+        },
+      }),
+      { input: { os: 'win_pc', browser: 'Chrome' } },
+    );
+    actor.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // Refused at the door: in line, the phone panel still there, nothing sent.
+    expect(actor.getSnapshot().matches({ request: 'waiting' })).toBe(true);
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
+    actor.send({ type: 'SUBMIT' });
+    expect(actor.getSnapshot().context.phoneQueued).toBe(true);
+    expect(commands).toEqual([]);
+    // The line's turn (1 s plus up to half of it): the start goes in, then the phone by itself.
+    await vi.advanceTimersByTimeAsync(1_600);
+    expect(starts).toBe(2);
+    expect(commands).toEqual([{ type: 'submit_phone', phone: '(11) 91000-0001' }]);
+    expect(actor.getSnapshot().context).toMatchObject({ phoneQueued: false, maskedPhone: '(11) *****-0001' });
+    actor.stop();
+  });
+
+  it('forgets a phone pressed for in line once the visitor changes it', async () => {
+    vi.useFakeTimers();
+    let starts = 0;
+    const commands: DownloadCommand[] = [];
+    const actor = createActor(
+      downloadMachine.provide({
+        actors: {
+          command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
+            if (input.command.type !== 'start') commands.push(input.command);
+            starts += 1;
+            if (starts === 1) throw new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 1);
+            return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
+          }),
+          follow: fromCallback(() => () => {}),
+        },
+      }),
+      { input: { os: 'win_pc', browser: 'Chrome' } },
+    );
+    actor.start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
+    actor.send({ type: 'SUBMIT' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-000' });
+    expect(actor.getSnapshot().context.phoneQueued).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_600);
+    expect(actor.getSnapshot().context.attemptId).toBe(ID);
+    expect(commands).toEqual([]);
+    actor.stop();
+  });
+
   it('closes the snackbar after 4 s, but not an earlier timer closing a newer one', () => {
     vi.useFakeTimers();
     const actor = createActor(downloadMachine.provide({ actions: { saveInstaller: () => {} } }));

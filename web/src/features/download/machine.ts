@@ -106,6 +106,9 @@ export const downloadMachine = setup({
     autostart: ({ context }) => context.start !== null,
     /** The attempt exists and no command is on its way. */
     ready: and([stateIn({ request: 'idle' }), ({ context }) => context.attemptId !== null]),
+    /** The start is not in yet (on its way, or waiting in line): a submit waits for it. */
+    beforeStart: ({ context }) => context.attemptId === null && context.start !== null,
+    phoneQueued: ({ context }) => context.phoneQueued,
     phoneValid: ({ context }) => checkPhone(context.phone).valid,
     codeReady: ({ context }) => checkCode(context.code).valid && !context.codeError && context.field !== 'code',
     partnerChosen: ({ context }) => context.partner !== null,
@@ -135,6 +138,7 @@ export const downloadMachine = setup({
     requestFailed: enqueueing(({ context, event, enqueue }) => {
       const error = (event as unknown as { error: unknown }).error;
       const known = context.outgoing?.type !== 'start' && error instanceof AttemptError ? error : null;
+      enqueue.assign({ phoneQueued: false });
       if (known && known.status === 422 && known.field) {
         enqueue.assign({ error: known.message, field: known.field as Field });
         return;
@@ -157,6 +161,8 @@ export const downloadMachine = setup({
         [event.field]: event.value,
         ...(clears ? { error: null, field: null } : {}),
         codeError: event.field === 'code' ? false : context.codeError,
+        // A changed number is the visitor's to send again.
+        phoneQueued: event.field === 'phone' ? false : context.phoneQueued,
       };
     }),
     prepareStart: assign(({ context }) => ({
@@ -197,6 +203,7 @@ export const downloadMachine = setup({
     downloads: 0,
     resendAt: null,
     confirmDevice: null,
+    phoneQueued: false,
   }),
   on: {
     'server.events': { actions: 'applyServerEvents' },
@@ -327,11 +334,22 @@ export const downloadMachine = setup({
       },
       states: {
         phone_entry: {
+          // The phone pressed for before the start was in goes once it is (issue 30's line).
+          always: {
+            guard: and(['phoneQueued', 'ready', 'phoneValid']),
+            actions: [
+              assign({ phoneQueued: false }),
+              { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
+            ],
+          },
           on: {
-            SUBMIT: {
-              guard: and(['ready', 'phoneValid']),
-              actions: { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
-            },
+            SUBMIT: [
+              {
+                guard: and(['ready', 'phoneValid']),
+                actions: { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
+              },
+              { guard: and(['beforeStart', 'phoneValid']), actions: assign({ phoneQueued: true }) },
+            ],
           },
         },
         code_entry: {

@@ -24,6 +24,8 @@ export const TEXTS = {
   phoneNoteCode: 'Usaremos este número para enviar um código de segurança por SMS.',
   phoneNoteFamily: 'Se você tem um plano família, use o número do titular do plano.',
   continue: 'Continuar',
+  /** 'Continuar' pressed while the start waits in line past capacity. */
+  waitingTurn: 'Aguardando sua vez…',
 
   codeTitle: 'Digite o código',
   codeSentTo: (phone: string) => `Enviamos um código de 6 dígitos por SMS para ${phone}.`,

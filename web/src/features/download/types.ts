@@ -157,6 +157,11 @@ export interface DownloadContext extends AttemptContext<DownloadCommand, Field> 
   resendAt: number | null;
   /** The device whose disconnection awaits 'Sim' or 'Não'. */
   confirmDevice: string | null;
+  /**
+   * 'Continuar' was pressed before the attempt existed (its start still on its way, or waiting
+   * in line past capacity): the phone goes as soon as the start is in.
+   */
+  phoneQueued: boolean;
 }
 
 /** The fields the visitor types in or chooses. */

@@ -14,6 +14,8 @@ export function PhonePanel() {
   const serverMessage = DownloadActor.useSelector((s) => (s.context.field === 'phone' ? s.context.error : null));
   const busy = DownloadActor.useSelector(isBusy);
   const busyLabel = DownloadActor.useSelector(busyLabelOf);
+  // Pressed while the start waits in line: the button waits with the visitor.
+  const queued = DownloadActor.useSelector((s) => s.context.phoneQueued);
   const phone = DownloadActor.useSelector((s) => s.context.phone);
   const check = checkPhone(phone);
   const [message, dismiss] = useDismissible(check.message ?? serverMessage, phone);
@@ -42,7 +44,12 @@ export function PhonePanel() {
         <li>{TEXTS.phoneNoteCode}</li>
         <li>{TEXTS.phoneNoteFamily}</li>
       </ul>
-      <LoadingButton busy={busy} busyLabel={busyLabel} disabled={!check.valid} className="dl-panel__action">
+      <LoadingButton
+        busy={busy || queued}
+        busyLabel={queued ? TEXTS.waitingTurn : busyLabel}
+        disabled={!check.valid}
+        className="dl-panel__action"
+      >
         {TEXTS.continue}
       </LoadingButton>
     </form>
