@@ -47,8 +47,7 @@ impl Door {
     /// Publishes one sample taken from `started` to `now`; logs the door closing and opening.
     fn measured(&mut self, lag: Duration, pool_wait: Duration, started: Instant, now: Instant) {
         let lag_past_for = self.lag_past.observe(lag > self.thresholds.max_lag, started, now);
-        let pool_wait_past_for =
-            self.pool_wait_past.observe(pool_wait > self.thresholds.max_pool_wait, started, now);
+        let pool_wait_past_for = self.pool_wait_past.observe(pool_wait > self.thresholds.max_pool_wait, started, now);
         self.load.set_lag(lag);
         self.load.set_pool_wait(pool_wait);
         self.load.set_past_for(lag_past_for, pool_wait_past_for);

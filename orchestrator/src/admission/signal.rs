@@ -160,9 +160,17 @@ mod tests {
         };
         assert_eq!(past_capacity(&slow(400), &standing), None, "one slow sample");
         assert_eq!(past_capacity(&slow(1_000), &standing), Some(Signal::Pool), "a second of slow samples");
-        let late = Reading { lag: Duration::from_secs(3), lag_past_for: Duration::from_millis(999), slots: 32, ..Reading::default() };
+        let late = Reading {
+            lag: Duration::from_secs(3),
+            lag_past_for: Duration::from_millis(999),
+            slots: 32,
+            ..Reading::default()
+        };
         assert_eq!(past_capacity(&late, &standing), None);
-        assert_eq!(past_capacity(&Reading { lag_past_for: Duration::from_secs(1), ..late }, &standing), Some(Signal::Lag));
+        assert_eq!(
+            past_capacity(&Reading { lag_past_for: Duration::from_secs(1), ..late }, &standing),
+            Some(Signal::Lag)
+        );
     }
 
     #[test]
