@@ -172,6 +172,9 @@ export const downloadMachine = setup({
     sendCommand: enqueueing<DownloadCommand>(({ enqueue }, command) =>
       sendOrShow<DownloadContext>(enqueue, { command }),
     ),
+    sendPhone: enqueueing(({ context, enqueue }) =>
+      sendOrShow<DownloadContext>(enqueue, { command: { type: 'submit_phone', phone: context.phone } }),
+    ),
     removeDevice: enqueueing(({ context, enqueue }) => {
       sendOrShow<DownloadContext>(enqueue, { command: { type: 'remove_device', device_id: context.confirmDevice ?? '' } });
       enqueue.assign({ confirmDevice: null });
@@ -337,16 +340,13 @@ export const downloadMachine = setup({
           // The phone pressed for before the start was in goes once it is (issue 30's line).
           always: {
             guard: and(['phoneQueued', 'ready', 'phoneValid']),
-            actions: [
-              assign({ phoneQueued: false }),
-              { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
-            ],
+            actions: [assign({ phoneQueued: false }), 'sendPhone'],
           },
           on: {
             SUBMIT: [
               {
                 guard: and(['ready', 'phoneValid']),
-                actions: { type: 'sendCommand', params: ({ context }) => ({ type: 'submit_phone', phone: context.phone }) },
+                actions: 'sendPhone',
               },
               { guard: and(['beforeStart', 'phoneValid']), actions: assign({ phoneQueued: true }) },
             ],
