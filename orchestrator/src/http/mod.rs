@@ -18,8 +18,9 @@ pub mod static_files;
 
 use std::path::Path;
 
-use axum::http::Request;
+use axum::http::{Request, StatusCode};
 use axum::Router;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
@@ -61,7 +62,8 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
                 // The path only: query strings carry the partner's OAuth code (`?code=`) and
                 // licences, which must not reach the logs (docs/security.md, item 1).
                 tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
-            }),
+            })
+            .on_failure(log_failure),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
@@ -70,4 +72,17 @@ pub fn app(state: AppState, web_dist: &Path) -> Router {
         // Outermost: the bounds' 503s and the body limit's 413s are answers too.
         .layer(responses)
         .with_state(state)
+}
+
+/// A failed answer, as `TraceLayer` logs it, except the 503s: those are answers to wait out,
+/// logged where they are decided (the door when it closes and opens, not once per start it
+/// refuses; the pool's time-out as a warning), so a flood of starts past capacity writes no
+/// flood of errors.
+fn log_failure(class: ServerErrorsFailureClass, latency: std::time::Duration, _span: &tracing::Span) {
+    match class {
+        ServerErrorsFailureClass::StatusCode(StatusCode::SERVICE_UNAVAILABLE) => {
+            tracing::debug!(latency_ms = latency.as_millis(), "answered 503: wait and try again");
+        }
+        other => tracing::error!(classification = %other, latency_ms = latency.as_millis(), "response failed"),
+    }
 }
