@@ -22,16 +22,22 @@ function reply(version: number, events: { type: string; data: Record<string, unk
   };
 }
 
-/** The machine started on arrival (its input), with the attempt API replaced by `answer`. */
-function harness(answer: (command: DownloadCommand) => Promise<AttemptReply>) {
+/**
+ * The machine started on arrival (its input), with the attempt API replaced by `answer`; the
+ * first `refusedStarts` starts are refused at the door (503, `Retry-After: 1`).
+ */
+function harness(answer: (command: DownloadCommand) => Promise<AttemptReply>, refusedStarts = 0) {
   let push: ((reply: AttemptReply) => void) | null = null;
   const saved: number[] = [];
   const commands: DownloadCommand[] = [];
+  let starts = 0;
   const actor = createActor(
     downloadMachine.provide({
       actors: {
         command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
           if (input.command.type === 'start') {
+            starts += 1;
+            if (starts <= refusedStarts) throw new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 1);
             return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
           }
           commands.push(input.command);
@@ -49,7 +55,7 @@ function harness(answer: (command: DownloadCommand) => Promise<AttemptReply>) {
     { input: { os: 'win_pc', browser: 'Chrome' } },
   );
   actor.start();
-  return { actor, commands, saved, push: (r: AttemptReply) => push?.(r) };
+  return { actor, commands, saved, push: (r: AttemptReply) => push?.(r), starts: () => starts };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -131,28 +137,13 @@ describe('download machine io', () => {
     h.actor.stop();
   });
 
+  /** A machine whose first start is refused at the door, the next admitted. */
+  const refusedOnce = () =>
+    harness(async () => reply(2, [{ type: 'phone.submitted', data: { masked: '(11) *****-0001' } }]), 1);
+
   it('sends the phone pressed for while the start waited in line as soon as the start is in', async () => {
     vi.useFakeTimers();
-    let starts = 0;
-    const commands: DownloadCommand[] = [];
-    const actor = createActor(
-      downloadMachine.provide({
-        actors: {
-          command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
-            if (input.command.type === 'start') {
-              starts += 1;
-              if (starts === 1) throw new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 1);
-              return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
-            }
-            commands.push(input.command);
-            return reply(2, [{ type: 'phone.submitted', data: { masked: '(11) *****-0001' } }]);
-          }),
-          follow: fromCallback(() => () => {}),
-        },
-      }),
-      { input: { os: 'win_pc', browser: 'Chrome' } },
-    );
-    actor.start();
+    const { actor, commands, starts } = refusedOnce();
     await vi.advanceTimersByTimeAsync(0);
     // Refused at the door: in line, the phone panel still there, nothing sent.
     expect(actor.getSnapshot().matches({ request: 'waiting' })).toBe(true);
@@ -162,7 +153,7 @@ describe('download machine io', () => {
     expect(commands).toEqual([]);
     // The line's turn (1 s plus up to half of it): the start goes in, then the phone by itself.
     await vi.advanceTimersByTimeAsync(1_600);
-    expect(starts).toBe(2);
+    expect(starts()).toBe(2);
     expect(commands).toEqual([{ type: 'submit_phone', phone: '(11) 91000-0001' }]);
     expect(actor.getSnapshot().context).toMatchObject({ phoneQueued: false, maskedPhone: '(11) *****-0001' });
     actor.stop();
@@ -170,23 +161,7 @@ describe('download machine io', () => {
 
   it('forgets a phone pressed for in line once the visitor changes it', async () => {
     vi.useFakeTimers();
-    let starts = 0;
-    const commands: DownloadCommand[] = [];
-    const actor = createActor(
-      downloadMachine.provide({
-        actors: {
-          command: fromPromise<CommandOutput, CommandInput>(async ({ input }) => {
-            if (input.command.type !== 'start') commands.push(input.command);
-            starts += 1;
-            if (starts === 1) throw new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 1);
-            return reply(1, [{ type: 'download.started', data: { os: 'win_pc', browser: 'Chrome' } }]);
-          }),
-          follow: fromCallback(() => () => {}),
-        },
-      }),
-      { input: { os: 'win_pc', browser: 'Chrome' } },
-    );
-    actor.start();
+    const { actor, commands } = refusedOnce();
     await vi.advanceTimersByTimeAsync(0);
     actor.send({ type: 'FIELD_CHANGED', field: 'phone', value: '(11) 91000-0001' });
     actor.send({ type: 'SUBMIT' });
