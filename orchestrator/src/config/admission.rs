@@ -38,9 +38,9 @@ pub struct AdmissionConfig {
     /// How often the runner lag and the pool wait are measured, in milliseconds.
     #[arg(long, env = "ADMISSION_SAMPLE_MS", default_value_t = DEFAULT_ADMISSION_SAMPLE_MS, value_parser = clap::value_parser!(u64).range(20..=10_000))]
     pub admission_sample_ms: u64,
-    /// How long the runner lag or the pool wait must stay past its threshold before new
-    /// attempts wait: the door reads the lowest sample of this window, so one slow sample
-    /// (a busy moment of the machine) refuses nobody.
+    /// How long the runner lag or the pool wait must stay past its threshold, in every sample,
+    /// before new attempts wait: one slow sample (a busy moment of the machine) refuses nobody.
+    /// 0: the first sample past it refuses.
     #[arg(long, env = "ADMISSION_STANDING_MS", default_value_t = DEFAULT_ADMISSION_STANDING_MS, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub admission_standing_ms: u64,
     /// The `Retry-After` of a refused start, in seconds (the page adds jitter).
