@@ -20,7 +20,7 @@ mod upcast;
 
 pub use error::StoreError;
 pub use store::{
-    streams_named, versions_named, Appended, EventStore, Subscription, SubscriptionOptions, NOTIFY_CHANNEL,
+    streams_named, versions_named, Appended, EventStore, Hears, Subscription, SubscriptionOptions, NOTIFY_CHANNEL,
 };
 pub use stream_id::StreamId;
 pub use types::{AppendOutcome, Checkpoint, ExpectedVersion, Metadata, NewEvent, RecordedEvent};

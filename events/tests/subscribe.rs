@@ -5,7 +5,7 @@ mod common;
 use std::time::Duration;
 
 use common::event;
-use events::{Checkpoint, EventStore, ExpectedVersion, StreamId, SubscriptionOptions};
+use events::{Checkpoint, EventStore, ExpectedVersion, Hears, StreamId, SubscriptionOptions};
 use futures::StreamExt;
 use serde_json::json;
 use sqlx::PgPool;
@@ -142,8 +142,7 @@ async fn an_append_in_a_callers_transaction_wakes_when_announced_after_the_commi
 #[sqlx::test(migrations = "../migrations")]
 async fn an_announced_append_names_its_stream_after_the_commit(pool: PgPool) {
     let store = EventStore::new(pool.clone());
-    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.unwrap();
-    listener.listen(events::NOTIFY_CHANNEL).await.unwrap();
+    let mut listener = store.listener(events::NOTIFY_CHANNEL, Hears::Notifications).await.unwrap();
     let (one, two) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
     let mut tx = pool.begin().await.unwrap();
     store.append_in(&mut tx, &one, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
@@ -171,4 +170,46 @@ async fn reading_a_stream_after_a_version_returns_only_the_newer_events(pool: Pg
         store.read_stream_after(&stream, 1).await.unwrap().into_iter().map(|e| (e.version, e.event_type)).collect();
     assert_eq!(after, [(2, "B".to_string()), (3, "C".to_string())]);
     assert!(store.read_stream_after(&stream, 3).await.unwrap().is_empty());
+}
+
+/// Issue 24: a NOTIFY takes a transaction id, and a lone process needs none: it learns of its
+/// own commits in process. One is sent only while a listener needs it: one that hears every
+/// commit from NOTIFYs, or another store's (another process's).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_notify_is_sent_only_while_a_listener_needs_it(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let stream = StreamId::new("cloud").unwrap();
+    assert!(!store.notify_listeners(&[&stream]).await.unwrap(), "nobody listens");
+
+    let mut own = store.listener(events::NOTIFY_CHANNEL, Hears::OthersOnly).await.unwrap();
+    assert!(!store.notify_listeners(&[&stream]).await.unwrap(), "only this store's own, which hear it in process");
+
+    let other = EventStore::new(pool.clone());
+    assert!(other.notify_listeners(&[&stream]).await.unwrap(), "another store's commits reach it by NOTIFY only");
+    let heard = timeout(BOUND, own.recv()).await.expect("within 5 s").unwrap();
+    assert!(!store.sent_here(heard.payload()) && other.sent_here(heard.payload()));
+
+    let mut follower = store.listener(events::NOTIFY_CHANNEL, Hears::Notifications).await.unwrap();
+    assert!(store.notify_listeners(&[&stream]).await.unwrap(), "a follower of every commit");
+    let heard = timeout(BOUND, follower.recv()).await.expect("within 5 s").unwrap();
+    assert_eq!(events::streams_named(heard.payload()).collect::<Vec<_>>(), [stream.as_str()]);
+    drop(follower);
+}
+
+/// Every commit of this process reaches its readers in process, with its events or without
+/// them, so they do not depend on a NOTIFY that may be skipped.
+#[sqlx::test(migrations = "../migrations")]
+async fn every_commit_reaches_this_processs_readers_in_process(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let mut here = store.appended_here();
+    let (one, two) = (StreamId::new("activation").unwrap(), StreamId::new("cloud").unwrap());
+    store.append(&one, ExpectedVersion::NoStream, vec![event("A", json!({}))]).await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    store.append_in(&mut tx, &two, ExpectedVersion::NoStream, vec![event("B", json!({}))]).await.unwrap();
+    tx.commit().await.unwrap();
+    store.announce(&[&two]).await;
+    let first = here.recv().await.unwrap();
+    let second = here.recv().await.unwrap();
+    assert_eq!((first.stream.as_str(), second.stream.as_str()), (one.as_str(), two.as_str()));
+    assert!(first.events.is_empty() && second.events.is_empty(), "named only: the readers read");
 }

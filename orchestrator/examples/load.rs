@@ -127,9 +127,10 @@ async fn main() -> anyhow::Result<()> {
         // difficulty the generator, on the server's two cores, would mostly measure itself.
         // The server checks a proof with one hash whatever the difficulty.
         ("ALTCHA_MAX_COUNTER", "1000"),
-        // The generated phones, (11) 98000-NNNN, are one block of 10,000 numbers: to the prefix
-        // breaker that is pumping (issue 30), which a partner's campaign spread over every area
-        // code is not.
+        // The downloads' phones are the sandbox's two blocks of 10,000 numbers, (11) 91001-NNNN
+        // and (11) 91002-NNNN: to the prefix breaker that is pumping (issue 30), which a
+        // partner's campaign spread over every area code is not. (The other flows' phones are
+        // spread over 8,000 prefixes, as such a campaign's: tests/journeys.)
         ("LIMIT_SMS_PER_PREFIX_MINUTE", "1000000"),
         // Every generated visitor comes from 127.0.0.1: past 50 event streams from one address
         // (issue 26's cap) they would read their attempt on a timer instead, as a page does, and

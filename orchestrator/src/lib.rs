@@ -10,7 +10,6 @@ pub mod config;
 pub mod error;
 pub mod flows;
 pub mod http;
-pub mod listen;
 pub mod metrics;
 pub mod operator;
 pub mod reads;

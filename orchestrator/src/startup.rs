@@ -114,8 +114,8 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };
     let Registry { flows, steps } = registry(&deps, &settings);
     crate::admission::sampler::spawn(db.clone(), &admission, stop.clone());
-    let notifier = Notifier::spawn(db.clone(), &store, stop);
-    let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault, &db));
+    let notifier = Notifier::spawn(&store, stop);
+    let abuse = Arc::new(crate::abuse::AbuseGuard::new(&abuse, site.sandbox, &vault));
     let streams = crate::attempts::streams::OpenStreams::new(server.streams).with_clients(server.stream_clients);
     let metrics = Arc::new(crate::metrics::Metrics::new());
     metrics.abuse_rules(crate::abuse::rules::Rule::ALL.map(crate::abuse::rules::Rule::name));
@@ -239,6 +239,7 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<()> {
     let mut parts = Parts::from_config(&config)?;
     parts.read_db = connect_reads(&config).await?;
     let app = build(db, parts, stop_rx.clone())?;
+    app.state.abuse.prepare(&app.state.db).await.context("writing the SMS ceiling's shards")?;
     let lease = std::time::Duration::from_secs(config.runner_lease_secs);
     let mut background = spawn_runners(&app, config.runner_workers, config.runner_concurrency, lease, stop_rx.clone());
     background.push(spawn_secret_purge(app.state.db.clone(), stop_rx.clone()));

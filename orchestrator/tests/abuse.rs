@@ -475,11 +475,18 @@ async fn a_resend_with_a_decoy_phone_is_refused_and_resends_count_against_the_at
 /// statement, both or neither: a send the ceiling refuses leaves the prefix's places as they were.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_send_the_ceiling_refuses_takes_no_place_in_its_prefix(db: PgPool) {
-    use orchestrator::abuse::rate::{take_all, Rate};
+    use orchestrator::abuse::rate::{take_all, Rate, Shared};
     use orchestrator::abuse::rules::Rule;
     let minute = Duration::from_secs(60);
-    let (prefix, ceiling) = (Rate::per(2, minute), Rate::per(1, minute));
-    let rates = |key: &'static [u8]| [(Rule::SmsPerPrefix, key, prefix), (Rule::SmsPerMinute, &b"all"[..], ceiling)];
+    let prefix = Rate::per(2, minute);
+    let ceiling = Shared { rule: Rule::SmsPerMinute, key: b"all", rate: Rate::per(1, minute) };
+    let take = |key: &'static [u8]| {
+        let db = db.clone();
+        async move {
+            let mut conn = db.acquire().await.expect("a connection");
+            take_all(&mut conn, &[(Rule::SmsPerPrefix, key, prefix)], ceiling).await.expect("take")
+        }
+    };
     let tat = |key: &'static [u8]| {
         let db = db.clone();
         async move {
@@ -493,12 +500,62 @@ async fn a_send_the_ceiling_refuses_takes_no_place_in_its_prefix(db: PgPool) {
         }
     };
 
-    assert_eq!(take_all(&db, &rates(b"5511")).await.expect("take"), None, "the first send takes both");
+    assert_eq!(take(b"5511").await, None, "the first send takes both");
     let prefix_after_one = tat(b"5511").await;
-    let refused = take_all(&db, &rates(b"5521")).await.expect("take");
+    let refused = take(b"5521").await;
     assert!(matches!(refused, Some((1, wait)) if wait > Duration::from_secs(50)), "the ceiling is full: {refused:?}");
     assert!(tat(b"5521").await <= chrono::Utc::now(), "the refused send's prefix keeps every place free");
-    let refused = take_all(&db, &rates(b"5511")).await.expect("take");
+    let refused = take(b"5511").await;
     assert!(matches!(refused, Some((1, _))), "{refused:?}");
     assert_eq!(tat(b"5511").await, prefix_after_one, "and a prefix that had one taken, only that one");
+}
+
+/// Issue 24 and 30: a send takes its place in the ceiling inside its command's transaction,
+/// which keeps the place's row locked until it commits. Sends whose commands have not committed
+/// yet take places in different shards without waiting for one another, and the shards
+/// together let through exactly the ceiling.
+#[sqlx::test(migrations = "../migrations")]
+async fn sends_in_open_transactions_share_the_ceiling_without_waiting_for_one_another(db: PgPool) {
+    use orchestrator::abuse::rate::{prepare, take_all, Rate, Shared};
+    use orchestrator::abuse::rules::Rule;
+    let minute = Duration::from_secs(60);
+    let ceiling = Shared { rule: Rule::SmsPerMinute, key: b"all", rate: Rate::per(3, minute) };
+    prepare(&db, ceiling).await.expect("the shards, as the portal writes them when it starts");
+
+    let mut open = Vec::new();
+    for send in 1..=3 {
+        let mut tx = db.begin().await.expect("begin");
+        // A send that waited for another's lock would fail here at once, not hang.
+        sqlx::query("SET LOCAL lock_timeout = '1ms'").execute(&mut *tx).await.expect("lock time-out");
+        let taken = take_all(&mut tx, &[], ceiling).await;
+        assert!(matches!(taken, Ok(None)), "send {send} takes a place while the others are open: {taken:?}");
+        open.push(tx);
+    }
+    for tx in open {
+        tx.commit().await.expect("commit");
+    }
+    let mut conn = db.acquire().await.expect("a connection");
+    let refused = take_all(&mut conn, &[], ceiling).await.expect("take");
+    assert!(matches!(refused, Some((0, wait)) if wait > Duration::from_secs(50)), "the fourth is refused: {refused:?}");
+    let shards: Vec<(Vec<u8>, bool)> =
+        sqlx::query_as("SELECT key, tat > now() FROM abuse_rates WHERE rule = 'sms_per_minute' ORDER BY key")
+            .fetch_all(&db)
+            .await
+            .expect("the shards");
+    assert_eq!(shards, [(b"all:0".to_vec(), true), (b"all:1".to_vec(), true), (b"all:2".to_vec(), true)]);
+}
+
+/// A refused command rolls its writes back, and with them the place it took: a send the
+/// ceiling had room for but another limit refused later leaves the shard free.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_place_taken_by_a_command_that_rolls_back_is_free_again(db: PgPool) {
+    use orchestrator::abuse::rate::{prepare, take_all, Rate, Shared};
+    use orchestrator::abuse::rules::Rule;
+    let ceiling = Shared { rule: Rule::SmsPerMinute, key: b"all", rate: Rate::per(1, Duration::from_secs(60)) };
+    prepare(&db, ceiling).await.expect("the shards");
+    let mut tx = db.begin().await.expect("begin");
+    assert_eq!(take_all(&mut tx, &[], ceiling).await.expect("take"), None);
+    tx.rollback().await.expect("roll back");
+    let mut conn = db.acquire().await.expect("a connection");
+    assert_eq!(take_all(&mut conn, &[], ceiling).await.expect("take"), None, "the place is there again");
 }

@@ -26,6 +26,7 @@ impl EventStore {
         let outcome = append_on(&mut conn, stream, expected, &events).await?;
         drop(conn);
         self.notifier.committed(&self.pool, [(stream.as_str(), Some(outcome.stream_version))]).await;
+        self.notifier.hand_over(Appended::named(stream));
         Ok(outcome)
     }
 
@@ -53,6 +54,9 @@ impl EventStore {
     /// them with [`EventStore::append_in`] committed.
     pub async fn announce(&self, streams: &[&StreamId]) {
         self.notifier.committed(&self.pool, streams.iter().map(|s| (s.as_str(), None))).await;
+        for stream in streams {
+            self.notifier.hand_over(Appended::named(stream));
+        }
     }
 
     /// [`EventStore::announce`] of one stream, naming the version `appended` ends with, and
@@ -62,9 +66,15 @@ impl EventStore {
     pub async fn announce_appended(&self, stream: &StreamId, appended: &[RecordedEvent]) {
         let version = appended.last().map(|e| e.version);
         self.notifier.committed(&self.pool, [(stream.as_str(), version)]).await;
-        if !appended.is_empty() {
-            self.notifier.hand_over(Appended { stream: stream.as_str().to_string(), events: appended.to_vec() });
-        }
+        self.notifier.hand_over(Appended { stream: stream.as_str().to_string(), events: appended.to_vec() });
+    }
+
+    /// Sends one NOTIFY naming `streams` now, unless no listener needs it (one of another
+    /// store's, or one that hears every commit from NOTIFYs: [`EventStore::listener`]); whether
+    /// it was sent. Writers need not call it: every commit is announced after it, in batches.
+    pub async fn notify_listeners(&self, streams: &[&StreamId]) -> Result<bool, StoreError> {
+        let named: Vec<&str> = streams.iter().map(|s| s.as_str()).collect();
+        Ok(super::notify::notify_if_heard(&self.pool, self.notifier.tag(), &named.join(",")).await?)
     }
 
     /// Whether `payload` (of a NOTIFY on [`super::NOTIFY_CHANNEL`]) was sent by this store or a

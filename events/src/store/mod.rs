@@ -2,6 +2,7 @@
 //! `docs/event-store.md`.
 
 mod append;
+mod listen;
 mod notify;
 mod read;
 mod subscribe;
@@ -15,6 +16,7 @@ use crate::error::StoreError;
 use crate::types::{Metadata, RecordedEvent};
 use crate::upcast::Upcasters;
 
+pub use listen::Hears;
 pub use notify::{streams_named, versions_named};
 pub use subscribe::{Subscription, SubscriptionOptions};
 
@@ -22,11 +24,20 @@ pub use subscribe::{Subscription, SubscriptionOptions};
 pub const NOTIFY_CHANNEL: &str = "events";
 
 /// Events one writer of this process committed to one stream, in version order, as it holds
-/// them (positions and transaction ids unknown: 0).
+/// them (positions and transaction ids unknown: 0). Every commit of this process is handed
+/// over so, with or without its events: its NOTIFY may be skipped (notify.rs).
 #[derive(Debug, Clone)]
 pub struct Appended {
     pub stream: String,
+    /// Empty when the writer only said the stream changed: its readers read.
     pub events: Vec<RecordedEvent>,
+}
+
+impl Appended {
+    /// A change to `stream` whose events the writer did not hand over.
+    fn named(stream: &crate::stream_id::StreamId) -> Self {
+        Self { stream: stream.as_str().to_string(), events: Vec::new() }
+    }
 }
 
 /// Handle on the event store; cheap to clone (a pool and a shared upcaster registry).

@@ -18,6 +18,12 @@
 //! [`super::Appended`]) need not read the stream again. The payload starts with the sending
 //! store's tag (`3f2a9c1e|cloud-…@7`): a listener of the same process, which learns of its
 //! commits in process, may pass over its own NOTIFYs ([`super::EventStore::sent_here`]).
+//!
+//! A NOTIFY takes a transaction id. Nobody may need it: the statement sends it only when some
+//! listener connection (listen.rs) other than this store's in-process ones is up, asked of
+//! `pg_stat_activity` in the same statement, after the commit it announces. A listener that
+//! started before that statement is seen; one that starts later reads what it missed after its
+//! LISTEN, as every listener does. So a lone process writes no NOTIFY at all.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,6 +32,7 @@ use std::time::Duration;
 use sqlx::PgPool;
 use tokio::sync::{broadcast, mpsc};
 
+use super::listen::{listener_name, Hears, LISTENER};
 use super::{Appended, NOTIFY_CHANNEL};
 
 /// Shared by the clones of one store; the task ends when the last clone is dropped
@@ -53,6 +60,11 @@ impl Default for Notifier {
 }
 
 impl Notifier {
+    /// The tag naming this store in its NOTIFYs and its in-process listeners.
+    pub(super) fn tag(&self) -> &str {
+        &self.tag
+    }
+
     /// Whether `payload` is a NOTIFY this store sent.
     pub(super) fn sent_here(&self, payload: &str) -> bool {
         sender(payload) == Some(&*self.tag)
@@ -148,13 +160,30 @@ async fn notify(pool: &PgPool, pending: &Mutex<BTreeMap<String, Option<i64>>>, t
         .collect();
     let payloads = payloads(named.iter().map(String::as_str));
     for payload in if payloads.is_empty() { vec![String::new()] } else { payloads } {
-        let payload = format!("{tag}{SENDER}{payload}");
-        if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(NOTIFY_CHANNEL).bind(&payload).execute(pool).await
-        {
+        if let Err(e) = notify_if_heard(pool, tag, &payload).await {
             tracing::warn!(error = %e, "NOTIFY after append failed; subscribers will poll");
         }
     }
 }
+
+/// Sends `named` (streams, comma-separated) from the store tagged `tag`, if a listener other
+/// than the store's in-process ones is up: whether it was sent.
+pub(super) async fn notify_if_heard(pool: &PgPool, tag: &str, named: &str) -> Result<bool, sqlx::Error> {
+    let sent = sqlx::query(NOTIFY_IF_HEARD)
+        .bind(NOTIFY_CHANNEL)
+        .bind(format!("{tag}{SENDER}{named}"))
+        .bind(LISTENER)
+        .bind(listener_name(tag, Hears::OthersOnly))
+        .fetch_optional(pool)
+        .await?;
+    Ok(sent.is_some())
+}
+
+/// NOTIFYs (`$1`, `$2`) when a listener connection of this database (named with the prefix `$3`)
+/// other than this store's in-process ones (named `$4`) is up; otherwise writes nothing.
+const NOTIFY_IF_HEARD: &str = "SELECT pg_notify($1, $2) WHERE EXISTS (
+    SELECT FROM pg_stat_activity
+    WHERE datname = current_database() AND left(application_name, length($3)) = $3 AND application_name <> $4)";
 
 /// The stream ids, comma-separated, in as few payloads under [`MAX_PAYLOAD`] as they fit.
 fn payloads<'a>(streams: impl Iterator<Item = &'a str>) -> Vec<String> {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures::Stream;
 use sqlx::postgres::PgListener;
 
-use super::{EventStore, NOTIFY_CHANNEL};
+use super::{EventStore, Hears, NOTIFY_CHANNEL};
 use crate::error::StoreError;
 use crate::types::{Checkpoint, RecordedEvent};
 
@@ -57,13 +57,8 @@ impl EventStore {
         from: Checkpoint,
         options: SubscriptionOptions,
     ) -> Result<Subscription, StoreError> {
-        let listener = if options.listen {
-            let mut listener = PgListener::connect_with(&self.pool).await?;
-            listener.listen(NOTIFY_CHANNEL).await?;
-            Some(listener)
-        } else {
-            None
-        };
+        let listener =
+            if options.listen { Some(self.listener(NOTIFY_CHANNEL, Hears::Notifications).await?) } else { None };
         Ok(Subscription { store: self.clone(), checkpoint: from, options, listener })
     }
 }

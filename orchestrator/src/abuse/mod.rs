@@ -68,24 +68,27 @@ pub struct AbuseGuard {
     pub limits: Limits,
     pub pow: ProofOfWork,
     trusted_proxies: crate::config::TrustedProxies,
-    /// The GCRA rates' own pool ([`rate`]).
-    rates: sqlx::PgPool,
 }
 
 impl AbuseGuard {
-    pub fn new(config: &AbuseConfig, sandbox_mode: bool, vault: &Vault, db: &sqlx::PgPool) -> Self {
+    pub fn new(config: &AbuseConfig, sandbox_mode: bool, vault: &Vault) -> Self {
         let pow = ProofOfWork::new(
             vault.derived_secret("altcha-signature"),
             vault.derived_secret("altcha-key-signature"),
             config.altcha_max_counter,
             Duration::from_secs(config.altcha_expires_secs.into()),
         );
-        Self {
-            limits: Limits::from_config(config, sandbox_mode),
-            pow,
-            trusted_proxies: config.trusted_proxies.clone(),
-            rates: rate::pool(db),
-        }
+        Self { limits: Limits::from_config(config, sandbox_mode), pow, trusted_proxies: config.trusted_proxies.clone() }
+    }
+
+    /// The portal-wide ceiling, kept in shards ([`rate`]).
+    fn ceiling(&self) -> rate::Shared<'static> {
+        rate::Shared { rule: Rule::SmsPerMinute, key: gate::GLOBAL_KEY, rate: self.limits.global_rate() }
+    }
+
+    /// Writes the ceiling's missing shards, before the first send (see [`rate::prepare`]).
+    pub async fn prepare(&self, db: &sqlx::PgPool) -> Result<(), sqlx::Error> {
+        rate::prepare(db, self.ceiling()).await
     }
 
     /// The proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`).
@@ -167,22 +170,27 @@ impl AbuseGuard {
         }
         // The rates last: a send another limit refused takes no place in them.
         match rates {
-            Some(prefix) => self.take_rates(prefix).await,
+            Some(prefix) => self.take_rates(conn, prefix).await,
             None => Ok(Ok(())),
         }
     }
 
     /// Takes a place in the sent number's prefix and in the portal-wide ceiling, both or
-    /// neither, in one statement. A full prefix is a burst: its refusal opens the prefix's
-    /// breaker ([`AbuseGuard::record`]).
-    async fn take_rates(&self, prefix: Option<Vec<u8>>) -> Result<Result<(), Refusal>, sqlx::Error> {
-        let mut rates = Vec::with_capacity(2);
+    /// neither, in one statement of the command's transaction. A full prefix is a burst: its
+    /// refusal opens the prefix's breaker ([`AbuseGuard::record`]).
+    async fn take_rates(
+        &self,
+        conn: &mut PgConnection,
+        prefix: Option<Vec<u8>>,
+    ) -> Result<Result<(), Refusal>, sqlx::Error> {
+        let mut each = Vec::with_capacity(1);
         if let Some(key) = &prefix {
-            rates.push((Rule::SmsPerPrefix, key.as_slice(), self.limits.prefix_rate()));
+            each.push((Rule::SmsPerPrefix, key.as_slice(), self.limits.prefix_rate()));
         }
-        rates.push((Rule::SmsPerMinute, gate::GLOBAL_KEY, self.limits.global_rate()));
-        let full = rate::take_all(&self.rates, &rates).await?;
-        Ok(match full.map(|(index, wait)| (rates[index].0, wait)) {
+        let ceiling = self.ceiling();
+        let full = rate::take_all(conn, &each, ceiling).await?;
+        let rule_at = |index: usize| each.get(index).map_or(ceiling.rule, |(rule, _, _)| *rule);
+        Ok(match full.map(|(index, wait)| (rule_at(index), wait)) {
             None => Ok(()),
             Some((Rule::SmsPerPrefix, _)) => Err(Refusal {
                 retry_after: Some(self.limits.breaker_cooldown),

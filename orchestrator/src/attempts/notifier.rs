@@ -6,8 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use events::{Appended, EventStore, RecordedEvent};
-use sqlx::PgPool;
+use events::{Appended, EventStore, Hears, RecordedEvent};
 use tokio::sync::{broadcast, watch};
 
 use crate::shutdown::stopped;
@@ -17,16 +16,26 @@ use crate::shutdown::stopped;
 pub enum Change {
     /// A NOTIFY named the stream, with the version committed when its writer said it.
     Named { stream: String, version: Option<i64> },
-    /// This process committed these events to the stream.
+    /// This process committed these events to the stream (none handed over: read it).
     Appended(Arc<Appended>),
+    /// This process's commits came faster than they were passed on, and some were dropped: any
+    /// stream may have changed. (No NOTIFY may follow them: notifications are skipped while
+    /// nobody else listens.)
+    Missed,
 }
 
 impl Change {
-    fn stream(&self) -> &str {
+    /// The stream changed, `None` for any.
+    fn stream(&self) -> Option<&str> {
         match self {
-            Change::Named { stream, .. } => stream,
-            Change::Appended(appended) => &appended.stream,
+            Change::Named { stream, .. } => Some(stream),
+            Change::Appended(appended) => Some(&appended.stream),
+            Change::Missed => None,
         }
+    }
+
+    fn concerns(&self, stream: &str) -> bool {
+        self.stream().is_none_or(|changed| changed == stream)
     }
 }
 
@@ -41,11 +50,12 @@ pub struct Notifier {
 impl Notifier {
     /// Starts listening in the background, reconnecting after a lost connection, and passing
     /// on what `store` commits in this process, until `stop` turns true.
-    pub fn spawn(db: PgPool, store: &EventStore, stop: watch::Receiver<bool>) -> Self {
+    pub fn spawn(store: &EventStore, stop: watch::Receiver<bool>) -> Self {
         let (tx, _) = broadcast::channel(1024);
         let sender = tx.clone();
         let watched = stop.clone();
         let mut here = store.appended_here();
+        let store = store.clone();
         let local = tx.clone();
         let local_stop = stop.clone();
         tokio::spawn(async move {
@@ -58,8 +68,9 @@ impl Notifier {
                         Ok(appended) => {
                             let _ = local.send(Change::Appended(appended));
                         }
-                        // Readers that miss a hand-off read on the NOTIFY that names it.
-                        Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Lagged(_)) => {
+                            let _ = local.send(Change::Missed);
+                        }
                         Err(broadcast::error::RecvError::Closed) => break,
                     },
                 }
@@ -71,7 +82,7 @@ impl Notifier {
             loop {
                 tokio::select! {
                     () = &mut until => break,
-                    result = listen(&db, &sender) => {
+                    result = listen(&store, &sender) => {
                         if let Err(error) = result {
                             tracing::warn!(%error, "event notifications interrupted; reconnecting");
                         }
@@ -101,7 +112,7 @@ impl Notifier {
 pub async fn changed(receiver: &mut broadcast::Receiver<Change>, stream: &str) {
     loop {
         match receiver.recv().await {
-            Ok(change) if change.stream() == stream => return,
+            Ok(change) if change.concerns(stream) => return,
             Ok(_) => continue,
             Err(broadcast::error::RecvError::Lagged(_)) => return,
             Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
@@ -124,7 +135,7 @@ pub enum Next {
 pub async fn next_after(receiver: &mut broadcast::Receiver<Change>, stream: &str, seen: i64) -> Next {
     loop {
         match receiver.recv().await {
-            Ok(change) if change.stream() == stream => match decide(&change, seen) {
+            Ok(change) if change.concerns(stream) => match decide(&change, seen) {
                 Some(next) => return next,
                 None => continue,
             },
@@ -139,7 +150,7 @@ pub async fn next_after(receiver: &mut broadcast::Receiver<Change>, stream: &str
 fn decide(change: &Change, seen: i64) -> Option<Next> {
     match change {
         Change::Named { version: Some(version), .. } if *version <= seen => None,
-        Change::Named { .. } => Some(Next::Read),
+        Change::Named { .. } | Change::Missed => Some(Next::Read),
         Change::Appended(appended) => match (appended.events.first(), appended.events.last()) {
             (_, Some(last)) if last.version <= seen => None,
             (Some(first), _) if first.version == seen + 1 => Some(Next::Events(appended.events.clone())),
@@ -148,8 +159,9 @@ fn decide(change: &Change, seen: i64) -> Option<Next> {
     }
 }
 
-async fn listen(db: &PgPool, sender: &broadcast::Sender<Change>) -> Result<(), sqlx::Error> {
-    let mut listener = crate::listen::own_listener(db, events::NOTIFY_CHANNEL).await?;
+async fn listen(store: &EventStore, sender: &broadcast::Sender<Change>) -> Result<(), sqlx::Error> {
+    // This process's commits come in process (above), so its own NOTIFYs may be skipped.
+    let mut listener = store.listener(events::NOTIFY_CHANNEL, Hears::OthersOnly).await?;
     loop {
         let notification = listener.recv().await?;
         // One NOTIFY may name several streams (the store's after-commit batches). No receivers
@@ -183,6 +195,15 @@ mod tests {
         assert!(matches!(decide(&appended(7..=8), 5), Some(Next::Read)), "version 6 is missing");
         assert!(matches!(decide(&named(None), 9), Some(Next::Read)));
         assert!(matches!(decide(&named(Some(6)), 5), Some(Next::Read)));
+    }
+
+    #[test]
+    fn a_commit_handed_over_without_its_events_or_a_missed_one_is_read() {
+        let named_only = Change::Appended(Arc::new(Appended { stream: "cloud-1".into(), events: Vec::new() }));
+        assert!(matches!(decide(&named_only, 5), Some(Next::Read)));
+        assert!(matches!(decide(&Change::Missed, 5), Some(Next::Read)));
+        assert!(Change::Missed.concerns("cloud-1") && Change::Missed.concerns("download-2"), "any stream");
+        assert!(!named(None).concerns("download-2"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use events::{EventStore, RecordedEvent, StoreError};
+use events::{EventStore, Hears, RecordedEvent, StoreError};
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -320,7 +320,10 @@ impl Runner {
     /// A listener on its own connection (not one of the pool's: a runner holds it for good).
     /// `None` while the database cannot be reached: the poll keeps the runner going.
     async fn listen(&self) -> Option<PgListener> {
-        match crate::listen::own_listener(&self.db, schedule::CHANNEL).await {
+        // A runner that takes this process's hand-offs learns of its plans in process: this
+        // process's writers need send it no NOTIFY.
+        let hears = if self.handoff.is_some() { Hears::OthersOnly } else { Hears::Notifications };
+        match self.store.listener(schedule::CHANNEL, hears).await {
             Ok(listener) => Some(listener),
             Err(error) => {
                 tracing::warn!(runner = %self.config.id, %error, "cannot listen for schedule notifications");

@@ -165,6 +165,7 @@ async fn spawn_with(
     let mut state = app.state;
     let steps = app.registry_steps;
     adjust(&mut state);
+    state.abuse.prepare(&state.db).await.expect("the SMS ceiling's shards");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let handoff = state.handoff.clone();

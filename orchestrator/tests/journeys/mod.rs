@@ -110,10 +110,17 @@ impl Journey {
             Self::Download(_) => {
                 format!("{}{:04}", scenarios::DESKTOP_TWO_PARTNERS_BLOCK, i % scenarios::DESKTOP_BLOCK_SIZE)
             }
-            _ => format!("119{:08}", 80_000_000 + i),
+            // Spread over area codes and number blocks (7-digit prefixes), as a partner's
+            // campaign to its subscribers is: one block would be a burst to one prefix.
+            _ => {
+                format!("{}98{:03}{:04}", AREAS[i % AREAS.len()], (i / AREAS.len()) % 1_000, i / (AREAS.len() * 1_000))
+            }
         }
     }
 }
+
+/// Area codes of the generated activation and cloud phones (none of the sandbox's scenarios).
+const AREAS: [usize; 8] = [11, 21, 31, 41, 51, 61, 71, 81];
 
 /// `11987654321` as a visitor types it: `(11) 98765-4321`.
 fn masked(national: &str) -> String {
