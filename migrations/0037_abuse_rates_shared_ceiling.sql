@@ -1,8 +1,8 @@
 -- Issue 24 and 30: a send takes its rate places in the command's own transaction, not in an
 -- autocommit statement of its own (one transaction id less a send). A row locked there stays
 -- locked until the command commits, so the portal-wide ceiling, which every send in every
--- replica is charged to, is kept in shards: `p_shards` rows of one rule, each holding an equal
--- share of the ceiling. A send takes a place in any shard with room, passing over the shards
+-- replica is charged to, is kept in shards: rows of one rule (`p_shared_keys`), each holding
+-- an equal share of the ceiling. A send takes a place in any shard with room, passing over the shards
 -- other sends hold (SKIP LOCKED), and waits for one only when every shard with room is held.
 -- It is refused only when every shard is full, so the shards together let through exactly what
 -- the one row did, and concurrent sends do not queue behind one another's commits.
@@ -25,19 +25,27 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_now   timestamptz := clock_timestamp();
     v_burst interval := make_interval(secs => p_shared_burst);
-    v_tat   timestamptz;
+    v_full  integer;
+    v_wait  double precision;
     v_key   bytea;
 BEGIN
-    FOR i IN 1 .. coalesce(cardinality(p_rules), 0) LOOP
-        INSERT INTO abuse_rates (rule, key, tat) VALUES (p_rules[i], p_keys[i], v_now)
-        ON CONFLICT (rule, key) DO NOTHING;
-        SELECT r.tat INTO v_tat FROM abuse_rates r
-         WHERE r.rule = p_rules[i] AND r.key = p_keys[i] FOR UPDATE;
-        IF greatest(v_tat, v_now) - v_now > make_interval(secs => p_bursts[i]) THEN
-            RETURN QUERY SELECT i, greatest(EXTRACT(EPOCH FROM v_tat - v_now)::float8 - p_bursts[i], 0.001);
-            RETURN;
-        END IF;
-    END LOOP;
+    -- The rates each taken: rows made where missing, locked in the order given, then checked.
+    INSERT INTO abuse_rates (rule, key, tat)
+    SELECT rated.rule, rated.key, v_now FROM unnest(p_rules, p_keys) AS rated(rule, key)
+    ON CONFLICT (rule, key) DO NOTHING;
+    PERFORM FROM abuse_rates r
+       JOIN unnest(p_rules, p_keys) WITH ORDINALITY AS rated(rule, key, n) ON r.rule = rated.rule AND r.key = rated.key
+     ORDER BY rated.n FOR UPDATE OF r;
+    SELECT rated.n, greatest(EXTRACT(EPOCH FROM r.tat - v_now)::float8 - rated.burst, 0.001) INTO v_full, v_wait
+      FROM abuse_rates r
+      JOIN unnest(p_rules, p_keys, p_bursts) WITH ORDINALITY AS rated(rule, key, burst, n)
+        ON r.rule = rated.rule AND r.key = rated.key
+     WHERE greatest(r.tat, v_now) - v_now > make_interval(secs => rated.burst)
+     ORDER BY rated.n LIMIT 1;
+    IF v_full IS NOT NULL THEN
+        RETURN QUERY SELECT v_full, v_wait;
+        RETURN;
+    END IF;
 
     -- Shards come and go with the purge (a row in the past says what no row says). Only the
     -- missing ones are inserted: an insert that meets a row another send has updated and not
@@ -64,10 +72,9 @@ BEGIN
         RETURN;
     END IF;
 
-    FOR i IN 1 .. coalesce(cardinality(p_rules), 0) LOOP
-        UPDATE abuse_rates r SET tat = greatest(r.tat, v_now) + make_interval(secs => p_intervals[i])
-         WHERE r.rule = p_rules[i] AND r.key = p_keys[i];
-    END LOOP;
+    UPDATE abuse_rates r SET tat = greatest(r.tat, v_now) + make_interval(secs => rated.step)
+      FROM unnest(p_rules, p_keys, p_intervals) AS rated(rule, key, step)
+     WHERE r.rule = rated.rule AND r.key = rated.key;
     UPDATE abuse_rates r SET tat = greatest(r.tat, v_now) + make_interval(secs => p_shared_interval)
      WHERE r.rule = p_shared_rule AND r.key = v_key;
     RETURN QUERY SELECT NULL::integer, NULL::float8;
