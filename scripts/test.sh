@@ -73,6 +73,7 @@ if [ -f tests/package.json ]; then
   SANDBOX_MODE=true DATABASE_URL="$E2E_TINY_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_TINY_PORT" \
     SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
     RUNNER_CONCURRENCY=1 ADMISSION_SIGNALS=slots ADMISSION_MAX_SLOTS_BUSY_PERCENT=100 ADMISSION_RETRY_AFTER_SECS=1 \
+    UPSTREAM_TIMEOUT_SECS=90 \
     ./target/debug/orchestrator serve >"$ROOT/target/e2e-tiny-portal.log" 2>&1 &
   PIDS+=($!)
   wait_for "http://127.0.0.1:$E2E_TINY_PORT/readyz" 60 || die "the tiny portal did not start"

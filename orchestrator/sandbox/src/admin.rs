@@ -20,6 +20,7 @@ pub fn routes() -> Router<SandboxState> {
     Router::new()
         .route("/clock", get(clock).post(advance_clock))
         .route("/faults", get(list_faults).post(add_fault).delete(clear_faults))
+        .route("/faults/release", axum::routing::post(release))
         .route("/calls", get(calls).delete(clear_calls))
         .route("/subscriptions", get(subscriptions))
         .route("/endpoints", get(endpoints))
@@ -29,6 +30,12 @@ pub fn routes() -> Router<SandboxState> {
 /// Everything back to its seeded state, so a run (a soak, a browser suite) starts clean.
 async fn reset(State(state): State<SandboxState>) -> StatusCode {
     state.reset();
+    StatusCode::NO_CONTENT
+}
+
+/// Ends the latency of every call waiting one out now (204): they go on at once.
+async fn release(State(state): State<SandboxState>) -> StatusCode {
+    state.release();
     StatusCode::NO_CONTENT
 }
 

@@ -80,7 +80,7 @@ async fn intercept(state: SandboxState, endpoint: &'static str, request: Request
             if slow_work(fault) {
                 work_latency = StdDuration::from_millis(fault.latency_ms);
             } else {
-                tokio::time::sleep(StdDuration::from_millis(fault.latency_ms)).await;
+                state.latency(StdDuration::from_millis(fault.latency_ms)).await;
             }
         }
         if let (Phase::Before, Some(effect)) = (fault.phase, &fault.effect) {
@@ -153,7 +153,7 @@ async fn idempotent(
         // If the work itself fails, the slot must not stay "in flight" forever.
         let guard = InFlightGuard { state, slot: Some(slot) };
         if !latency.is_zero() {
-            tokio::time::sleep(latency).await;
+            guard.state.latency(latency).await;
         }
         let response = next.run(Request::from_parts(parts, Body::from(body.clone()))).await;
         let status = response.status();

@@ -31,6 +31,8 @@ struct Inner {
     clock_offset_ms: AtomicI64,
     world: Mutex<World>,
     admin: Mutex<AdminBook>,
+    /// Ends every fault latency being waited out (`POST /admin/faults/release`).
+    released: tokio::sync::Notify,
 }
 
 /// Everything the upstreams remember.
@@ -58,6 +60,7 @@ impl SandboxState {
                 clock_offset_ms: AtomicI64::new(0),
                 world: Mutex::new(World::seeded(config.seed)),
                 admin: Mutex::new(admin_book(config.seed)),
+                released: tokio::sync::Notify::new(),
             }),
         }
     }
@@ -78,6 +81,22 @@ impl SandboxState {
     pub fn advance(&self, by: Duration) -> DateTime<Utc> {
         self.inner.clock_offset_ms.fetch_add(by.num_milliseconds(), Ordering::SeqCst);
         self.now()
+    }
+
+    /// Waits out a fault's latency, or until a test releases the calls held
+    /// ([`SandboxState::release`]): a test that needs a call in flight holds it for as long as
+    /// it needs, not for a time it guesses.
+    pub async fn latency(&self, latency: std::time::Duration) {
+        let released = self.inner.released.notified();
+        tokio::select! {
+            () = tokio::time::sleep(latency) => {}
+            () = released => {}
+        }
+    }
+
+    /// Ends the latency of every call waiting one out now.
+    pub fn release(&self) {
+        self.inner.released.notify_waiters();
     }
 
     pub fn with<R>(&self, f: impl FnOnce(&mut World) -> R) -> R {

@@ -115,6 +115,30 @@ async fn latency_then_custom_body_and_clearing() {
     assert_eq!((status, body["error"]["code"].as_str()), (StatusCode::BAD_REQUEST, Some("INVALID_FAULT")));
 }
 
+/// A test that needs a call in flight (the waiting line's browser test holds the portal's only
+/// runner slot with one) holds it until it says so, not for a time it guesses.
+#[tokio::test]
+async fn a_call_held_by_its_latency_goes_on_when_the_test_releases_it() {
+    let sandbox = Sandbox::start().await;
+    sandbox.fault(json!({ "endpoint": "cloud.*", "latency_ms": 60000, "times": 1 })).await;
+    // Unreleased, the call would take its whole minute: half of it is the bound.
+    let held = tokio::time::timeout(Duration::from_secs(30), check_phone(&sandbox));
+    let (answered, released) = tokio::join!(held, async {
+        // Released once the call is in, as the browser test does.
+        loop {
+            let calls: Value = sandbox.get("/admin/calls").send().await.unwrap().json().await.unwrap();
+            if calls.as_array().unwrap().iter().any(|call| call["outcome"] == "pending") {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        sandbox.post("/admin/faults/release").send().await.unwrap().status()
+    });
+    assert_eq!(released, StatusCode::NO_CONTENT);
+    let answered = answered.expect("answered once released, not after the latency").unwrap();
+    assert_eq!(answered.status(), StatusCode::OK, "the contract ran");
+}
+
 #[tokio::test]
 async fn a_time_out_holds_the_answer_after_the_contract_ran() {
     let sandbox = Sandbox::start().await;

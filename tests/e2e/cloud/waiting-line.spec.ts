@@ -1,8 +1,9 @@
 // Issue 30: past capacity a new attempt waits in a line the visitor can see. The portal of this
 // test has a tiny capacity (scripts/test.sh: one runner slot, ADMISSION_SIGNALS=slots at 100 %,
-// Retry-After 1 s) and a sandbox of its own, so its one slow upstream call holds the only slot.
-// The start is answered 503: the page shows the calm panel with a countdown, no error, keeps
-// what was typed, tries again by itself and gets in once the slot is free.
+// Retry-After 1 s) and a sandbox of its own, so its one held upstream call holds the only slot,
+// for as long as the test needs (the sandbox lets the call go on when the test says so). The
+// start is answered 503: the page shows the calm panel with a countdown, no error, keeps what
+// was typed, tries again by itself and gets in once the slot is free.
 
 import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { expect, test } from '../fixtures';
@@ -21,11 +22,12 @@ async function callInFlight(request: APIRequestContext): Promise<boolean> {
   return calls.some((call) => call.outcome === 'pending');
 }
 
-/** A cloud visitor whose code's step holds the tiny portal's only slot for 12 s. */
+/** A cloud visitor whose code's step holds the tiny portal's only slot until `freeTheSlot`. */
 async function fillTheOnlySlot(context: BrowserContext, request: APIRequestContext): Promise<void> {
-  // The next upstream call of the tiny portal takes 12 s (under its 15 s upstream time-out).
+  // The next upstream call of the tiny portal is held until the test releases it (at most a
+  // minute, under the tiny portal's 90 s upstream time-out).
   const fault = await request.post(`${TINY_SANDBOX_URL}/admin/faults`, {
-    data: { endpoint: '*', latency_ms: 12000, times: 1 },
+    data: { endpoint: '*', latency_ms: 60000, times: 1 },
   });
   expect(fault.status()).toBe(201);
   const first = await context.newPage();
@@ -33,6 +35,11 @@ async function fillTheOnlySlot(context: BrowserContext, request: APIRequestConte
   await first.locator('html[data-interactive]').waitFor({ state: 'attached' });
   await fillForm1(first, freshPhone().typed, freshSerial('FILA'));
   await expect.poll(() => callInFlight(request), { timeout: 10_000 }).toBe(true);
+}
+
+/** The held call goes on, and the slot frees once its step is done. */
+async function freeTheSlot(request: APIRequestContext): Promise<void> {
+  expect((await request.post(`${TINY_SANDBOX_URL}/admin/faults/release`)).status()).toBe(204);
 }
 
 test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, request }) => {
@@ -59,7 +66,8 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
   await expect(page.getByLabel('Celular', { exact: true })).toHaveValue(phone.typed);
   await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue(serial);
 
-  // The slow call ends, the slot frees, the page's next try is admitted and the code is sent.
+  // The held call goes on, the slot frees, the page's next try is admitted and the code is sent.
+  await freeTheSlot(request);
   await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
   await expect(line).toHaveCount(0);
   await expect
@@ -76,18 +84,14 @@ test('a download visitor who presses Continuar while in line gets the code once 
 }) => {
   test.setTimeout(120_000);
   expect(TINY_URL && TINY_SANDBOX_URL, 'E2E_TINY_URL and E2E_TINY_SANDBOX_URL (scripts/test.sh starts them)').toBeTruthy();
-  // The first visitor in a browser context of their own: this page's clock is the test's.
+  // The first visitor in a browser context of their own.
   const others = await browser.newContext();
   await fillTheOnlySlot(others, request);
 
-  // The download page starts its attempt on arrival: refused at the door (the slot is held for
-  // 12 s from the call's start), it waits in line. Once the page is up its clock stands still,
-  // so its next try waits until the test lets time run: the visitor stays in line for as long
-  // as the test needs, however slow the machine.
-  await page.clock.install();
+  // The download page starts its attempt on arrival: refused at the door while the slot is
+  // held, it waits in line, trying again by itself, for as long as the test holds the slot.
   const f = downloadPage(page);
   await page.goto(`${TINY_URL}/av-desktop/download/win_pc`);
-  await page.clock.pauseAt(new Date(Date.now() + 100));
   const line = page.getByRole('status').filter({ hasText: QUEUE });
   await expect(line).toBeVisible();
 
@@ -99,10 +103,9 @@ test('a download visitor who presses Continuar while in line gets the code once 
   await expect(page.getByRole('button', { name: 'Aguardando sua vez…' })).toBeDisabled();
   await expect(page.getByRole('alert')).toHaveCount(0);
 
-  // The slow call ends and the slot frees; time runs again: the page's next try is admitted
-  // and the phone goes by itself.
-  await expect.poll(() => callInFlight(request), { timeout: 30_000 }).toBe(false);
-  await page.clock.resume();
+  // The held call goes on and the slot frees: the page's next try is admitted and the phone
+  // goes by itself.
+  await freeTheSlot(request);
   await expect(f.code).toBeVisible({ timeout: 40_000 });
   await expect(page.getByText(`Enviamos um código de 6 dígitos por SMS para ${phone.masked}.`)).toBeVisible();
   await expect(line).toHaveCount(0);
