@@ -38,8 +38,8 @@ impl Rate {
     /// How many shards the rate is kept in: at most [`MOST_SHARDS`], none with less than a whole
     /// place, and a number that divides the limit where one of at least half the most does (the
     /// default 12,000 a minute: 16 shards of 750; 300: 15 of 20), so that the shards let
-    /// through at once exactly the limit. Otherwise that is the limit rounded down to a multiple of the shards (the rate
-    /// over time is the same).
+    /// through at once exactly the limit. Otherwise they let through the limit rounded down to
+    /// a multiple of the shards at once, and the same rate over time.
     pub fn shards(&self) -> u32 {
         let places = self.places();
         let most = places.min(MOST_SHARDS);
