@@ -59,7 +59,9 @@ for (const width of [375, 1280]) {
       test(`${path}`, async ({ page }, testInfo) => {
         const response = await page.goto(path);
         expect(response?.status(), 'HTTP status').toBe(path === NOT_FOUND ? 404 : 200);
-        await page.waitForLoadState('networkidle');
+        // Not 'networkidle': the chat page's frame of the chatbot kept it from ever coming on a
+        // busy CI machine (30 s, every request answered). What the shot needs is waited for below.
+        await page.waitForLoadState('load');
         await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
         await page.evaluate(() => document.fonts.ready);
         // The site's own typeface (src/typeface.ts, loaded after the first paint) is the one in use, not a system font.
