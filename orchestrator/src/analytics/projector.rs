@@ -1,5 +1,6 @@
 //! The server's task that keeps the funnel projection current (what `replay project --follow`
-//! does): a page at a time, every quarter second while events come, every second when idle. Several replicas may run it: the
+//! does): a page at a time, every quarter second while events come, every second when idle.
+//! Several replicas may run it: the
 //! checkpoint's row lock lets one write at a time, and a loser only drops its cache.
 
 use events::funnel::projection::{Projector, Step, LIVE};
