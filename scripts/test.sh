@@ -35,13 +35,19 @@ say "rust: cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-say "rust: cargo test (DATABASE_URL's server, a fresh database per test)"
-cargo test --workspace --locked
+say "rust: the tests (DATABASE_URL's server, a fresh database per test)"
+if cargo nextest --version >/dev/null 2>&1; then
+  # Side by side (.config/nextest.toml): the machine's cargo-nextest, when it has one.
+  cargo nextest run --workspace --locked --profile ci
+  cargo test --workspace --locked --doc
+else
+  cargo test --workspace --locked
+fi
 
 if [ -f tests/package.json ]; then
   say "browser tests: orchestrator + sandbox on loopback, headless Chromium"
   npm_install "$ROOT/tests"
-  # cargo test built the binary already (integration tests need it); a separate
+  # The tests' build made the binaries already (integration tests need them); a separate
   # `cargo build` would unify features differently and compile everything again.
   [ -x target/debug/orchestrator ] && [ -x target/debug/sandbox ] && [ -x target/debug/replay ] \
     || cargo build --locked -p orchestrator -p sandbox -p replay
@@ -61,7 +67,8 @@ if [ -f tests/package.json ]; then
   PIDS+=($!)
   wait_for "http://127.0.0.1:$E2E_PORT/readyz" 60 && kill -0 "${PIDS[-1]}" 2>/dev/null \
     || die "the portal did not start (target/e2e-portal.log)"
-  # A second portal with a tiny capacity (one runner slot; a new attempt waits while it is busy)
+  # A second portal with a tiny capacity (one runner slot; a new attempt waits while it is busy,
+  # and its waiting line lets one in at a time)
   # and a sandbox and database of its own, for the waiting line's test (e2e/cloud/waiting-line.spec.ts).
   E2E_TINY_DATABASE_URL="$(fresh_database exa_e2e_tiny)"
   E2E_TINY_SANDBOX_PORT="$(free_port $((E2E_PORT + 10)))"
@@ -72,7 +79,7 @@ if [ -f tests/package.json ]; then
   E2E_TINY_PORT="$(free_port $((E2E_TINY_SANDBOX_PORT + 1)))"
   SANDBOX_MODE=true DATABASE_URL="$E2E_TINY_DATABASE_URL" BIND_ADDR="127.0.0.1:$E2E_TINY_PORT" \
     SANDBOX_URL="http://127.0.0.1:$E2E_TINY_SANDBOX_PORT" WEB_DIST="$ROOT/web/dist" \
-    RUNNER_CONCURRENCY=1 ADMISSION_SIGNALS=slots ADMISSION_MAX_SLOTS_BUSY_PERCENT=100 ADMISSION_RETRY_AFTER_SECS=1 \
+    RUNNER_CONCURRENCY=1 ADMISSION_SIGNALS=slots ADMISSION_MAX_SLOTS_BUSY_PERCENT=100 ADMISSION_RETRY_AFTER_SECS=1 ADMISSION_LINE_WINDOW=1 \
     UPSTREAM_TIMEOUT_SECS=90 \
     ./target/debug/orchestrator serve >"$ROOT/target/e2e-tiny-portal.log" 2>&1 &
   PIDS+=($!)
@@ -90,7 +97,7 @@ if [ -f tests/package.json ]; then
   say "production pieces (docs/operations.md): nginx and a browser over https, Prometheus, pgBackRest, a failover"
   bash tests/ops/run.sh
   bash tests/ops/pgbackrest.sh
-  # cargo test built the failover visitors with the other examples; built here only if not.
+  # The tests' build made the failover visitors with the other examples; built here only if not.
   [ -x target/debug/examples/failover_visitors ] || cargo build --locked -p orchestrator --example failover_visitors
   bash tests/ops/failover.sh
 fi

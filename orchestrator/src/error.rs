@@ -54,7 +54,7 @@ pub enum ApiError {
     #[error("body refused: {0}")]
     Body(StatusCode, &'static str),
     /// Admission control refused a new attempt: the portal is past capacity (issue 30).
-    #[error("past capacity ({})", .0.signal.name())]
+    #[error("past capacity ({})", .0.by)]
     Busy(crate::admission::Busy),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
@@ -125,9 +125,27 @@ impl ApiError {
 
 /// A 503 the visitor is asked to wait out, with `Retry-After`.
 fn unavailable(message: &str, retry_after_secs: u64) -> Response {
-    let mut response =
-        (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "message": message, "field": null }))).into_response();
+    unavailable_with(json!({ "message": message, "field": null }), retry_after_secs)
+}
+
+fn unavailable_with(body: serde_json::Value, retry_after_secs: u64) -> Response {
+    let mut response = (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
     response.headers_mut().insert(axum::http::header::RETRY_AFTER, retry_after_secs.max(1).into());
+    response
+}
+
+/// A start refused past capacity: the 503 with, when the visitor has a place in the waiting
+/// line, how many are ahead (`ahead`) and the ticket's cookie.
+fn in_line(busy: &crate::admission::Busy) -> Response {
+    let mut body = json!({ "message": crate::texts::PAST_CAPACITY, "field": null });
+    if let Some(ahead) = busy.ahead {
+        body["ahead"] = ahead.into();
+    }
+    let mut response = unavailable_with(body, busy.retry_after.as_secs());
+    if let Some(ticket) = &busy.ticket {
+        let (name, value) = crate::admission::tickets::set_cookie(&ticket.token, ticket.lifetime);
+        response.headers_mut().append(name, value);
+    }
     response
 }
 
@@ -181,7 +199,7 @@ impl IntoResponse for ApiError {
             ApiError::TooManyStreams => {
                 (StatusCode::TOO_MANY_REQUESTS, json!({ "message": crate::texts::TOO_MANY_STREAMS }))
             }
-            ApiError::Busy(busy) => return unavailable(crate::texts::PAST_CAPACITY, busy.retry_after.as_secs()),
+            ApiError::Busy(busy) => return in_line(busy),
             ApiError::TimedOut => (StatusCode::SERVICE_UNAVAILABLE, json!({ "message": crate::texts::TIMED_OUT })),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, json!({ "message": crate::texts::CHANGED_MEANWHILE })),
             ApiError::Database(_) | ApiError::Internal(_) => {

@@ -101,6 +101,8 @@ pub struct Metrics {
     admission_enabled: Family<SignalLabel, Gauge>,
     admission_value: Family<SignalLabel, FloatGauge>,
     admission_refusals: Family<SignalLabel, Counter>,
+    admission_line_waiting: Gauge,
+    admission_line_pace: FloatGauge,
     staff_sign_in_refusals: Family<ReasonLabel, Counter>,
 }
 
@@ -205,8 +207,20 @@ impl Metrics {
         let admission_refusals = Family::<SignalLabel, Counter>::default();
         registry.register(
             "admission_refusals",
-            "New attempts refused past capacity (503), by the signal past its threshold",
+            "New attempts refused past capacity (503), by the signal past its threshold, or `line` (others ahead)",
             admission_refusals.clone(),
+        );
+        let admission_line_waiting = Gauge::default();
+        registry.register(
+            "admission_line_waiting",
+            "Tickets in the waiting line, head to tail (those who left count until they expire)",
+            admission_line_waiting.clone(),
+        );
+        let admission_line_pace = FloatGauge::default();
+        registry.register(
+            "admission_line_advance_per_second",
+            "Places the waiting line's head moved on per second over the last 5 s",
+            admission_line_pace.clone(),
         );
         let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
         registry.register(
@@ -235,6 +249,8 @@ impl Metrics {
             admission_enabled,
             admission_value,
             admission_refusals,
+            admission_line_waiting,
+            admission_line_pace,
             staff_sign_in_refusals,
         }
     }
@@ -253,6 +269,13 @@ impl Metrics {
             self.admission_enabled.get_or_create(&label).set(i64::from(thresholds.enabled.contains(&signal)));
             drop(self.admission_refusals.get_or_create(&label));
         }
+        drop(self.admission_refusals.get_or_create(&SignalLabel { signal: crate::admission::BY_LINE.into() }));
+    }
+
+    /// The waiting line as last seen (read at each scrape).
+    pub fn admission_line(&self, view: &crate::admission::line::LineView) {
+        self.admission_line_waiting.set(i64::try_from(view.waiting()).unwrap_or(i64::MAX));
+        self.admission_line_pace.set(view.advance_per_sec);
     }
 
     /// The signals as last measured (read at each scrape).

@@ -1,16 +1,23 @@
 //! Admission control at the door (issue 30): the portal measures how busy it is live (runner
 //! lag, steps in flight against the runners' slots, database pool waits) and, past capacity,
 //! refuses a *new* attempt at once with 503 and `Retry-After`, so the attempts already started
-//! keep their pace. Commands and steps of started attempts never pass through here.
+//! keep their pace. Commands and steps of started attempts never pass through here. Refused
+//! visitors wait in one line across replicas, first come, first in ([`line`], [`tickets`]).
 
+pub mod line;
 pub mod sampler;
 pub mod signal;
+pub mod tickets;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::future::Future;
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::PgPool;
+
 use crate::config::AdmissionConfig;
+use line::{LineSettings, LineView, Newcomer};
 pub use signal::{Reading, Signal, Thresholds};
 
 /// The live load of one process: what the runners and the sampler write, what the door reads.
@@ -76,18 +83,70 @@ fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// A new attempt refused at the door: the signal past its threshold and when to try again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Busy {
-    pub signal: Signal,
-    pub retry_after: Duration,
+/// The line as this process's sampler last saw it (see [`LineView`]).
+#[derive(Debug, Default)]
+pub struct Line {
+    head: AtomicI64,
+    tail: AtomicI64,
+    advance_milli_per_sec: AtomicU64,
 }
 
-/// The door: thresholds from the configuration over this process's [`Load`].
+impl Line {
+    pub fn set(&self, view: &LineView) {
+        self.head.store(view.head, Ordering::Relaxed);
+        self.tail.store(view.tail, Ordering::Relaxed);
+        let milli = (view.advance_per_sec.max(0.0) * 1000.0).round() as u64;
+        self.advance_milli_per_sec.store(milli, Ordering::Relaxed);
+    }
+
+    pub fn view(&self) -> LineView {
+        LineView {
+            head: self.head.load(Ordering::Relaxed),
+            tail: self.tail.load(Ordering::Relaxed),
+            advance_per_sec: self.advance_milli_per_sec.load(Ordering::Relaxed) as f64 / 1000.0,
+        }
+    }
+}
+
+/// A ticket to carry in the visitor's cookie.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ticket {
+    pub token: String,
+    pub lifetime: Duration,
+}
+
+/// A new attempt refused at the door, and when to try again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Busy {
+    /// What refused it: the signal past its threshold, or `line` (the door is open and others
+    /// are ahead).
+    pub by: &'static str,
+    pub retry_after: Duration,
+    /// How many are ahead in line, when the visitor holds a ticket.
+    pub ahead: Option<u64>,
+    /// The visitor's ticket, new or kept.
+    pub ticket: Option<Ticket>,
+}
+
+/// A start let in: the ticket it held, to take out of the line once the attempt exists.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Entry {
+    pub ticket: Option<String>,
+}
+
+/// What refuses a start when the door is open and others wait ahead.
+pub const BY_LINE: &str = "line";
+/// How long the line's statements may take before the door answers without it: the line is
+/// fairness, and a refusal must stay fast.
+const LINE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// The door: thresholds from the configuration over this process's [`Load`], and the line.
 #[derive(Debug)]
 pub struct Admission {
     pub thresholds: Thresholds,
     pub load: Arc<Load>,
+    pub line: Arc<Line>,
+    pub line_settings: LineSettings,
     pub sample_every: Duration,
     retry_after: Duration,
 }
@@ -105,16 +164,98 @@ impl Admission {
                 standing: Duration::from_millis(config.admission_standing_ms),
             },
             load: Arc::new(Load::default()),
+            line: Arc::new(Line::default()),
+            line_settings: LineSettings {
+                window: config.admission_line_window,
+                max: config.admission_line_max,
+                still_wait: Duration::from_secs(config.admission_retry_after_secs),
+            },
             sample_every: Duration::from_millis(config.admission_sample_ms),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
 
-    /// Whether a new attempt may start now: atomics only, so a refusal costs no database work.
-    pub fn admit(&self) -> Result<(), Busy> {
-        match signal::past_capacity(&self.load.reading(), &self.thresholds) {
-            None => Ok(()),
-            Some(signal) => Err(Busy { signal, retry_after: self.retry_after }),
+    /// The signal that shuts the door now, if any: atomics only.
+    pub fn shut_by(&self) -> Option<Signal> {
+        signal::past_capacity(&self.load.reading(), &self.thresholds)
+    }
+
+    /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie).
+    /// With the door open and nobody waiting it asks nothing of the database. Refused, the
+    /// visitor gets a place in the line, or keeps theirs, and is told how many are ahead.
+    pub async fn enter(&self, db: &PgPool, ticket: Option<String>) -> Result<Entry, Busy> {
+        let shut = self.shut_by();
+        let open = shut.is_none();
+        let by = shut.map_or(BY_LINE, Signal::name);
+        // The database is what is short: the line, which writes to it, is not asked.
+        if shut == Some(Signal::Pool) {
+            return Err(self.refused(by));
+        }
+        let view = self.line.view();
+        let settings = &self.line_settings;
+        if let Some(token) = ticket {
+            let near = line::ticket_lifetime(line::HEAD_WAIT);
+            let far = line::ticket_lifetime(line::MAX_WAIT);
+            let visit = tickets::visit(db, &token, view.head, settings.window, near, far);
+            match on_time(visit).await {
+                Some(Some(place)) => {
+                    let ahead = view.ahead_of(place);
+                    if line::goes_in(open, ahead, settings) {
+                        return Ok(Entry { ticket: Some(token) });
+                    }
+                    return Err(self.in_line(by, ahead, &view, token));
+                }
+                // No longer in line (it expired): as anyone new.
+                Some(None) => {}
+                None => return if open { Ok(Entry::default()) } else { Err(self.refused(by)) },
+            }
+        }
+        match line::newcomer(open, &view, settings) {
+            Newcomer::Enter => Ok(Entry::default()),
+            Newcomer::Full => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
+            Newcomer::Join => {
+                let token = crate::token::hex();
+                match on_time(tickets::join(db, &token, line::ticket_lifetime(line::MAX_WAIT))).await {
+                    Some(place) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
+                    None => Err(self.refused(by)),
+                }
+            }
+        }
+    }
+
+    /// A refusal with no place in line (the line could not be asked).
+    fn refused(&self, by: &'static str) -> Busy {
+        Busy { by, retry_after: self.retry_after, ahead: None, ticket: None }
+    }
+
+    fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, token: String) -> Busy {
+        Busy {
+            by,
+            retry_after: line::wait(ahead, view, &self.line_settings),
+            ahead: Some(ahead),
+            ticket: Some(Ticket { token, lifetime: line::ticket_lifetime(line::MAX_WAIT) }),
+        }
+    }
+
+    /// Takes the ticket of a start that went in out of the line.
+    pub async fn went_in(&self, db: &PgPool, entry: &Entry) {
+        if let Some(token) = &entry.ticket {
+            on_time(tickets::leave(db, token)).await;
+        }
+    }
+}
+
+/// A statement of the line, given up after [`LINE_TIMEOUT`] or on an error (logged).
+async fn on_time<T>(work: impl Future<Output = Result<T, sqlx::Error>>) -> Option<T> {
+    match tokio::time::timeout(LINE_TIMEOUT, work).await {
+        Ok(Ok(value)) => Some(value),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "the waiting line could not be read; the door answers without it");
+            None
+        }
+        Err(_) => {
+            tracing::warn!("the waiting line did not answer in time; the door answers without it");
+            None
         }
     }
 }

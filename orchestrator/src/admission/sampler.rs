@@ -2,8 +2,10 @@
 //! pooled connection takes to get (the pool wait every request meets), and on it the age of
 //! the oldest due step no runner holds (every replica's runners, so the lag is portal-wide).
 //! It also keeps how long each has stood past its threshold ([`PastSince`]), and logs the
-//! door closing and opening with the reading that closed it.
+//! door closing and opening with the reading that closed it. On the same connection it reads
+//! the waiting line (its head, tail and pace) and purges the tickets nobody carries any more.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,26 +14,48 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::signal::{past_capacity, PastSince, Signal, Thresholds};
-use super::{Admission, Load};
+use super::{line, tickets, Admission, Line, Load};
+
+/// Over how long the line's pace is measured.
+const PACE_OVER: Duration = Duration::from_secs(5);
 
 /// The oldest due step nobody holds, in seconds (0 when none is late).
 const LAG_SQL: &str = "SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 0)::float8 FROM due_steps
                         WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
 /// One measurement: the pool wait (a time-out is a wait at least that long) and, when a
-/// connection came, the lag.
-pub async fn sample(db: &PgPool) -> (Duration, Result<Duration, sqlx::Error>) {
+/// connection came, the lag and the line's head and tail.
+pub async fn sample(db: &PgPool) -> (Duration, Result<(Duration, (i64, i64)), sqlx::Error>) {
     let asked = Instant::now();
     let acquired = db.acquire().await;
     let pool_wait = asked.elapsed();
-    let lag = match acquired {
-        Ok(mut conn) => sqlx::query_scalar::<_, f64>(LAG_SQL)
-            .fetch_one(&mut *conn)
-            .await
-            .map(|seconds| Duration::from_secs_f64(seconds.max(0.0))),
+    let measured = match acquired {
+        Ok(mut conn) => measure(&mut conn).await,
         Err(error) => Err(error),
     };
-    (pool_wait, lag)
+    (pool_wait, measured)
+}
+
+async fn measure(conn: &mut sqlx::PgConnection) -> Result<(Duration, (i64, i64)), sqlx::Error> {
+    let lag = sqlx::query_scalar::<_, f64>(LAG_SQL).fetch_one(&mut *conn).await?;
+    tickets::purge_expired(&mut *conn).await?;
+    let ends = tickets::look(&mut *conn).await?;
+    Ok((Duration::from_secs_f64(lag.max(0.0)), ends))
+}
+
+/// The line's head over the last [`PACE_OVER`], for its pace.
+#[derive(Default)]
+struct Pace(VecDeque<(Instant, i64)>);
+
+impl Pace {
+    fn observe(&mut self, at: Instant, head: i64) -> f64 {
+        self.0.push_back((at, head));
+        while self.0.front().is_some_and(|(then, _)| at.saturating_duration_since(*then) > PACE_OVER) {
+            self.0.pop_front();
+        }
+        let Some(&(first_at, first)) = self.0.front() else { return 0.0 };
+        line::advance_per_sec((Duration::ZERO, first), (at.saturating_duration_since(first_at), head))
+    }
 }
 
 /// What the sampler keeps between samples.
@@ -71,6 +95,8 @@ impl Door {
 /// Samples every `admission.sample_every` until `stop` turns true.
 pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     let every = admission.sample_every;
+    let line = admission.line.clone();
+    let mut pace = Pace::default();
     let mut door = Door {
         load: admission.load.clone(),
         thresholds: admission.thresholds.clone(),
@@ -83,11 +109,17 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
         tokio::pin!(until);
         loop {
             let started = Instant::now();
-            let (pool_wait, lag) = sample(&db).await;
-            let lag = lag.unwrap_or_else(|error| {
-                tracing::warn!(%error, "measuring the runner lag failed; the last one stands");
-                door.load.reading().lag
-            });
+            let (pool_wait, measured) = sample(&db).await;
+            let lag = match measured {
+                Ok((lag, ends)) => {
+                    publish_line(&line, &mut pace, ends);
+                    lag
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "measuring the runner lag failed; the last one stands");
+                    door.load.reading().lag
+                }
+            };
             door.measured(lag, pool_wait, started, Instant::now());
             tokio::select! {
                 () = &mut until => break,
@@ -95,4 +127,9 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
             }
         }
     })
+}
+
+fn publish_line(line: &Line, pace: &mut Pace, ends: (i64, i64)) {
+    let advance = pace.observe(Instant::now(), ends.0);
+    line.set(&tickets::view(ends, advance));
 }

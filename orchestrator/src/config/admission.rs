@@ -12,6 +12,12 @@ pub const DEFAULT_ADMISSION_MAX_POOL_WAIT_MS: u64 = 250;
 pub const DEFAULT_ADMISSION_SAMPLE_MS: u64 = 200;
 pub const DEFAULT_ADMISSION_STANDING_MS: u64 = 1_000;
 pub const DEFAULT_ADMISSION_RETRY_AFTER_SECS: u64 = 5;
+/// How many at the head of the waiting line go in at once while the door is open: a few
+/// seconds' worth of starts at the measured capacity (docs/throughput.md, "The waiting line").
+pub const DEFAULT_ADMISSION_LINE_WINDOW: u64 = 50;
+/// The most tickets in line (about 100 bytes each): a refused visitor past it gets no place
+/// and tries again later, so anonymous tries cannot grow the table without bound.
+pub const DEFAULT_ADMISSION_LINE_MAX: u64 = 100_000;
 /// Connections in the pool. Issue 30 measured 10 running out under a partner's burst (500s
 /// after 20 s waiting); the load benchmark's earlier figures ran with 32 without the pool being
 /// the limit. 24 sits between; re-measuring it on a quiet machine is left open
@@ -46,6 +52,13 @@ pub struct AdmissionConfig {
     /// The `Retry-After` of a refused start, in seconds (the page adds jitter).
     #[arg(long, env = "ADMISSION_RETRY_AFTER_SECS", default_value_t = DEFAULT_ADMISSION_RETRY_AFTER_SECS, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub admission_retry_after_secs: u64,
+    /// How many at the head of the waiting line go in at once while the door is open (first
+    /// come, first in across replicas; 1 lets them in strictly one by one).
+    #[arg(long, env = "ADMISSION_LINE_WINDOW", default_value_t = DEFAULT_ADMISSION_LINE_WINDOW, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub admission_line_window: u64,
+    /// The most visitors in the waiting line; past it a refused start gets no place in it.
+    #[arg(long, env = "ADMISSION_LINE_MAX", default_value_t = DEFAULT_ADMISSION_LINE_MAX, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub admission_line_max: u64,
     /// How long a request waits for a database connection before it is answered 503.
     #[arg(long, env = "DATABASE_ACQUIRE_TIMEOUT_MS", default_value_t = DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS, value_parser = clap::value_parser!(u64).range(100..=60_000))]
     pub database_acquire_timeout_ms: u64,
@@ -61,6 +74,8 @@ impl Default for AdmissionConfig {
             admission_sample_ms: DEFAULT_ADMISSION_SAMPLE_MS,
             admission_standing_ms: DEFAULT_ADMISSION_STANDING_MS,
             admission_retry_after_secs: DEFAULT_ADMISSION_RETRY_AFTER_SECS,
+            admission_line_window: DEFAULT_ADMISSION_LINE_WINDOW,
+            admission_line_max: DEFAULT_ADMISSION_LINE_MAX,
             database_acquire_timeout_ms: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
         }
     }

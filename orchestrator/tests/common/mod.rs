@@ -131,8 +131,20 @@ pub async fn spawn_app_with(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> T
 /// The app with admission control as a deployment has it (every signal of the defaults), its
 /// state adjusted by `adjust`.
 pub async fn spawn_app_admitting(db: PgPool, adjust: impl FnOnce(&mut AppState)) -> TestApp {
-    let defaults = |config: &mut ServeConfig| config.admission = orchestrator::config::AdmissionConfig::default();
-    spawn_with(db, "http://127.0.0.1:9", defaults, adjust).await.0
+    spawn_app_admitting_with(db, |_| {}, adjust).await
+}
+
+/// [`spawn_app_admitting`] with the admission settings changed by `configure`.
+pub async fn spawn_app_admitting_with(
+    db: PgPool,
+    configure: impl FnOnce(&mut orchestrator::config::AdmissionConfig),
+    adjust: impl FnOnce(&mut AppState),
+) -> TestApp {
+    let admitting = |config: &mut ServeConfig| {
+        config.admission = orchestrator::config::AdmissionConfig::default();
+        configure(&mut config.admission);
+    };
+    spawn_with(db, "http://127.0.0.1:9", admitting, adjust).await.0
 }
 
 /// The app with its upstreams at `sandbox_url` and its configuration changed by `configure`

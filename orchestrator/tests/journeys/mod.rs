@@ -180,7 +180,23 @@ enum Resend {
 /// The start's answer: admitted, or refused at the door with the wait it asked for.
 enum Door {
     Admitted(String, Value),
-    Wait(Duration),
+    /// Refused at the door: the wait asked, and the waiting line's ticket (its cookie) if given.
+    Wait(Duration, Option<String>),
+}
+
+const SESSION_COOKIE: &str = "__Host-exa_session=";
+const LINE_COOKIE: &str = "__Host-exa_line=";
+
+/// The `name=value` of the cookie an answer sets whose value starts with `prefix`.
+fn set_cookie(answer: &reqwest::Response, prefix: &str) -> Option<String> {
+    answer
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .find(|pair| pair.starts_with(prefix))
+        .map(str::to_string)
 }
 
 /// Text of the error of a visitor who gave up waiting in line (never admitted).
@@ -424,11 +440,15 @@ impl Driver {
         // Past capacity the start is answered 503: the visitor waits in line as the page does
         // (the server's `Retry-After` plus up to half of it at random) and gives up after the
         // driver's patience.
+        // The waiting line's ticket, kept from one try to the next as the browser keeps its cookie.
+        let mut ticket: Option<String> = None;
         let (cookie, reply) = loop {
+            let ticket_now = ticket.clone();
             let send = || async {
                 let mut request = self.http.post(format!("{base}/api/attempts"));
-                if let Some(cookie) = cookie {
-                    request = request.header("cookie", cookie);
+                let cookies: Vec<&str> = cookie.into_iter().chain(ticket_now.as_deref()).collect();
+                if !cookies.is_empty() {
+                    request = request.header("cookie", cookies.join("; "));
                 }
                 if sends_code(journey.flow(), &command) {
                     request = request.header("x-altcha", self.proof(base).await?);
@@ -444,19 +464,14 @@ impl Driver {
                         .and_then(|v| v.parse::<u64>().ok())
                         .unwrap_or(5);
                     self.timed_as("start refused (503)", sent.elapsed());
-                    return Ok(Door::Wait(Duration::from_secs(after.max(1))));
+                    let line = set_cookie(&answer, LINE_COOKIE);
+                    return Ok(Door::Wait(Duration::from_secs(after.max(1)), line));
                 }
                 if answer.status().as_u16() != 201 {
                     bail!("start answered {}", answer.status());
                 }
                 self.timed(journey.flow(), &command, sent.elapsed());
-                let cookie = answer
-                    .headers()
-                    .get("set-cookie")
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.split(';').next())
-                    .context("no cookie")?
-                    .to_string();
+                let cookie = set_cookie(&answer, SESSION_COOKIE).context("no cookie")?;
                 Ok(Door::Admitted(cookie, answer.json::<Value>().await?))
             };
             let door = match resend {
@@ -465,7 +480,10 @@ impl Driver {
             };
             match door {
                 Door::Admitted(cookie, reply) => break (cookie, reply),
-                Door::Wait(after) => {
+                Door::Wait(after, line) => {
+                    if line.is_some() {
+                        ticket = line;
+                    }
                     self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     if arrived.elapsed() + after > self.patience {
                         bail!("{GAVE_UP_IN_LINE} after {:.1} s", arrived.elapsed().as_secs_f64());

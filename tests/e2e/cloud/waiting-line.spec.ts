@@ -1,6 +1,6 @@
-// Issue 30: past capacity a new attempt waits in a line the visitor can see. The portal of this
-// test has a tiny capacity (scripts/test.sh: one runner slot, ADMISSION_SIGNALS=slots at 100 %,
-// Retry-After 1 s) and a sandbox of its own, so its one held upstream call holds the only slot,
+// Issue 30: past capacity a new attempt waits in a line the visitor can see, with their place in
+// it. The portal of this test has a tiny capacity (scripts/test.sh: one runner slot,
+// ADMISSION_SIGNALS=slots at 100 %, Retry-After 1 s, a line that lets one in at a time) and a sandbox of its own, so its one held upstream call holds the only slot,
 // for as long as the test needs (the sandbox lets the call go on when the test says so). The
 // start is answered 503: the page shows the calm panel with a countdown, no error, keeps what
 // was typed, tries again by itself and gets in once the slot is free.
@@ -42,7 +42,17 @@ async function freeTheSlot(request: APIRequestContext): Promise<void> {
   expect((await request.post(`${TINY_SANDBOX_URL}/admin/faults/release`)).status()).toBe(204);
 }
 
-test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, request }) => {
+/** A second visitor on the cloud page, in a browser of their own, who presses Continuar. */
+async function anotherCloudVisitor(context: BrowserContext) {
+  const page = await context.newPage();
+  await page.goto(`${TINY_URL}/cloud/positivo`);
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  const phone = freshPhone();
+  await fillForm1(page, phone.typed, freshSerial('FILA'));
+  return { page, phone };
+}
+
+test('past capacity the start waits in line, keeps what was typed and gets in by itself', async ({ page, context, browser, request }) => {
   test.setTimeout(120_000);
   expect(TINY_URL && TINY_SANDBOX_URL, 'E2E_TINY_URL and E2E_TINY_SANDBOX_URL (scripts/test.sh starts them)').toBeTruthy();
   // The second visitor, the one who will wait, types their details first.
@@ -65,8 +75,18 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.getByLabel('Celular', { exact: true })).toHaveValue(phone.typed);
   await expect(page.getByLabel('Número de série', { exact: true })).toHaveValue(serial);
+  // First in line: told so.
+  await expect(line).toContainText('Você é a próxima pessoa da fila.');
 
-  // The held call goes on, the slot frees, the page's next try is admitted and the code is sent.
+  // A third visitor comes after them, in another browser: one person ahead.
+  const later = await browser.newContext();
+  const third = await anotherCloudVisitor(later);
+  const thirdLine = third.page.getByRole('status').filter({ hasText: QUEUE });
+  await expect(thirdLine).toContainText('Há 1 pessoa na sua frente na fila.');
+  await expect(line).toContainText('Você é a próxima pessoa da fila.');
+
+  // The held call goes on, the slot frees, the page's next try is admitted and the code is sent;
+  // then the third visitor's turn comes.
   await freeTheSlot(request);
   await expect(page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
   await expect(line).toHaveCount(0);
@@ -75,6 +95,8 @@ test('past capacity the start waits in line, keeps what was typed and gets in by
       timeout: 10_000,
     })
     .toBe(1);
+  await expect(third.page.getByLabel('Código recebido', { exact: true })).toBeVisible({ timeout: 40_000 });
+  await later.close();
 });
 
 test('a download visitor who presses Continuar while in line gets the code once the start is in, without pressing again', async ({

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::abuse;
+use crate::admission;
 use crate::attempts::notifier::Next;
 use crate::attempts::service::{open_for_owner, reply, AttemptService, MAX_KEY_CHARS};
 use crate::attempts::streams::Client;
@@ -60,11 +61,14 @@ async fn start(
     headers: HeaderMap,
     Body(body): Body<StartBody>,
 ) -> Result<Response, ApiError> {
-    // Past capacity a new attempt waits its turn; started ones keep their pace (issue 30).
-    if let Err(busy) = state.admission.admit() {
-        state.metrics.admission_refused(busy.signal.name());
-        return Err(ApiError::Busy(busy));
-    }
+    // Past capacity a new attempt waits its turn in line; started ones keep their pace (issue 30).
+    let entry = match state.admission.enter(&state.db, admission::tickets::from_headers(&headers)).await {
+        Ok(entry) => entry,
+        Err(busy) => {
+            state.metrics.admission_refused(busy.by);
+            return Err(ApiError::Busy(busy));
+        }
+    };
     // The OAuth return only to the portal's own origin (the flow checks the page's path).
     if let Some(url) = body.command.get(events::flows::activation::RETURN_URL_FIELD).and_then(Value::as_str) {
         if !state.site.return_origins.allows(url) {
@@ -83,8 +87,13 @@ async fn start(
             abuse_request(&headers, &ip),
         )
         .await?;
-    let response = (StatusCode::CREATED, Json(answer)).into_response();
-    Ok(with_session(response, &token))
+    let mut response = with_session((StatusCode::CREATED, Json(answer)).into_response(), &token);
+    if entry.ticket.is_some() {
+        state.admission.went_in(&state.db, &entry).await;
+        let (name, value) = admission::tickets::clear_cookie();
+        response.headers_mut().append(name, value);
+    }
+    Ok(response)
 }
 
 /// The answer with the session cookie set again: a new session, or a reused one whose

@@ -16,4 +16,15 @@ describe('WaitingLine', () => {
     expect(line.textContent).toMatch(/Tentando de novo em [45] segundos…/);
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('shows how many are ahead in the line when the server said', () => {
+    const { rerender } = render(<WaitingLine until={Date.now() + 1_000} ahead={0} />);
+    expect(screen.getByRole('status').textContent).toContain('Você é a próxima pessoa da fila.');
+    rerender(<WaitingLine until={Date.now() + 1_000} ahead={1} />);
+    expect(screen.getByRole('status').textContent).toContain('Há 1 pessoa na sua frente na fila.');
+    rerender(<WaitingLine until={Date.now() + 9_000} ahead={1234} />);
+    expect(screen.getByRole('status').textContent).toContain('Há 1.234 pessoas na sua frente na fila.');
+    rerender(<WaitingLine until={Date.now() + 5_000} />);
+    expect(screen.getByRole('status').textContent).not.toContain('fila.');
+  });
 });

@@ -1,10 +1,12 @@
 import './flow.css';
 import { useEffect, useState } from 'react';
-import { QUEUE_MESSAGE } from '../../lib/attempts/queue';
+import { placeWords, QUEUE_MESSAGE } from '../../lib/attempts/queue';
 
 interface Props {
   /** When the start is tried again (ms since the epoch). */
   until: number;
+  /** How many are ahead in the line, when the server said. */
+  ahead?: number | null;
 }
 
 /** Whole seconds left until `until`, never below zero. */
@@ -14,10 +16,11 @@ export function secondsLeft(until: number, now: number): number {
 
 /**
  * The waiting line of a start refused past capacity (issue 30): a calm panel, not an error,
- * with a countdown to the next try, which the flow's machine makes by itself. The fields around
- * it keep what the visitor typed.
+ * with the visitor's place in the line (first come, first in, across the portal's servers) and a
+ * countdown to the next try, which the flow's machine makes by itself. The fields around it
+ * keep what the visitor typed.
  */
-export function WaitingLine({ until }: Props) {
+export function WaitingLine({ until, ahead = null }: Props) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 250);
@@ -29,6 +32,7 @@ export function WaitingLine({ until }: Props) {
       <span className="flow-queue__dot" aria-hidden="true" />
       <div>
         <p className="flow-queue__text">{QUEUE_MESSAGE}</p>
+        {ahead !== null && <p className="flow-queue__place">{placeWords(ahead)}</p>}
         <p className="flow-queue__count">
           {left > 0 ? `Tentando de novo em ${left} ${left === 1 ? 'segundo' : 'segundos'}…` : 'Entrando…'}
         </p>

@@ -32,6 +32,7 @@ function DownloadFlow({ os, onStartOver }: { os: DesktopOs; onStartOver: (phone:
   const step = DownloadActor.useSelector(stepOf);
   const busy = DownloadActor.useSelector(isBusy);
   const queueUntil = DownloadActor.useSelector((s) => s.context.queueUntil);
+  const queueAhead = DownloadActor.useSelector((s) => s.context.queueAhead ?? null);
 
   return (
     <SiteShell>
@@ -45,7 +46,7 @@ function DownloadFlow({ os, onStartOver }: { os: DesktopOs; onStartOver: (phone:
         </aside>
         <StepIndicator current={step} />
         <div className="dl-page__panel">
-          {queueUntil !== null && <WaitingLine until={queueUntil} />}
+          {queueUntil !== null && <WaitingLine until={queueUntil} ahead={queueAhead} />}
           <CurrentPanel panel={panel} onChangeNumber={onChangeNumber} />
         </div>
       </div>

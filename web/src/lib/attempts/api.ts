@@ -25,12 +25,15 @@ export class AttemptError extends Error {
   readonly retryAfter: number | null;
   /** The abuse limit that refused the command (`wrong_codes`, ...), as the server names it. */
   readonly rule: string | null;
+  /** A start waiting in line past capacity: how many are ahead of this visitor. */
+  readonly ahead: number | null;
   constructor(
     status: number,
     message: string,
     field: string | null,
     retryAfter: number | null = null,
     rule: string | null = null,
+    ahead: number | null = null,
   ) {
     super(message);
     this.name = 'AttemptError';
@@ -38,6 +41,7 @@ export class AttemptError extends Error {
     this.field = field;
     this.retryAfter = retryAfter;
     this.rule = rule;
+    this.ahead = ahead;
   }
 }
 
@@ -52,17 +56,19 @@ async function call<View>(url: string, init: RequestInit): Promise<AttemptReply<
     throw new AttemptError(0, NETWORK_MESSAGE, null);
   }
   const body = (await response.json().catch(() => null)) as
-    | (AttemptReply<View> & { message?: string; field?: string | null; rule?: string | null })
+    | (AttemptReply<View> & { message?: string; field?: string | null; rule?: string | null; ahead?: number })
     | null;
   if (!response.ok || body === null) {
     const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
     const rule = typeof body?.rule === 'string' ? body.rule : null;
+    const ahead = typeof body?.ahead === 'number' && body.ahead >= 0 ? body.ahead : null;
     throw new AttemptError(
       response.status,
       body?.message ?? NETWORK_MESSAGE,
       body?.field ?? null,
       Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
       rule,
+      ahead,
     );
   }
   return body;

@@ -23,3 +23,17 @@ export function queueWaitMs(error: unknown, random: () => number = Math.random):
   const base = Math.min(Math.max(asked, 1), MAX_QUEUE_SECONDS) * 1000;
   return Math.round(base * (1 + random() / 2));
 }
+
+/** How many are ahead of this visitor in the waiting line, when the server said. */
+export function placeInLine(error: unknown): number | null {
+  return error instanceof AttemptError ? error.ahead : null;
+}
+
+const count = new Intl.NumberFormat('pt-BR');
+
+/** The visitor's place in words: who is ahead of them in the line. */
+export function placeWords(ahead: number): string {
+  if (ahead <= 0) return 'Você é a próxima pessoa da fila.';
+  if (ahead === 1) return 'Há 1 pessoa na sua frente na fila.';
+  return `Há ${count.format(ahead)} pessoas na sua frente na fila.`;
+}

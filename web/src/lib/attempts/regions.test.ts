@@ -89,7 +89,7 @@ describe('attempt regions', () => {
     vi.useFakeTimers();
     try {
       const answers: Array<() => Promise<CommandOutput>> = [
-        () => Promise.reject(new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 4)),
+        () => Promise.reject(new AttemptError(503, 'Muitas pessoas estão ativando agora.', null, 4, null, 12)),
         async () => ({ id: ID, events: [] }),
       ];
       const { actor, calls } = harness(() => (answers.shift() ?? answers[0]!)());
@@ -99,6 +99,7 @@ describe('attempt regions', () => {
       expect(waiting.error).toBeNull();
       expect(waiting.queueUntil! - Date.now()).toBeGreaterThanOrEqual(4000);
       expect(waiting.queueUntil! - Date.now()).toBeLessThanOrEqual(6000);
+      expect(waiting.queueAhead).toBe(12);
       await vi.advanceTimersByTimeAsync(6000);
       await vi.waitFor(() => expect(actor.getSnapshot().context.attemptId).toBe(ID));
       expect(calls.map((c) => c.command)).toEqual([
@@ -106,6 +107,7 @@ describe('attempt regions', () => {
         { type: 'start', phone: '(11) 97777-1234' },
       ]);
       expect(actor.getSnapshot().context.queueUntil).toBeNull();
+      expect(actor.getSnapshot().context.queueAhead).toBeNull();
     } finally {
       vi.useRealTimers();
     }

@@ -21,7 +21,7 @@ import { assign, enqueueActions, fromCallback, fromPromise } from 'xstate';
 import type { ActionFunction, EventObject } from 'xstate';
 import { AttemptError, followAttemptEvents, getAttempt, NETWORK_MESSAGE, sendCommand, startAttempt } from './api';
 import type { AttemptEvent } from './api';
-import { queueWaitMs, refusedAtTheDoor } from './queue';
+import { placeInLine, queueWaitMs, refusedAtTheDoor } from './queue';
 
 export type Command = { type: string } & Record<string, unknown>;
 
@@ -72,6 +72,8 @@ export interface AttemptContext<TCommand extends Command = Command, TField exten
   replayed: boolean;
   /** While the start waits in line (503 past capacity): when it is tried again (ms epoch). */
   queueUntil: number | null;
+  /** While the start waits in line: how many are ahead, when the server said. */
+  queueAhead?: number | null;
   /** The abuse limit that last refused a command (the server's `rule`), if any. */
   limitedBy?: string | null;
 }
@@ -184,9 +186,9 @@ export function attemptActions<TContext extends AttemptContext, TEvent extends E
   const forgetResume: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ resumeId: null }) as Partial<TContext>);
   const joinQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => {
     const error = 'error' in event ? event.error : null;
-    return { queueUntil: Date.now() + queueWaitMs(error), error: null, field: null } as Partial<TContext>;
+    return { queueUntil: Date.now() + queueWaitMs(error), queueAhead: placeInLine(error), error: null, field: null } as Partial<TContext>;
   });
-  const leaveQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ queueUntil: null }) as Partial<TContext>);
+  const leaveQueue: Action = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ queueUntil: null, queueAhead: null }) as Partial<TContext>);
   return { applyServerEvents, rememberAttempt, requestFailed, dismiss, forgetResume, joinQueue, leaveQueue };
 }
 

@@ -29,10 +29,11 @@ export function ActivationCard({
   const panel = ActivationActor.useSelector(panelOf);
   const error = ActivationActor.useSelector((s) => s.context.error);
   const queueUntil = ActivationActor.useSelector((s) => s.context.queueUntil);
+  const queueAhead = ActivationActor.useSelector((s) => s.context.queueAhead ?? null);
   const linkIncomplete = ActivationActor.useSelector((s) => config.disabledInputSerial && !licenceFromLink(s));
   return (
     <div className="activation-card">
-      {queueUntil !== null && <WaitingLine until={queueUntil} />}
+      {queueUntil !== null && <WaitingLine until={queueUntil} ahead={queueAhead} />}
       {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
       {(panel === 'send_code' || panel === 'starting') &&
         (linkIncomplete ? <IncompleteLinkPanel partner={config.partner ?? ''} /> : <SendCodePanel config={config} />)}

@@ -16,6 +16,7 @@ export function CloudCard({ onHelp, onStartAgain }: { onHelp: () => void; onStar
   const panel = CloudActor.useSelector(panelOf);
   const error = CloudActor.useSelector((s) => s.context.error);
   const queueUntil = CloudActor.useSelector((s) => s.context.queueUntil);
+  const queueAhead = CloudActor.useSelector((s) => s.context.queueAhead ?? null);
   const step = panel === 'details' ? 0 : panel === 'code' ? 1 : 2;
   return (
     <div className="cloud-card">
@@ -25,7 +26,7 @@ export function CloudCard({ onHelp, onStartAgain }: { onHelp: () => void; onStar
         código que enviaremos por SMS.
       </p>
       <StepIndicator current={step} />
-      {queueUntil !== null && <WaitingLine until={queueUntil} />}
+      {queueUntil !== null && <WaitingLine until={queueUntil} ahead={queueAhead} />}
       {error && <ErrorBanner message={error} onDismiss={() => actor.send({ type: 'DISMISS' })} />}
       {panel === 'details' && <DetailsPanel onHelp={onHelp} />}
       {panel === 'code' && <CodePanel onStartAgain={onStartAgain} />}

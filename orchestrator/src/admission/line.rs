@@ -1,0 +1,181 @@
+//! The waiting line past capacity, apart from any I/O (issue 30): first come, first in, across
+//! every replica. A visitor refused at the door holds a ticket whose number orders the line
+//! (`waiting_line.place`, one sequence for all replicas); each try tells them how many are
+//! ahead, and when the door is open the ones at the head of the line go in first.
+
+use std::time::Duration;
+
+/// The line as the sampler last saw it (every replica sees the same table).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LineView {
+    /// The place of the first ticket still in line (0: nobody waits).
+    pub head: i64,
+    /// The place of the last ticket handed out (0: none yet).
+    pub tail: i64,
+    /// Places the head moved on per second lately (people let in or gone).
+    pub advance_per_sec: f64,
+}
+
+impl LineView {
+    /// Tickets from the head to the tail: the ones that left without going in count until
+    /// they expire, so this is the most that can be waiting.
+    pub fn waiting(&self) -> u64 {
+        if self.head == 0 {
+            return 0;
+        }
+        u64::try_from(self.tail - self.head + 1).unwrap_or(0)
+    }
+
+    /// How many are ahead of the ticket at `place`.
+    pub fn ahead_of(&self, place: i64) -> u64 {
+        if self.head == 0 {
+            return 0;
+        }
+        u64::try_from(place - self.head).unwrap_or(0)
+    }
+}
+
+/// The line's settings (`ADMISSION_LINE_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSettings {
+    /// How many at the head of the line go in at once while the door is open.
+    pub window: u64,
+    /// The most tickets in line; past it a refused visitor gets none and tries again later.
+    pub max: u64,
+    /// The wait when the line does not move (the door has stayed closed).
+    pub still_wait: Duration,
+}
+
+/// The longest wait asked of anyone in line: a far place is told again, and better, soon.
+pub const MAX_WAIT: Duration = Duration::from_secs(30);
+/// The wait asked of those at the head of the line.
+pub const HEAD_WAIT: Duration = Duration::from_secs(1);
+
+/// What the door does with a visitor who holds no ticket (or one no longer in line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Newcomer {
+    /// In at once: the door is open and the line short enough that they would be let in anyway.
+    Enter,
+    /// A ticket at the end of the line.
+    Join,
+    /// The line is full: no ticket, try again later.
+    Full,
+}
+
+pub fn newcomer(door_open: bool, view: &LineView, settings: &LineSettings) -> Newcomer {
+    let waiting = view.waiting();
+    if door_open && waiting < settings.window {
+        Newcomer::Enter
+    } else if waiting >= settings.max {
+        Newcomer::Full
+    } else {
+        Newcomer::Join
+    }
+}
+
+/// Whether the ticket holder with `ahead` people before them goes in now.
+pub fn goes_in(door_open: bool, ahead: u64, settings: &LineSettings) -> bool {
+    door_open && ahead < settings.window
+}
+
+/// When a visitor with `ahead` people before them should try again: at the head, soon; further
+/// back, about when the line will have moved up to them at its recent pace.
+pub fn wait(ahead: u64, view: &LineView, settings: &LineSettings) -> Duration {
+    if ahead < settings.window {
+        return HEAD_WAIT;
+    }
+    if view.advance_per_sec <= 0.0 {
+        return settings.still_wait.clamp(HEAD_WAIT, MAX_WAIT);
+    }
+    let to_the_window = (ahead - settings.window + 1) as f64 / view.advance_per_sec;
+    Duration::from_secs_f64(to_the_window.ceil()).clamp(HEAD_WAIT, MAX_WAIT)
+}
+
+/// How long a ticket stays in line without its holder trying again: the wait asked, the page's
+/// jitter (up to half of it) and a margin for a slow network.
+pub fn ticket_lifetime(wait: Duration) -> Duration {
+    wait.mul_f64(1.5) + Duration::from_secs(10)
+}
+
+/// The head's pace over the samples kept: places per second from the oldest to the newest.
+pub fn advance_per_sec(oldest: (Duration, i64), newest: (Duration, i64)) -> f64 {
+    let seconds = newest.0.saturating_sub(oldest.0).as_secs_f64();
+    if seconds <= 0.0 || oldest.1 == 0 || newest.1 <= oldest.1 {
+        return 0.0;
+    }
+    (newest.1 - oldest.1) as f64 / seconds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SETTINGS: LineSettings = LineSettings { window: 10, max: 1_000, still_wait: Duration::from_secs(5) };
+
+    fn line(head: i64, tail: i64, advance_per_sec: f64) -> LineView {
+        LineView { head, tail, advance_per_sec }
+    }
+
+    #[test]
+    fn with_nobody_in_line_an_open_door_lets_a_newcomer_in_and_a_closed_one_hands_a_ticket() {
+        assert_eq!(newcomer(true, &LineView::default(), &SETTINGS), Newcomer::Enter);
+        assert_eq!(newcomer(false, &LineView::default(), &SETTINGS), Newcomer::Join);
+    }
+
+    #[test]
+    fn a_newcomer_does_not_pass_a_line_longer_than_the_window() {
+        assert_eq!(newcomer(true, &line(100, 108, 0.0), &SETTINGS), Newcomer::Enter, "9 waiting: all go in anyway");
+        assert_eq!(newcomer(true, &line(100, 109, 0.0), &SETTINGS), Newcomer::Join, "10 waiting");
+    }
+
+    #[test]
+    fn a_full_line_hands_no_more_tickets() {
+        assert_eq!(newcomer(false, &line(1, 999, 0.0), &SETTINGS), Newcomer::Join);
+        assert_eq!(newcomer(false, &line(1, 1_000, 0.0), &SETTINGS), Newcomer::Full);
+        assert_eq!(newcomer(true, &line(1, 1_000, 0.0), &SETTINGS), Newcomer::Full);
+    }
+
+    #[test]
+    fn the_head_of_the_line_goes_in_first_and_only_while_the_door_is_open() {
+        let view = line(100, 200, 0.0);
+        assert_eq!(view.ahead_of(100), 0);
+        assert_eq!(view.ahead_of(109), 9);
+        assert!(goes_in(true, view.ahead_of(109), &SETTINGS));
+        assert!(!goes_in(true, view.ahead_of(110), &SETTINGS), "the eleventh waits for the ten ahead");
+        assert!(!goes_in(false, view.ahead_of(100), &SETTINGS), "the door is closed");
+        assert_eq!(view.ahead_of(50), 0, "a ticket the sampler has not seen move is at the head");
+    }
+
+    #[test]
+    fn the_wait_grows_with_the_place_at_the_lines_pace() {
+        let moving = line(100, 500, 20.0);
+        assert_eq!(wait(0, &moving, &SETTINGS), HEAD_WAIT);
+        assert_eq!(wait(9, &moving, &SETTINGS), HEAD_WAIT);
+        assert_eq!(wait(10, &moving, &SETTINGS), Duration::from_secs(1), "1 place to the window at 20 a second");
+        assert_eq!(wait(110, &moving, &SETTINGS), Duration::from_secs(6), "101 places at 20 a second");
+        assert_eq!(wait(10_000, &moving, &SETTINGS), MAX_WAIT);
+        assert_eq!(wait(50, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "a still line");
+    }
+
+    #[test]
+    fn a_ticket_outlives_the_wait_with_the_pages_jitter() {
+        assert_eq!(ticket_lifetime(Duration::from_secs(1)), Duration::from_millis(11_500));
+        assert_eq!(ticket_lifetime(MAX_WAIT), Duration::from_secs(55));
+    }
+
+    #[test]
+    fn the_pace_is_the_heads_move_over_time() {
+        let s = Duration::from_secs;
+        assert_eq!(advance_per_sec((s(0), 100), (s(4), 140)), 10.0);
+        assert_eq!(advance_per_sec((s(0), 0), (s(4), 140)), 0.0, "the line was empty");
+        assert_eq!(advance_per_sec((s(0), 140), (s(4), 140)), 0.0, "still");
+        assert_eq!(advance_per_sec((s(4), 100), (s(4), 140)), 0.0, "one sample");
+    }
+
+    #[test]
+    fn waiting_counts_from_head_to_tail() {
+        assert_eq!(LineView::default().waiting(), 0);
+        assert_eq!(line(7, 7, 0.0).waiting(), 1);
+        assert_eq!(line(7, 16, 0.0).waiting(), 10);
+    }
+}

@@ -1,0 +1,142 @@
+//! The waiting line's tickets: the table every replica shares (migration 0038) and the cookie
+//! that carries a visitor's ticket from one try to the next. The cookie holds a random token,
+//! the table only its hash, so a ticket can be neither read nor guessed from the database.
+
+use std::time::Duration;
+
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use sqlx::PgPool;
+
+use super::line::LineView;
+
+/// A `__Host-` cookie, like the session's (attempts/session.rs): `Secure`, `Path=/`, no `Domain`.
+/// Strict: only the portal's own pages carry it back.
+pub const COOKIE_NAME: &str = "__Host-exa_line";
+
+/// The ticket's token, from its cookie (64 hex characters; anything else is no ticket).
+pub fn from_headers(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, value)| *name == COOKIE_NAME && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(|(_, value)| value.to_string())
+}
+
+/// The cookie that keeps the ticket for as long as it stays in line.
+pub fn set_cookie(token: &str, lifetime: Duration) -> (HeaderName, HeaderValue) {
+    let value = format!(
+        "{COOKIE_NAME}={token}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={}",
+        lifetime.as_secs().max(1)
+    );
+    (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+}
+
+/// The cookie's end, once its holder went in.
+pub fn clear_cookie() -> (HeaderName, HeaderValue) {
+    let value = format!("{COOKIE_NAME}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0");
+    (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+}
+
+fn hash(token: &str) -> Vec<u8> {
+    crate::attempts::session::hash(token)
+}
+
+fn seconds(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// A new ticket at the end of the line: its place.
+pub async fn join(db: &PgPool, token: &str, lifetime: Duration) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO waiting_line (ticket, expires_at) VALUES ($1, now() + make_interval(secs => $2)) RETURNING place",
+    )
+    .bind(hash(token))
+    .bind(seconds(lifetime))
+    .fetch_one(db)
+    .await
+}
+
+/// The holder tried again: the ticket stays in line a while more, `near` when it is within
+/// `window` of `head` (its holder tries again within a second or so), `far` otherwise. Its
+/// place, or `None` when it is no longer in line (it expired, or its holder went in).
+pub async fn visit(
+    db: &PgPool,
+    token: &str,
+    head: i64,
+    window: u64,
+    near: Duration,
+    far: Duration,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE waiting_line
+            SET expires_at = now() + make_interval(secs => CASE WHEN place - $2 < $3 THEN $4 ELSE $5 END)
+          WHERE ticket = $1 AND expires_at > now() RETURNING place",
+    )
+    .bind(hash(token))
+    .bind(head)
+    .bind(i64::try_from(window).unwrap_or(i64::MAX))
+    .bind(seconds(near))
+    .bind(seconds(far))
+    .fetch_optional(db)
+    .await
+}
+
+/// The holder went in: out of the line.
+pub async fn leave(db: &PgPool, token: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM waiting_line WHERE ticket = $1").bind(hash(token)).execute(db).await.map(drop)
+}
+
+/// The line's head (the first ticket still in line) and tail (the last handed out). Both are
+/// index reads: expired tickets are purged within seconds, so the head's scan skips few.
+pub async fn look(conn: &mut sqlx::PgConnection) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COALESCE((SELECT place FROM waiting_line WHERE expires_at > now() ORDER BY place LIMIT 1), 0),
+                COALESCE((SELECT max(place) FROM waiting_line), 0)",
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// The tickets whose holders stopped trying: a statement that deletes nothing takes no
+/// transaction id, so every replica's sampler may run it often.
+pub async fn purge_expired(conn: &mut sqlx::PgConnection) -> Result<u64, sqlx::Error> {
+    sqlx::query("DELETE FROM waiting_line WHERE expires_at <= now()")
+        .execute(conn)
+        .await
+        .map(|done| done.rows_affected())
+}
+
+/// The line seen by [`look`], with the pace the sampler measured.
+pub fn view((head, tail): (i64, i64), advance_per_sec: f64) -> LineView {
+    LineView { head, tail, advance_per_sec }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_ticket_among_other_cookies_and_nothing_malformed() {
+        let token = crate::token::hex();
+        let mut headers = HeaderMap::new();
+        let cookies = format!("__Host-exa_session={}; {COOKIE_NAME}={token}", "a".repeat(64));
+        headers.insert(COOKIE, HeaderValue::from_str(&cookies).expect("header"));
+        assert_eq!(from_headers(&headers), Some(token));
+        headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={}", "z".repeat(64))).expect("header"));
+        assert_eq!(from_headers(&headers), None);
+    }
+
+    #[test]
+    fn the_cookie_is_a_strict_host_cookie_that_lives_as_long_as_the_ticket() {
+        let set = set_cookie("t", Duration::from_millis(11_500)).1;
+        assert_eq!(
+            set.to_str().expect("ascii"),
+            "__Host-exa_line=t; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=11"
+        );
+        assert!(clear_cookie().1.to_str().expect("ascii").ends_with("Max-Age=0"));
+    }
+}

@@ -1,0 +1,183 @@
+//! Issue 30: past capacity, refused visitors wait in one line across replicas, first come,
+//! first in, and each try tells them how many are ahead. Two portals on one database play two
+//! replicas; each has one runner slot, which the test fills and frees to shut and open its door.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use orchestrator::admission::line::LineView;
+use orchestrator::admission::{InFlight, Line, Load};
+use serde_json::Value;
+use sqlx::PgPool;
+
+struct Replica {
+    app: common::TestApp,
+    load: Arc<Load>,
+    line: Arc<Line>,
+}
+
+impl Replica {
+    /// A portal whose door reads only its one slot, with `configure` on its admission settings.
+    async fn start(db: PgPool, configure: impl FnOnce(&mut orchestrator::config::AdmissionConfig)) -> Self {
+        let mut parts = None;
+        let app = common::spawn_app_admitting_with(
+            db,
+            |admission| {
+                admission.admission_signals = "slots".into();
+                configure(admission);
+            },
+            |state| parts = Some((state.admission.load.clone(), state.admission.line.clone())),
+        )
+        .await;
+        let (load, line) = parts.expect("the app's admission");
+        load.add_slots(1);
+        Self { app, load, line }
+    }
+
+    /// Its one slot busy until the guard is dropped: the door shuts.
+    fn fill(&self) -> InFlight {
+        self.load.step_started()
+    }
+
+    /// Waits until this replica's sampler has seen the line as `seen` says.
+    async fn sees(&self, what: &str, seen: impl Fn(&LineView) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !seen(&self.line.view()) {
+            assert!(tokio::time::Instant::now() < deadline, "the sampler never saw {what}: {:?}", self.line.view());
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// A visitor's browser: the line's cookie, kept from one try to the next.
+#[derive(Default)]
+struct Visitor {
+    ticket: Option<String>,
+}
+
+struct Answer {
+    status: u16,
+    retry_after: Option<String>,
+    body: Value,
+}
+
+impl Visitor {
+    async fn start(&mut self, at: &Replica) -> Answer {
+        let mut request = at.app.client.post(at.app.url("/api/attempts")).json(&serde_json::json!({
+            "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" }
+        }));
+        if let Some(ticket) = &self.ticket {
+            request = request.header("cookie", ticket);
+        }
+        let response = request.send().await.expect("start");
+        for set in response.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()) {
+            let pair = set.split(';').next().unwrap_or_default();
+            if let Some(value) = pair.strip_prefix("__Host-exa_line=") {
+                self.ticket = (!value.is_empty()).then(|| pair.to_string());
+            }
+        }
+        let status = response.status().as_u16();
+        let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+        Answer { status, retry_after, body: response.json().await.expect("json") }
+    }
+}
+
+async fn tickets_in_line(db: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM waiting_line").fetch_one(db).await.expect("count the line")
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn two_replicas_share_one_line_first_come_first_in(db: PgPool) {
+    let one = Replica::start(db.clone(), |a| a.admission_line_window = 1).await;
+    let two = Replica::start(db.clone(), |a| a.admission_line_window = 1).await;
+    let busy = [one.fill(), two.fill()];
+    let (mut ana, mut bia, mut carol) = (Visitor::default(), Visitor::default(), Visitor::default());
+
+    // Ana comes first, to the first replica: first in line.
+    let first = ana.start(&one).await;
+    assert_eq!((first.status, first.retry_after.as_deref()), (503, Some("1")), "{}", first.body);
+    assert_eq!(first.body["message"], orchestrator::texts::PAST_CAPACITY);
+    assert_eq!(first.body["ahead"], 0);
+    assert!(ana.ticket.is_some(), "a refused visitor holds a ticket");
+
+    // Bia comes next, to the other replica: Ana is ahead of her.
+    two.sees("Ana in line", |line| line.waiting() == 1).await;
+    let anas_place = two.line.view().head;
+    let second = bia.start(&two).await;
+    assert_eq!((second.status, second.body["ahead"].as_u64()), (503, Some(1)), "{}", second.body);
+
+    // Both doors open. Bia tries first, but Ana came first: Bia still waits, one ahead.
+    drop(busy);
+    let again = bia.start(&two).await;
+    assert_eq!((again.status, again.body["ahead"].as_u64()), (503, Some(1)), "{}", again.body);
+
+    // Ana goes in, through the replica she had not asked before; her ticket is done.
+    let in_ = ana.start(&two).await;
+    assert_eq!(in_.status, 201, "{}", in_.body);
+    assert_eq!(ana.ticket, None, "the ticket's cookie is cleared once its holder is in");
+
+    // Then Bia, at the head now, on either replica.
+    one.sees("Bia at the head", |line| line.head > anas_place && line.waiting() == 1).await;
+    assert_eq!(bia.start(&one).await.status, 201);
+
+    // Nobody waits: a newcomer goes straight in, and the line holds nothing.
+    one.sees("an empty line", |line| line.waiting() == 0).await;
+    let straight = carol.start(&one).await;
+    assert_eq!((straight.status, carol.ticket.as_deref()), (201, None), "{}", straight.body);
+    assert_eq!(tickets_in_line(&db).await, 0);
+    let metrics = one.app.client.get(one.app.admin_url("/metrics")).send().await.expect("metrics");
+    let page = metrics.text().await.expect("text");
+    assert!(page.contains("exa_admission_line_waiting 0"), "{page}");
+    let page = two.app.client.get(two.app.admin_url("/metrics")).send().await.expect("metrics");
+    let page = page.text().await.expect("text");
+    assert!(page.contains("exa_admission_refusals_total{signal=\"line\"} 1"), "{page}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_ticket_nobody_carries_any_more_expires_and_the_line_moves_on(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_line_window = 1).await;
+    let busy = portal.fill();
+    let (mut ana, mut bia) = (Visitor::default(), Visitor::default());
+    assert_eq!(ana.start(&portal).await.status, 503);
+    portal.sees("Ana in line", |line| line.waiting() == 1).await;
+    let anas_place = portal.line.view().head;
+    assert_eq!(bia.start(&portal).await.body["ahead"], 1);
+
+    // Ana closes the tab. Her ticket's time runs out (set here rather than waited for).
+    sqlx::query("UPDATE waiting_line SET expires_at = now() WHERE place = (SELECT min(place) FROM waiting_line)")
+        .execute(&db)
+        .await
+        .expect("Ana's ticket runs out");
+    portal.sees("Bia at the head", |line| line.head > anas_place && line.waiting() == 1).await;
+    // The sampler purges it (at the latest in the sample after the one that saw the head move).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while tickets_in_line(&db).await != 1 {
+        assert!(tokio::time::Instant::now() < deadline, "the expired ticket was never purged");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let head = bia.start(&portal).await;
+    assert_eq!((head.status, head.body["ahead"].as_u64()), (503, Some(0)), "the door is still shut: {}", head.body);
+    drop(busy);
+    let in_ = bia.start(&portal).await;
+    assert_eq!(in_.status, 201, "{}", in_.body);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_full_line_gives_no_more_places(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_line_max = 2).await;
+    let _busy = portal.fill();
+    let mut visitors: Vec<Visitor> = (0..3).map(|_| Visitor::default()).collect();
+    for (i, visitor) in visitors.iter_mut().take(2).enumerate() {
+        assert_eq!(visitor.start(&portal).await.status, 503);
+        portal.sees("the new ticket", |line| line.waiting() == i as u64 + 1).await;
+    }
+    let refused = visitors[2].start(&portal).await;
+    assert_eq!((refused.status, refused.retry_after.as_deref()), (503, Some("30")), "{}", refused.body);
+    assert_eq!(refused.body["message"], orchestrator::texts::PAST_CAPACITY);
+    assert_eq!(refused.body.get("ahead"), None, "no place to tell");
+    assert_eq!(visitors[2].ticket, None);
+    assert_eq!(tickets_in_line(&db).await, 2);
+}
