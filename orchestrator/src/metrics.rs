@@ -219,7 +219,7 @@ impl Metrics {
         let admission_line_pace = FloatGauge::default();
         registry.register(
             "admission_line_advance_per_second",
-            "Places the waiting line's head moved on per second over the last 5 s",
+            "Tickets that left the waiting line per second over the last 5 s",
             admission_line_pace.clone(),
         );
         let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();

@@ -48,8 +48,9 @@ async fn past_capacity_a_new_attempt_waits_and_a_started_one_goes_on(db: PgPool)
     // Every runner slot busy: past the default 90 %.
     let busy = [load.step_started(), load.step_started()];
     let (status, retry, body, cookie_set) = start(&app).await;
-    // First in line: try again in a second (tests/waiting_line.rs follows the line itself).
-    assert_eq!((status, retry.as_deref()), (503, Some("1")), "{body}");
+    // First in line, the line not moving: `ADMISSION_RETRY_AFTER_SECS` (tests/waiting_line.rs
+    // follows the line itself).
+    assert_eq!((status, retry.as_deref()), (503, Some("5")), "{body}");
     assert_eq!(body["message"], orchestrator::texts::PAST_CAPACITY);
     assert_eq!(body["ahead"], 0);
     let cookie_set = cookie_set.expect("the line's ticket");
@@ -102,7 +103,7 @@ async fn a_late_step_nobody_runs_closes_the_door_until_it_is_claimed(db: PgPool)
         assert!(tokio::time::Instant::now() < deadline, "the door never closed on a 5 s lag");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    assert_eq!(refused.0.as_deref(), Some("1"), "first in line");
+    assert_eq!(refused.0.as_deref(), Some("5"));
     assert_eq!(refused.1["message"], orchestrator::texts::PAST_CAPACITY);
     assert!(metrics(&app).await.contains("exa_admission_refusals_total{signal=\"lag\"} 1"));
     // Claimed by a runner: the lag is gone and the door opens again.

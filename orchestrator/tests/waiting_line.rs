@@ -97,7 +97,8 @@ async fn two_replicas_share_one_line_first_come_first_in(db: PgPool) {
 
     // Ana comes first, to the first replica: first in line.
     let first = ana.start(&one).await;
-    assert_eq!((first.status, first.retry_after.as_deref()), (503, Some("1")), "{}", first.body);
+    // The line has not moved yet: ADMISSION_RETRY_AFTER_SECS.
+    assert_eq!((first.status, first.retry_after.as_deref()), (503, Some("5")), "{}", first.body);
     assert_eq!(first.body["message"], orchestrator::texts::PAST_CAPACITY);
     assert_eq!(first.body["ahead"], 0);
     assert!(ana.ticket.is_some(), "a refused visitor holds a ticket");
@@ -175,7 +176,7 @@ async fn a_full_line_gives_no_more_places(db: PgPool) {
         portal.sees("the new ticket", |line| line.waiting() == i as u64 + 1).await;
     }
     let refused = visitors[2].start(&portal).await;
-    assert_eq!((refused.status, refused.retry_after.as_deref()), (503, Some("30")), "{}", refused.body);
+    assert_eq!((refused.status, refused.retry_after.as_deref()), (503, Some("10")), "{}", refused.body);
     assert_eq!(refused.body["message"], orchestrator::texts::PAST_CAPACITY);
     assert_eq!(refused.body.get("ahead"), None, "no place to tell");
     assert_eq!(visitors[2].ticket, None);

@@ -12,7 +12,7 @@ pub struct LineView {
     pub head: i64,
     /// The place of the last ticket handed out (0: none yet).
     pub tail: i64,
-    /// Places the head moved on per second lately (people let in or gone).
+    /// Tickets that left the line per second lately (their holders went in, or stopped trying).
     pub advance_per_sec: f64,
 }
 
@@ -46,9 +46,10 @@ pub struct LineSettings {
     pub still_wait: Duration,
 }
 
-/// The longest wait asked of anyone in line: a far place is told again, and better, soon.
-pub const MAX_WAIT: Duration = Duration::from_secs(30);
-/// The wait asked of those at the head of the line.
+/// The longest wait asked of anyone in line: a far place is told again, and better, soon, and
+/// a holder who sleeps long while the line reaches them would keep a place of the window idle.
+pub const MAX_WAIT: Duration = Duration::from_secs(10);
+/// The shortest wait.
 pub const HEAD_WAIT: Duration = Duration::from_secs(1);
 
 /// What the door does with a visitor who holds no ticket (or one no longer in line).
@@ -78,17 +79,15 @@ pub fn goes_in(door_open: bool, ahead: u64, settings: &LineSettings) -> bool {
     door_open && ahead < settings.window
 }
 
-/// When a visitor with `ahead` people before them should try again: at the head, soon; further
-/// back, about when the line will have moved up to them at its recent pace.
+/// When a visitor refused with `ahead` people before them should try again: about when the
+/// ones ahead will have gone in at the line's recent pace (1 s to 10 s); while the line does not
+/// move (the door has stayed shut), `still_wait`.
 pub fn wait(ahead: u64, view: &LineView, settings: &LineSettings) -> Duration {
-    if ahead < settings.window {
-        return HEAD_WAIT;
-    }
     if view.advance_per_sec <= 0.0 {
         return settings.still_wait.clamp(HEAD_WAIT, MAX_WAIT);
     }
-    let to_the_window = (ahead - settings.window + 1) as f64 / view.advance_per_sec;
-    Duration::from_secs_f64(to_the_window.ceil()).clamp(HEAD_WAIT, MAX_WAIT)
+    let through = (ahead + 1) as f64 / view.advance_per_sec;
+    Duration::from_secs_f64(through.ceil()).clamp(HEAD_WAIT, MAX_WAIT)
 }
 
 /// How long a ticket stays in line without its holder trying again: the wait asked, the page's
@@ -97,13 +96,24 @@ pub fn ticket_lifetime(wait: Duration) -> Duration {
     wait.mul_f64(1.5) + Duration::from_secs(10)
 }
 
-/// The head's pace over the samples kept: places per second from the oldest to the newest.
-pub fn advance_per_sec(oldest: (Duration, i64), newest: (Duration, i64)) -> f64 {
-    let seconds = newest.0.saturating_sub(oldest.0).as_secs_f64();
-    if seconds <= 0.0 || oldest.1 == 0 || newest.1 <= oldest.1 {
+/// One look at the line: when, the last place handed out, and the tickets still in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    pub at: Duration,
+    pub tail: i64,
+    pub live: i64,
+}
+
+/// The line's pace between two looks: tickets that left it per second, the ones handed out
+/// (the tail's move) less the growth of the ones still in it. Measured on what left, not on the
+/// head's move: a head whose holder is away between tries does not stop the others going in.
+pub fn advance_per_sec(oldest: Count, newest: Count) -> f64 {
+    let seconds = newest.at.saturating_sub(oldest.at).as_secs_f64();
+    if seconds <= 0.0 {
         return 0.0;
     }
-    (newest.1 - oldest.1) as f64 / seconds
+    let left = (newest.tail - oldest.tail) - (newest.live - oldest.live);
+    (left.max(0) as f64) / seconds
 }
 
 #[cfg(test)]
@@ -150,26 +160,28 @@ mod tests {
     fn the_wait_grows_with_the_place_at_the_lines_pace() {
         let moving = line(100, 500, 20.0);
         assert_eq!(wait(0, &moving, &SETTINGS), HEAD_WAIT);
-        assert_eq!(wait(9, &moving, &SETTINGS), HEAD_WAIT);
-        assert_eq!(wait(10, &moving, &SETTINGS), Duration::from_secs(1), "1 place to the window at 20 a second");
-        assert_eq!(wait(110, &moving, &SETTINGS), Duration::from_secs(6), "101 places at 20 a second");
+        assert_eq!(wait(19, &moving, &SETTINGS), Duration::from_secs(1), "20 through in a second");
+        assert_eq!(wait(20, &moving, &SETTINGS), Duration::from_secs(2));
+        assert_eq!(wait(119, &moving, &SETTINGS), Duration::from_secs(6), "120 at 20 a second");
         assert_eq!(wait(10_000, &moving, &SETTINGS), MAX_WAIT);
         assert_eq!(wait(50, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "a still line");
+        assert_eq!(wait(0, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "the head of a still line");
     }
 
     #[test]
     fn a_ticket_outlives_the_wait_with_the_pages_jitter() {
         assert_eq!(ticket_lifetime(Duration::from_secs(1)), Duration::from_millis(11_500));
-        assert_eq!(ticket_lifetime(MAX_WAIT), Duration::from_secs(55));
+        assert_eq!(ticket_lifetime(MAX_WAIT), Duration::from_secs(25));
+        assert_eq!(super::super::TICKET_LIFETIME, ticket_lifetime(MAX_WAIT));
     }
 
     #[test]
-    fn the_pace_is_the_heads_move_over_time() {
-        let s = Duration::from_secs;
-        assert_eq!(advance_per_sec((s(0), 100), (s(4), 140)), 10.0);
-        assert_eq!(advance_per_sec((s(0), 0), (s(4), 140)), 0.0, "the line was empty");
-        assert_eq!(advance_per_sec((s(0), 140), (s(4), 140)), 0.0, "still");
-        assert_eq!(advance_per_sec((s(4), 100), (s(4), 140)), 0.0, "one sample");
+    fn the_pace_is_what_left_the_line_over_time() {
+        let look = |secs, tail, live| Count { at: Duration::from_secs(secs), tail, live };
+        assert_eq!(advance_per_sec(look(0, 100, 50), look(4, 140, 50)), 10.0, "40 came and 40 left");
+        assert_eq!(advance_per_sec(look(0, 100, 50), look(4, 140, 90)), 0.0, "40 came and none left");
+        assert_eq!(advance_per_sec(look(0, 100, 50), look(4, 100, 10)), 10.0, "none came, 40 left");
+        assert_eq!(advance_per_sec(look(4, 100, 50), look(4, 140, 10)), 0.0, "one look");
     }
 
     #[test]

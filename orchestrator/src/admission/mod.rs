@@ -140,6 +140,10 @@ pub const BY_LINE: &str = "line";
 /// fairness, and a refusal must stay fast.
 const LINE_TIMEOUT: Duration = Duration::from_millis(500);
 
+/// How long a ticket stays in line after its holder's last try: the longest wait, the page's
+/// jitter and a margin ([`line::ticket_lifetime`]).
+const TICKET_LIFETIME: Duration = Duration::from_secs(25);
+
 /// The door: thresholds from the configuration over this process's [`Load`], and the line.
 #[derive(Debug)]
 pub struct Admission {
@@ -194,10 +198,7 @@ impl Admission {
         let view = self.line.view();
         let settings = &self.line_settings;
         if let Some(token) = ticket {
-            let near = line::ticket_lifetime(line::HEAD_WAIT);
-            let far = line::ticket_lifetime(line::MAX_WAIT);
-            let visit = tickets::visit(db, &token, view.head, settings.window, near, far);
-            match on_time(visit).await {
+            match on_time(tickets::visit(db, &token, TICKET_LIFETIME)).await {
                 Some(Some(place)) => {
                     let ahead = view.ahead_of(place);
                     if line::goes_in(open, ahead, settings) {
@@ -215,7 +216,7 @@ impl Admission {
             Newcomer::Full => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
             Newcomer::Join => {
                 let token = crate::token::hex();
-                match on_time(tickets::join(db, &token, line::ticket_lifetime(line::MAX_WAIT))).await {
+                match on_time(tickets::join(db, &token, TICKET_LIFETIME)).await {
                     Some(place) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
                     None => Err(self.refused(by)),
                 }
@@ -233,7 +234,7 @@ impl Admission {
             by,
             retry_after: line::wait(ahead, view, &self.line_settings),
             ahead: Some(ahead),
-            ticket: Some(Ticket { token, lifetime: line::ticket_lifetime(line::MAX_WAIT) }),
+            ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
         }
     }
 

@@ -13,8 +13,9 @@ use sqlx::PgPool;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::line::{self, Count, LineView};
 use super::signal::{past_capacity, PastSince, Signal, Thresholds};
-use super::{line, tickets, Admission, Line, Load};
+use super::{tickets, Admission, Line, Load};
 
 /// Over how long the line's pace is measured.
 const PACE_OVER: Duration = Duration::from_secs(5);
@@ -25,7 +26,7 @@ const LAG_SQL: &str = "SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 
 
 /// One measurement: the pool wait (a time-out is a wait at least that long) and, when a
 /// connection came, the lag and the line's head and tail.
-pub async fn sample(db: &PgPool) -> (Duration, Result<(Duration, (i64, i64)), sqlx::Error>) {
+pub async fn sample(db: &PgPool) -> (Duration, Result<(Duration, (i64, i64, i64)), sqlx::Error>) {
     let asked = Instant::now();
     let acquired = db.acquire().await;
     let pool_wait = asked.elapsed();
@@ -36,25 +37,31 @@ pub async fn sample(db: &PgPool) -> (Duration, Result<(Duration, (i64, i64)), sq
     (pool_wait, measured)
 }
 
-async fn measure(conn: &mut sqlx::PgConnection) -> Result<(Duration, (i64, i64)), sqlx::Error> {
+async fn measure(conn: &mut sqlx::PgConnection) -> Result<(Duration, (i64, i64, i64)), sqlx::Error> {
     let lag = sqlx::query_scalar::<_, f64>(LAG_SQL).fetch_one(&mut *conn).await?;
     tickets::purge_expired(&mut *conn).await?;
     let ends = tickets::look(&mut *conn).await?;
     Ok((Duration::from_secs_f64(lag.max(0.0)), ends))
 }
 
-/// The line's head over the last [`PACE_OVER`], for its pace.
-#[derive(Default)]
-struct Pace(VecDeque<(Instant, i64)>);
+/// The line's looks over the last [`PACE_OVER`], for its pace.
+struct Pace {
+    since: Instant,
+    looks: VecDeque<Count>,
+}
 
 impl Pace {
-    fn observe(&mut self, at: Instant, head: i64) -> f64 {
-        self.0.push_back((at, head));
-        while self.0.front().is_some_and(|(then, _)| at.saturating_duration_since(*then) > PACE_OVER) {
-            self.0.pop_front();
+    fn new() -> Self {
+        Self { since: Instant::now(), looks: VecDeque::new() }
+    }
+
+    fn observe(&mut self, at: Instant, tail: i64, live: i64) -> f64 {
+        let now = Count { at: at.saturating_duration_since(self.since), tail, live };
+        self.looks.push_back(now);
+        while self.looks.front().is_some_and(|first| now.at.saturating_sub(first.at) > PACE_OVER) {
+            self.looks.pop_front();
         }
-        let Some(&(first_at, first)) = self.0.front() else { return 0.0 };
-        line::advance_per_sec((Duration::ZERO, first), (at.saturating_duration_since(first_at), head))
+        self.looks.front().map_or(0.0, |first| line::advance_per_sec(*first, now))
     }
 }
 
@@ -96,7 +103,7 @@ impl Door {
 pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> JoinHandle<()> {
     let every = admission.sample_every;
     let line = admission.line.clone();
-    let mut pace = Pace::default();
+    let mut pace = Pace::new();
     let mut door = Door {
         load: admission.load.clone(),
         thresholds: admission.thresholds.clone(),
@@ -129,7 +136,7 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
     })
 }
 
-fn publish_line(line: &Line, pace: &mut Pace, ends: (i64, i64)) {
-    let advance = pace.observe(Instant::now(), ends.0);
-    line.set(&tickets::view(ends, advance));
+fn publish_line(line: &Line, pace: &mut Pace, (head, tail, live): (i64, i64, i64)) {
+    let advance_per_sec = pace.observe(Instant::now(), tail, live);
+    line.set(&LineView { head, tail, advance_per_sec });
 }

@@ -8,8 +8,6 @@ use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use sqlx::PgPool;
 
-use super::line::LineView;
-
 /// A `__Host-` cookie, like the session's (attempts/session.rs): `Secure`, `Path=/`, no `Domain`.
 /// Strict: only the portal's own pages carry it back.
 pub const COOKIE_NAME: &str = "__Host-exa_line";
@@ -60,27 +58,15 @@ pub async fn join(db: &PgPool, token: &str, lifetime: Duration) -> Result<i64, s
     .await
 }
 
-/// The holder tried again: the ticket stays in line a while more, `near` when it is within
-/// `window` of `head` (its holder tries again within a second or so), `far` otherwise. Its
-/// place, or `None` when it is no longer in line (it expired, or its holder went in).
-pub async fn visit(
-    db: &PgPool,
-    token: &str,
-    head: i64,
-    window: u64,
-    near: Duration,
-    far: Duration,
-) -> Result<Option<i64>, sqlx::Error> {
+/// The holder tried again: the ticket stays in line for `lifetime` more. Its place, or `None`
+/// when it is no longer in line (it expired, or its holder went in).
+pub async fn visit(db: &PgPool, token: &str, lifetime: Duration) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE waiting_line
-            SET expires_at = now() + make_interval(secs => CASE WHEN place - $2 < $3 THEN $4 ELSE $5 END)
+        "UPDATE waiting_line SET expires_at = now() + make_interval(secs => $2)
           WHERE ticket = $1 AND expires_at > now() RETURNING place",
     )
     .bind(hash(token))
-    .bind(head)
-    .bind(i64::try_from(window).unwrap_or(i64::MAX))
-    .bind(seconds(near))
-    .bind(seconds(far))
+    .bind(seconds(lifetime))
     .fetch_optional(db)
     .await
 }
@@ -90,12 +76,14 @@ pub async fn leave(db: &PgPool, token: &str) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM waiting_line WHERE ticket = $1").bind(hash(token)).execute(db).await.map(drop)
 }
 
-/// The line's head (the first ticket still in line) and tail (the last handed out). Both are
-/// index reads: expired tickets are purged within seconds, so the head's scan skips few.
-pub async fn look(conn: &mut sqlx::PgConnection) -> Result<(i64, i64), sqlx::Error> {
+/// The line's head (the first ticket still in line), tail (the last handed out) and how many
+/// are in it. The ends are index reads; the count reads the tickets still in line (capped by
+/// `ADMISSION_LINE_MAX`; expired ones are purged within a sample).
+pub async fn look(conn: &mut sqlx::PgConnection) -> Result<(i64, i64, i64), sqlx::Error> {
     sqlx::query_as(
         "SELECT COALESCE((SELECT place FROM waiting_line WHERE expires_at > now() ORDER BY place LIMIT 1), 0),
-                COALESCE((SELECT max(place) FROM waiting_line), 0)",
+                COALESCE((SELECT max(place) FROM waiting_line), 0),
+                (SELECT count(*) FROM waiting_line WHERE expires_at > now())",
     )
     .fetch_one(conn)
     .await
@@ -108,11 +96,6 @@ pub async fn purge_expired(conn: &mut sqlx::PgConnection) -> Result<u64, sqlx::E
         .execute(conn)
         .await
         .map(|done| done.rows_affected())
-}
-
-/// The line seen by [`look`], with the pace the sampler measured.
-pub fn view((head, tail): (i64, i64), advance_per_sec: f64) -> LineView {
-    LineView { head, tail, advance_per_sec }
 }
 
 #[cfg(test)]

@@ -12,9 +12,10 @@ pub const DEFAULT_ADMISSION_MAX_POOL_WAIT_MS: u64 = 250;
 pub const DEFAULT_ADMISSION_SAMPLE_MS: u64 = 200;
 pub const DEFAULT_ADMISSION_STANDING_MS: u64 = 1_000;
 pub const DEFAULT_ADMISSION_RETRY_AFTER_SECS: u64 = 5;
-/// How many at the head of the waiting line go in at once while the door is open: a few
+/// How many at the head of the waiting line go in at once while the door is open: about five
 /// seconds' worth of starts at the measured capacity (docs/throughput.md, "The waiting line").
-pub const DEFAULT_ADMISSION_LINE_WINDOW: u64 = 50;
+/// Smaller, the line lets in only as fast as those few come back to try.
+pub const DEFAULT_ADMISSION_LINE_WINDOW: u64 = 500;
 /// The most tickets in line (about 100 bytes each): a refused visitor past it gets no place
 /// and tries again later, so anonymous tries cannot grow the table without bound.
 pub const DEFAULT_ADMISSION_LINE_MAX: u64 = 100_000;
