@@ -17,9 +17,22 @@ pub fn url_safe() -> String {
     URL_SAFE_NO_PAD.encode(random_256())
 }
 
-/// Hex (64 characters): the visitor's session cookie.
+/// Hex (64 characters): the visitor's session cookie and waiting-line ticket.
 pub fn hex() -> String {
     hex::encode(random_256())
+}
+
+/// The token the request's cookie `name` carries back, when its value has the `len` characters
+/// of the token it was given (anything else is no token of ours).
+pub fn from_cookie(headers: &axum::http::HeaderMap, name: &str, len: usize) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(cookie, value)| *cookie == name && value.len() == len)
+        .map(|(_, value)| value.to_string())
 }
 
 #[cfg(test)]

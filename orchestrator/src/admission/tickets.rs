@@ -4,24 +4,18 @@
 
 use std::time::Duration;
 
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use sha2::Digest;
 use sqlx::PgPool;
 
 /// A `__Host-` cookie, like the session's (attempts/session.rs): `Secure`, `Path=/`, no `Domain`.
 /// Strict: only the portal's own pages carry it back.
 pub const COOKIE_NAME: &str = "__Host-exa_line";
 
-/// The ticket's token, from its cookie (64 hex characters; anything else is no ticket).
+/// The ticket's token, from its cookie (64 characters; anything else is no ticket).
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == COOKIE_NAME && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
-        .map(|(_, value)| value.to_string())
+    crate::token::from_cookie(headers, COOKIE_NAME, 64)
 }
 
 /// The cookie that keeps the ticket for as long as it stays in line.
@@ -40,7 +34,7 @@ pub fn clear_cookie() -> (HeaderName, HeaderValue) {
 }
 
 fn hash(token: &str) -> Vec<u8> {
-    crate::attempts::session::hash(token)
+    sha2::Sha256::digest(token.as_bytes()).to_vec()
 }
 
 fn seconds(d: Duration) -> f64 {
@@ -101,6 +95,7 @@ pub async fn purge_expired(conn: &mut sqlx::PgConnection) -> Result<u64, sqlx::E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn reads_the_ticket_among_other_cookies_and_nothing_malformed() {
@@ -109,7 +104,7 @@ mod tests {
         let cookies = format!("__Host-exa_session={}; {COOKIE_NAME}={token}", "a".repeat(64));
         headers.insert(COOKIE, HeaderValue::from_str(&cookies).expect("header"));
         assert_eq!(from_headers(&headers), Some(token));
-        headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={}", "z".repeat(64))).expect("header"));
+        headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={}", "z".repeat(63))).expect("header"));
         assert_eq!(from_headers(&headers), None);
     }
 

@@ -1,6 +1,6 @@
 //! Binds an attempt to the browser that started it: a random HttpOnly cookie, stored hashed.
 
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue};
 use sha2::{Digest, Sha256};
 
@@ -11,14 +11,7 @@ pub const COOKIE_NAME: &str = "__Host-exa_session";
 
 /// The browser's session token, from its cookie.
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == COOKIE_NAME && value.len() == 64)
-        .map(|(_, value)| value.to_string())
+    crate::token::from_cookie(headers, COOKIE_NAME, 64)
 }
 
 /// A fresh random token (256 bits, hex).
@@ -52,6 +45,7 @@ pub async fn known(db: &sqlx::PgPool, token: &str) -> Result<bool, sqlx::Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn reads_the_session_among_other_cookies() {

@@ -1,7 +1,7 @@
 //! Server-side staff sessions: the `exa_staff` cookie holds 32 random bytes (base64url), the
 //! table only their SHA-256. 30 minutes idle, 8 hours absolute, or until sign-out.
 
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -110,14 +110,7 @@ pub async fn end(db: &PgPool, token: &str) -> Result<(), sqlx::Error> {
 
 /// The session token from the request's cookies.
 pub fn token_from_headers(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == COOKIE_NAME && value.len() == 43)
-        .map(|(_, value)| value.to_string())
+    crate::token::from_cookie(headers, COOKIE_NAME, 43)
 }
 
 pub fn set_cookie(token: &str) -> (HeaderName, HeaderValue) {
@@ -136,6 +129,7 @@ fn cookie(value: &str) -> (HeaderName, HeaderValue) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn tokens_are_32_bytes_base64url_and_read_back_from_the_cookie() {
