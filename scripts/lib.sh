@@ -4,7 +4,8 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PGHOME="$ROOT/.pgdata"
 
-say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
+# Each step says when it began: CI keeps only this output, and a run's phases are timed from it.
+say() { printf '\033[1;34m==>\033[0m [%s] %s\n' "$(date +%T)" "$*"; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 warn() { printf '\033[1;33mwarning:\033[0m %s\n' "$*" >&2; }
 is_root() { [ "$(id -u)" = 0 ]; }

@@ -182,3 +182,36 @@ async fn a_full_line_gives_no_more_places(db: PgPool) {
     assert_eq!(visitors[2].ticket, None);
     assert_eq!(tickets_in_line(&db).await, 2);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_try_renews_its_ticket_only_when_its_end_is_near(db: PgPool) {
+    let portal = Replica::start(db.clone(), |_| {}).await;
+    let _busy = portal.fill();
+    let mut ana = Visitor::default();
+    assert_eq!(ana.start(&portal).await.status, 503);
+    // The ticket's end (seconds since the epoch) and what was left of it then.
+    let end = || async {
+        let (end, left): (f64, f64) = sqlx::query_as(
+            "SELECT EXTRACT(EPOCH FROM expires_at)::float8, EXTRACT(EPOCH FROM expires_at - now())::float8 FROM waiting_line",
+        )
+        .fetch_one(&db)
+        .await
+        .expect("Ana's ticket");
+        (end, left)
+    };
+    let (first, left) = end().await;
+    assert!((20.0..=25.0).contains(&left), "a new ticket lives 25 s: {left}");
+
+    // Tried again with most of its time left: read, not written.
+    assert_eq!(ana.start(&portal).await.status, 503);
+    assert_eq!(end().await.0, first, "renewed while 15 s or more were left");
+
+    // Near its end (5 s left): the try gives it 25 s again.
+    sqlx::query("UPDATE waiting_line SET expires_at = now() + interval '5 seconds'")
+        .execute(&db)
+        .await
+        .expect("near its end");
+    assert_eq!(ana.start(&portal).await.body["ahead"], 0);
+    let (_, renewed) = end().await;
+    assert!(renewed > 20.0, "not renewed near its end: {renewed} s left");
+}

@@ -143,6 +143,8 @@ const LINE_TIMEOUT: Duration = Duration::from_millis(500);
 /// How long a ticket stays in line after its holder's last try: the longest wait, the page's
 /// jitter and a margin ([`line::ticket_lifetime`]).
 const TICKET_LIFETIME: Duration = Duration::from_secs(25);
+/// A try renews its ticket when less than this is left: the longest wait with the page's jitter.
+const RENEW_BELOW: Duration = Duration::from_secs(15);
 
 /// The door: thresholds from the configuration over this process's [`Load`], and the line.
 #[derive(Debug)]
@@ -198,7 +200,7 @@ impl Admission {
         let view = self.line.view();
         let settings = &self.line_settings;
         if let Some(token) = ticket {
-            match on_time(tickets::visit(db, &token, TICKET_LIFETIME)).await {
+            match on_time(tickets::visit(db, &token, TICKET_LIFETIME, RENEW_BELOW)).await {
                 Some(Some(place)) => {
                     let ahead = view.ahead_of(place);
                     if line::goes_in(open, ahead, settings) {

@@ -52,15 +52,25 @@ pub async fn join(db: &PgPool, token: &str, lifetime: Duration) -> Result<i64, s
     .await
 }
 
-/// The holder tried again: the ticket stays in line for `lifetime` more. Its place, or `None`
-/// when it is no longer in line (it expired, or its holder went in).
-pub async fn visit(db: &PgPool, token: &str, lifetime: Duration) -> Result<Option<i64>, sqlx::Error> {
+/// The holder tried again. Its place, or `None` when it is no longer in line (it expired, or
+/// its holder went in). The ticket stays in line for `lifetime` more when less than `renew_below`
+/// of it is left: most tries then only read (no write, no transaction id), and a holder who
+/// tries again within `renew_below` never loses their place.
+pub async fn visit(
+    db: &PgPool,
+    token: &str,
+    lifetime: Duration,
+    renew_below: Duration,
+) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "UPDATE waiting_line SET expires_at = now() + make_interval(secs => $2)
-          WHERE ticket = $1 AND expires_at > now() RETURNING place",
+        "WITH hit AS (SELECT place, expires_at FROM waiting_line WHERE ticket = $1 AND expires_at > now()),
+              renewed AS (UPDATE waiting_line w SET expires_at = now() + make_interval(secs => $2)
+                            FROM hit WHERE w.place = hit.place AND hit.expires_at < now() + make_interval(secs => $3))
+         SELECT place FROM hit",
     )
     .bind(hash(token))
     .bind(seconds(lifetime))
+    .bind(seconds(renew_below))
     .fetch_optional(db)
     .await
 }
