@@ -3,7 +3,8 @@
 //! the oldest due step no runner holds (every replica's runners, so the lag is portal-wide).
 //! It also keeps how long each has stood past its threshold ([`PastSince`]), and logs the
 //! door closing and opening with the reading that closed it. On the same connection it reads
-//! the waiting line (its head, tail and pace) and purges the tickets nobody carries any more.
+//! the waiting line (its head, tail and count, for its pace) and purges the tickets nobody
+//! carries any more.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -25,7 +26,7 @@ const LAG_SQL: &str = "SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(due_at)), 
                         WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())";
 
 /// One measurement: the pool wait (a time-out is a wait at least that long) and, when a
-/// connection came, the lag and the line's head and tail.
+/// connection came, the lag and the line's head, tail and count.
 pub async fn sample(db: &PgPool) -> (Duration, Result<(Duration, (i64, i64, i64)), sqlx::Error>) {
     let asked = Instant::now();
     let acquired = db.acquire().await;
