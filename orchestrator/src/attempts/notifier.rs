@@ -1,9 +1,12 @@
 //! Fans out "stream X changed" to the server-sent-event streams: from PostgreSQL's NOTIFY (any
 //! process's commits, named with their version when the writer said it) and, for this
 //! process's own commits, the committed events themselves (`EventStore::appended_here`), so an
-//! attempt's stream shows them without reading them back.
+//! attempt's stream shows them without reading them back. Each change goes only to the pages
+//! watching its attempt ([`Hub`]): with one channel for all, every commit woke every open
+//! stream, a thousand at capacity, to find the one it concerned.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use events::{Appended, EventStore, Hears, RecordedEvent};
@@ -39,9 +42,85 @@ impl Change {
     }
 }
 
+/// Changes a page's stream may hold before it falls behind (and then reads its attempt).
+const PER_STREAM: usize = 16;
+
+/// A channel for each stream some page watches, dropped with its last watcher.
+#[derive(Debug, Default)]
+pub struct Hub {
+    streams: Mutex<HashMap<String, broadcast::Sender<Change>>>,
+}
+
+impl Hub {
+    /// Passes `change` to the pages watching its stream; `Missed` to every page.
+    pub fn send(&self, change: Change) {
+        let streams = self.streams.lock().unwrap_or_else(PoisonError::into_inner);
+        match change.stream() {
+            // No channel: nobody is watching that attempt right now.
+            Some(stream) => {
+                if let Some(sender) = streams.get(stream) {
+                    let _ = sender.send(change);
+                }
+            }
+            None => {
+                for sender in streams.values() {
+                    let _ = sender.send(change.clone());
+                }
+            }
+        }
+    }
+
+    /// A watcher of `stream`'s changes from now on.
+    pub fn subscribe(self: &Arc<Self>, stream: &str) -> Subscription {
+        let mut streams = self.streams.lock().unwrap_or_else(PoisonError::into_inner);
+        let receiver = match streams.get(stream) {
+            Some(sender) => sender.subscribe(),
+            None => {
+                let (sender, receiver) = broadcast::channel(PER_STREAM);
+                streams.insert(stream.to_string(), sender);
+                receiver
+            }
+        };
+        Subscription { receiver: Some(receiver), stream: stream.to_string(), hub: self.clone() }
+    }
+
+    /// How many streams have a channel (tests, and the map's bound: one per watched attempt).
+    pub fn watched(&self) -> usize {
+        self.streams.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
+
+/// One page's watch on one stream; its channel goes with the stream's last watcher.
+#[derive(Debug)]
+pub struct Subscription {
+    receiver: Option<broadcast::Receiver<Change>>,
+    stream: String,
+    hub: Arc<Hub>,
+}
+
+impl Subscription {
+    async fn recv(&mut self) -> Result<Change, broadcast::error::RecvError> {
+        match self.receiver.as_mut() {
+            Some(receiver) => receiver.recv().await,
+            None => Err(broadcast::error::RecvError::Closed),
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let mut streams = self.hub.streams.lock().unwrap_or_else(PoisonError::into_inner);
+        // Under the lock, so that no page subscribes between the count and the removal.
+        drop(self.receiver.take());
+        if streams.get(&self.stream).is_some_and(|sender| sender.receiver_count() == 0) {
+            streams.remove(&self.stream);
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Notifier {
-    tx: broadcast::Sender<Change>,
+    hub: Arc<Hub>,
     /// The server's stop flag: event streams end when it turns true, so a graceful shutdown
     /// does not wait for browsers that keep a stream open.
     stop: watch::Receiver<bool>,
@@ -51,12 +130,12 @@ impl Notifier {
     /// Starts listening in the background, reconnecting after a lost connection, and passing
     /// on what `store` commits in this process, until `stop` turns true.
     pub fn spawn(store: &EventStore, stop: watch::Receiver<bool>) -> Self {
-        let (tx, _) = broadcast::channel(1024);
-        let sender = tx.clone();
+        let hub = Arc::new(Hub::default());
+        let sender = hub.clone();
         let watched = stop.clone();
         let mut here = store.appended_here();
         let store = store.clone();
-        let local = tx.clone();
+        let local = hub.clone();
         let local_stop = stop.clone();
         tokio::spawn(async move {
             let until = stopped(local_stop);
@@ -65,12 +144,8 @@ impl Notifier {
                 tokio::select! {
                     () = &mut until => break,
                     appended = here.recv() => match appended {
-                        Ok(appended) => {
-                            let _ = local.send(Change::Appended(appended));
-                        }
-                        Err(broadcast::error::RecvError::Lagged(_)) => {
-                            let _ = local.send(Change::Missed);
-                        }
+                        Ok(appended) => local.send(Change::Appended(appended)),
+                        Err(broadcast::error::RecvError::Lagged(_)) => local.send(Change::Missed),
                         Err(broadcast::error::RecvError::Closed) => break,
                     },
                 }
@@ -94,11 +169,12 @@ impl Notifier {
                 }
             }
         });
-        Self { tx, stop: watched }
+        Self { hub, stop: watched }
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
-        self.tx.subscribe()
+    /// A watch on `stream`'s changes from now on.
+    pub fn subscribe(&self, stream: &str) -> Subscription {
+        self.hub.subscribe(stream)
     }
 
     /// Resolves when the server is stopping.
@@ -107,12 +183,13 @@ impl Notifier {
     }
 }
 
-/// Returns once `receiver` names `stream`, or fell behind and may have missed it. A closed
-/// channel never returns: the caller's time-out or the server's stop ends the wait.
-pub async fn changed(receiver: &mut broadcast::Receiver<Change>, stream: &str) {
+/// Returns once the watched stream changed, or its watch fell behind and may have missed a
+/// change. A closed channel never returns: the caller's time-out or the server's stop ends the
+/// wait.
+pub async fn changed(watch: &mut Subscription) {
     loop {
-        match receiver.recv().await {
-            Ok(change) if change.concerns(stream) => return,
+        match watch.recv().await {
+            Ok(change) if change.concerns(&watch.stream) => return,
             Ok(_) => continue,
             Err(broadcast::error::RecvError::Lagged(_)) => return,
             Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
@@ -129,13 +206,13 @@ pub enum Next {
     Read,
 }
 
-/// Waits for the next change of `stream` after version `seen`: the committed events when this
-/// process wrote them right after `seen`, else a read. A change already held (a NOTIFY naming
-/// a version up to `seen`, events up to it) is no change.
-pub async fn next_after(receiver: &mut broadcast::Receiver<Change>, stream: &str, seen: i64) -> Next {
+/// Waits for the next change of the watched stream after version `seen`: the committed events
+/// when this process wrote them right after `seen`, else a read. A change already held (a
+/// NOTIFY naming a version up to `seen`, events up to it) is no change.
+pub async fn next_after(watch: &mut Subscription, seen: i64) -> Next {
     loop {
-        match receiver.recv().await {
-            Ok(change) if change.concerns(stream) => match decide(&change, seen) {
+        match watch.recv().await {
+            Ok(change) if change.concerns(&watch.stream) => match decide(&change, seen) {
                 Some(next) => return next,
                 None => continue,
             },
@@ -159,7 +236,7 @@ fn decide(change: &Change, seen: i64) -> Option<Next> {
     }
 }
 
-async fn listen(store: &EventStore, sender: &broadcast::Sender<Change>) -> Result<(), sqlx::Error> {
+async fn listen(store: &EventStore, sender: &Hub) -> Result<(), sqlx::Error> {
     // This process's commits come in process (above), so its own NOTIFYs may be skipped.
     let mut listener = store.listener(events::NOTIFY_CHANNEL, Hears::OthersOnly).await?;
     loop {
@@ -167,7 +244,7 @@ async fn listen(store: &EventStore, sender: &broadcast::Sender<Change>) -> Resul
         // One NOTIFY may name several streams (the store's after-commit batches). No receivers
         // is fine: nobody is watching that attempt right now.
         for (stream, version) in events::versions_named(notification.payload()) {
-            let _ = sender.send(Change::Named { stream: stream.to_string(), version });
+            sender.send(Change::Named { stream: stream.to_string(), version });
         }
     }
 }
@@ -204,6 +281,36 @@ mod tests {
         assert!(matches!(decide(&Change::Missed, 5), Some(Next::Read)));
         assert!(Change::Missed.concerns("cloud-1") && Change::Missed.concerns("download-2"), "any stream");
         assert!(!named(None).concerns("download-2"));
+    }
+
+    #[test]
+    fn a_change_reaches_only_the_pages_watching_its_stream_and_a_missed_one_every_page() {
+        use futures::FutureExt;
+        let hub = Arc::new(Hub::default());
+        let mut cloud = hub.subscribe("cloud-1");
+        let mut download = hub.subscribe("download-2");
+        hub.send(named(Some(6)));
+        assert!(matches!(next_after(&mut cloud, 5).now_or_never(), Some(Next::Read)));
+        assert!(changed(&mut download).now_or_never().is_none(), "another attempt's change");
+        hub.send(Change::Missed);
+        assert!(changed(&mut download).now_or_never().is_some());
+        assert!(changed(&mut cloud).now_or_never().is_some());
+    }
+
+    #[test]
+    fn a_streams_channel_goes_with_its_last_watcher() {
+        let hub = Arc::new(Hub::default());
+        let first = hub.subscribe("cloud-1");
+        let second = hub.subscribe("cloud-1");
+        let other = hub.subscribe("download-2");
+        assert_eq!(hub.watched(), 2);
+        drop(first);
+        assert_eq!(hub.watched(), 2, "a page still watches cloud-1");
+        drop(second);
+        drop(other);
+        assert_eq!(hub.watched(), 0);
+        hub.send(named(Some(1)));
+        assert_eq!(hub.watched(), 0, "a change nobody watches opens no channel");
     }
 
     #[test]

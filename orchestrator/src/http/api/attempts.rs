@@ -167,7 +167,7 @@ async fn stream(
     let session = token.map(|t| hex::encode(session::hash(&t)));
     let client = Client { session: session.as_deref(), address: ip.limit_key() };
     let place = state.streams.enter_for(stream_id.as_str(), client).map_err(|_| ApiError::TooManyStreams)?;
-    let receiver = state.notifier.subscribe();
+    let receiver = state.notifier.subscribe(stream_id.as_str());
     // The stream keeps the attempt's history (at most MAX_EVENTS_PER_ATTEMPT events), opened
     // for its owner, and reads only the events after it, when a notification names the attempt or, should one be
     // lost, every FALLBACK_POLL (issue 15).
@@ -180,7 +180,7 @@ async fn stream(
                 let seen = held.as_ref().and_then(|h| h.last()).map_or(0, |e| e.version);
                 // Events this process committed come handed over; anything else is read.
                 let next = if held.is_some() {
-                    let wait = crate::attempts::notifier::next_after(&mut receiver, stream_id.as_str(), seen);
+                    let wait = crate::attempts::notifier::next_after(&mut receiver, seen);
                     tokio::time::timeout(FALLBACK_POLL, wait).await.unwrap_or(Next::Read)
                 } else {
                     Next::Read

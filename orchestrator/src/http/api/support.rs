@@ -213,8 +213,8 @@ async fn stream(
     Path(id): Path<String>,
     headers: axum::http::HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let receiver = state.notifier.subscribe();
     let (stream_id, history) = load(&state, &id).await?;
+    let receiver = state.notifier.subscribe(stream_id.as_str());
     let place = state.support_streams.enter(stream_id.as_str()).map_err(|_| ApiError::TooManyStreams)?;
     let notifier = state.notifier.clone();
     let current = history.last().map(|e| e.version).unwrap_or(0);
@@ -230,7 +230,7 @@ async fn stream(
         loop {
             // The first pass only reports changes a reconnection missed.
             if !first {
-                let wait = crate::attempts::notifier::changed(&mut receiver, stream_id.as_str());
+                let wait = crate::attempts::notifier::changed(&mut receiver);
                 let _ = tokio::time::timeout(Duration::from_secs(1), wait).await;
             }
             match crate::staff::sessions::alive(&state.db, &token).await {
