@@ -152,10 +152,48 @@ pub fn encode<F: Flow>(event: &F::Event) -> Result<(String, Value), serde_json::
     Ok((event_type, payload))
 }
 
+/// The event types an event enum knows (its serde names), from serde's own list: the error of
+/// an unknown variant carries it, so it is read without a second list to keep in step.
+pub fn event_types<E: DeserializeOwned>() -> &'static [&'static str] {
+    use serde::de::value::MapDeserializer;
+    let probe = MapDeserializer::<_, VariantsOf>::new([("type", "")].into_iter());
+    match E::deserialize(probe) {
+        Err(VariantsOf(Some(variants))) => variants,
+        _ => &[],
+    }
+}
+
+/// A deserializing error that keeps only the variants serde expected (see [`event_types`]).
+#[derive(Debug)]
+struct VariantsOf(Option<&'static [&'static str]>);
+
+impl std::fmt::Display for VariantsOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not an event")
+    }
+}
+
+impl std::error::Error for VariantsOf {}
+
+impl serde::de::Error for VariantsOf {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Self(None)
+    }
+
+    fn unknown_variant(_: &str, expected: &'static [&'static str]) -> Self {
+        Self(Some(expected))
+    }
+}
+
 /// Decodes a stored event; `None` for types this flow does not know (`step.started`, ...).
 pub fn decode<F: Flow>(event_type: &str, payload: &Value) -> Option<F::Event> {
     use serde::de::value::MapDeserializer;
     use serde::Deserialize;
+    // Another flow's or the runner's event: no serde error to build and format (a fifth of
+    // the events an attempt folds, and every fold read them; docs/throughput.md).
+    if !event_types::<F::Event>().contains(&event_type) {
+        return None;
+    }
     // `{"type", "data"}` read by reference: replays decode millions of payloads, and copying
     // each into a tagged object first doubled the work.
     let kind = Value::String(event_type.to_string());
@@ -294,5 +332,13 @@ pub(crate) mod tests {
         }
         assert_eq!(encode::<Tiny>(&TinyEvent::Closed).expect("encode"), ("tiny.closed".into(), json!({})));
         assert_eq!(decode::<Tiny>("step.started", &json!({ "step": "x" })), None, "foreign types are skipped");
+    }
+
+    #[test]
+    fn an_event_enum_names_its_types_from_its_serde_names() {
+        assert_eq!(event_types::<TinyEvent>(), ["tiny.opened", "tiny.closed"]);
+        let activation = event_types::<crate::flows::activation::ActivationEvent>();
+        assert!(activation.contains(&"attempt.started") && activation.contains(&"step.gave_up"));
+        assert!(!activation.contains(&"step.started"), "the runner's own event is no flow's");
     }
 }
