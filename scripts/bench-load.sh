@@ -11,7 +11,8 @@ cd "$ROOT"
 
 unset DATABASE_URL
 PGHOME="$ROOT/.pgbench"
-PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on"
+# BENCH_PG_OPTS: more server settings for an experiment (e.g. "-c plan_cache_mode=force_generic_plan").
+PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_utility=on ${BENCH_PG_OPTS:-}"
 ensure_postgres
 trap stop_own_postgres EXIT INT TERM
 

@@ -160,9 +160,11 @@ async fn main() -> anyhow::Result<()> {
         }
         let step_mark: i64 = sqlx::query_scalar("SELECT coalesce(max(position), 0) FROM events").fetch_one(&db).await?;
         driver.take_timings();
+        let cpu_before = CpuTime::now(server.child.id());
         let began = Instant::now();
         let ends = run_level(&driver, level, offset).await;
         let elapsed = began.elapsed();
+        let cpu = CpuTime::now(server.child.id()).since(&cpu_before);
         offset += level.attempts;
         let xids = current_xid(&db).await? - xid_before - 1;
         let statements = if counts_statements { Some(statements_since_reset(&db).await?) } else { None };
@@ -207,6 +209,15 @@ async fn main() -> anyhow::Result<()> {
              admitted and ended normally {normal}; admitted but not ended normally {}",
             level.attempts,
             admitted - normal
+        );
+        let ms_each = |ticks: u64| ticks as f64 * 1000.0 / TICKS_PER_SECOND / level.attempts as f64;
+        println!(
+            "  CPU an attempt (the whole machine, /proc/stat): {:.1} ms: the server {:.1}, this generator with its sandbox {:.1}, \
+             PostgreSQL and the rest {:.1}",
+            ms_each(cpu.machine),
+            ms_each(cpu.server),
+            ms_each(cpu.generator),
+            ms_each(cpu.machine.saturating_sub(cpu.server + cpu.generator)),
         );
         if let Some(statements) = statements {
             let per_attempt = |calls: i64| calls as f64 / level.attempts as f64;
@@ -336,6 +347,57 @@ fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_default()
+}
+
+/// Linux's clock ticks (`USER_HZ`), the unit of /proc's CPU times.
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// CPU time spent so far, in clock ticks: by every process of the machine (busy, not idle or
+/// waiting on I/O), by the server, and by this generator with its in-process sandbox. With
+/// arrivals the machine keeps up with, CPU an attempt is what capacity divides: unlike
+/// attempts a second, it does not swing with the door and the line.
+#[derive(Debug, Default, Clone, Copy)]
+struct CpuTime {
+    machine: u64,
+    server: u64,
+    generator: u64,
+}
+
+impl CpuTime {
+    fn now(server: u32) -> Self {
+        Self {
+            machine: machine_busy_ticks(),
+            server: process_ticks(&server.to_string()),
+            generator: process_ticks("self"),
+        }
+    }
+
+    fn since(&self, earlier: &Self) -> Self {
+        Self {
+            machine: self.machine.saturating_sub(earlier.machine),
+            server: self.server.saturating_sub(earlier.server),
+            generator: self.generator.saturating_sub(earlier.generator),
+        }
+    }
+}
+
+/// user + nice + system + irq + softirq of /proc/stat's first line (0 where it is unreadable).
+fn machine_busy_ticks() -> u64 {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let fields: Vec<u64> =
+        stat.lines().next().unwrap_or_default().split_whitespace().skip(1).filter_map(|f| f.parse().ok()).collect();
+    [0, 1, 2, 5, 6].iter().filter_map(|&i| fields.get(i)).sum()
+}
+
+/// utime + stime of a process, all its threads (fields 14 and 15 of /proc/PID/stat).
+fn process_ticks(pid: &str) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The command name, in parentheses, may hold spaces: count the fields after it.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // The first field after the name is the line's third (the state): utime is at 11.
+    let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    field(11) + field(12)
 }
 
 /// The server's resident memory, kB (`VmRSS`).
