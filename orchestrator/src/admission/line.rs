@@ -12,18 +12,18 @@ pub struct LineView {
     pub head: i64,
     /// The place of the last ticket handed out (0: none yet).
     pub tail: i64,
+    /// The tickets still in line: ones whose holders left without going in are gone once they
+    /// expire (purged within a sample), and the ones who went in at once.
+    pub live: i64,
     /// Tickets that left the line per second lately (their holders went in, or stopped trying).
     pub advance_per_sec: f64,
 }
 
 impl LineView {
-    /// Tickets from the head to the tail: the ones that left without going in count until
-    /// they expire, so this is the most that can be waiting.
+    /// How many wait: the tickets still in line, as last counted. (Head to tail would also
+    /// count the holders who went in from the middle of the window, until the head passes them.)
     pub fn waiting(&self) -> u64 {
-        if self.head == 0 {
-            return 0;
-        }
-        u64::try_from(self.tail - self.head + 1).unwrap_or(0)
+        u64::try_from(self.live).unwrap_or(0)
     }
 
     /// How many are ahead of the ticket at `place`.
@@ -122,8 +122,10 @@ mod tests {
 
     const SETTINGS: LineSettings = LineSettings { window: 10, max: 1_000, still_wait: Duration::from_secs(5) };
 
+    /// A line with every place from head to tail still in it.
     fn line(head: i64, tail: i64, advance_per_sec: f64) -> LineView {
-        LineView { head, tail, advance_per_sec }
+        let live = if head == 0 { 0 } else { tail - head + 1 };
+        LineView { head, tail, live, advance_per_sec }
     }
 
     #[test]
@@ -185,9 +187,17 @@ mod tests {
     }
 
     #[test]
-    fn waiting_counts_from_head_to_tail() {
+    fn waiting_counts_the_tickets_still_in_line() {
         assert_eq!(LineView::default().waiting(), 0);
         assert_eq!(line(7, 7, 0.0).waiting(), 1);
         assert_eq!(line(7, 16, 0.0).waiting(), 10);
+    }
+
+    #[test]
+    fn holders_who_went_in_from_the_middle_of_the_window_make_room_for_newcomers() {
+        // Places 100 to 109 were handed out; 102 to 109 went in, 100 and 101 still wait.
+        let view = LineView { head: 100, tail: 109, live: 2, advance_per_sec: 0.0 };
+        assert_eq!(view.waiting(), 2);
+        assert_eq!(newcomer(true, &view, &SETTINGS), Newcomer::Enter, "2 wait, fewer than the window of 10");
     }
 }

@@ -88,6 +88,7 @@ fn micros(d: Duration) -> u64 {
 pub struct Line {
     head: AtomicI64,
     tail: AtomicI64,
+    live: AtomicI64,
     advance_milli_per_sec: AtomicU64,
 }
 
@@ -95,6 +96,7 @@ impl Line {
     pub fn set(&self, view: &LineView) {
         self.head.store(view.head, Ordering::Relaxed);
         self.tail.store(view.tail, Ordering::Relaxed);
+        self.live.store(view.live, Ordering::Relaxed);
         let milli = (view.advance_per_sec.max(0.0) * 1000.0).round() as u64;
         self.advance_milli_per_sec.store(milli, Ordering::Relaxed);
     }
@@ -103,6 +105,7 @@ impl Line {
         LineView {
             head: self.head.load(Ordering::Relaxed),
             tail: self.tail.load(Ordering::Relaxed),
+            live: self.live.load(Ordering::Relaxed),
             advance_per_sec: self.advance_milli_per_sec.load(Ordering::Relaxed) as f64 / 1000.0,
         }
     }

@@ -139,5 +139,5 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
 
 fn publish_line(line: &Line, pace: &mut Pace, (head, tail, live): (i64, i64, i64)) {
     let advance_per_sec = pace.observe(Instant::now(), tail, live);
-    line.set(&LineView { head, tail, advance_per_sec });
+    line.set(&LineView { head, tail, live, advance_per_sec });
 }
