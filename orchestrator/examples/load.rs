@@ -37,6 +37,8 @@ use sqlx::PgPool;
 /// cloud flow alone waits the spec's 5 s in every attempt).
 /// Statements listed per level, the most called first.
 const STATEMENTS_SHOWN: usize = 30;
+/// Statements listed by their time.
+const STATEMENTS_BY_TIME_SHOWN: usize = 12;
 
 #[derive(Clone, Copy)]
 enum Arrivals {
@@ -221,14 +223,27 @@ async fn main() -> anyhow::Result<()> {
         );
         if let Some(statements) = statements {
             let per_attempt = |calls: i64| calls as f64 / level.attempts as f64;
-            let total: i64 = statements.iter().map(|(calls, _)| calls).sum();
+            let total: i64 = statements.iter().map(|(calls, ..)| calls).sum();
             println!(
                 "  {:.1} statements an attempt (the server's, pg_stat_statements), the most called:",
                 per_attempt(total)
             );
-            for (calls, query) in statements.iter().take(STATEMENTS_SHOWN) {
+            for (calls, _, query) in statements.iter().take(STATEMENTS_SHOWN) {
                 let query: String = query.chars().take(110).collect();
                 println!("    {:>6.2}  {query}", per_attempt(*calls));
+            }
+            // Where PostgreSQL's executor time goes (planning, parsing and the round trips
+            // themselves are not in it: the CPU line above has the whole).
+            let mut by_time: Vec<_> = statements.iter().collect();
+            by_time.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let executing: f64 = by_time.iter().map(|(_, ms, _)| ms).sum();
+            println!(
+                "  {:.2} ms an attempt executing statements, the most time (ms an attempt, share):",
+                executing / level.attempts as f64
+            );
+            for (_, ms, query) in by_time.iter().take(STATEMENTS_BY_TIME_SHOWN) {
+                let query: String = query.chars().take(100).collect();
+                println!("    {:>6.3}  {:>4.1} %  {query}", ms / level.attempts as f64, 100.0 * ms / executing.max(f64::MIN_POSITIVE));
             }
         }
         println!("  commands (client side, ms):");
@@ -265,12 +280,12 @@ async fn count_statements_afresh(db: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The statements this database ran since [`count_statements_afresh`], each with its calls,
-/// most called first: top-level ones, BEGIN and COMMIT included (each is a round trip), the
+/// The statements this database ran since [`count_statements_afresh`], each with its calls and
+/// its time in the executor (ms), most called first: top-level ones, BEGIN and COMMIT included (each is a round trip), the
 /// benchmark's own left out (transaction ids, marks, these counts).
-async fn statements_since_reset(db: &PgPool) -> anyhow::Result<Vec<(i64, String)>> {
+async fn statements_since_reset(db: &PgPool) -> anyhow::Result<Vec<(i64, f64, String)>> {
     Ok(sqlx::query_as(
-        "SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements
+        "SELECT calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements
           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
             AND query NOT LIKE ALL (ARRAY['%pg_stat_statements%', '%pg_current_xact_id%',
                                           '%coalesce(max(position), 0)%', '%load_raw%'])
