@@ -213,7 +213,7 @@ impl Metrics {
         let admission_line_waiting = Gauge::default();
         registry.register(
             "admission_line_waiting",
-            "Tickets in the waiting line, head to tail (those who left count until they expire)",
+            "Tickets still in the waiting line, as the sampler last counted them",
             admission_line_waiting.clone(),
         );
         let admission_line_pace = FloatGauge::default();
