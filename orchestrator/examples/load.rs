@@ -243,7 +243,11 @@ async fn main() -> anyhow::Result<()> {
             );
             for (_, ms, query) in by_time.iter().take(STATEMENTS_BY_TIME_SHOWN) {
                 let query: String = query.chars().take(100).collect();
-                println!("    {:>6.3}  {:>4.1} %  {query}", ms / level.attempts as f64, 100.0 * ms / executing.max(f64::MIN_POSITIVE));
+                println!(
+                    "    {:>6.3}  {:>4.1} %  {query}",
+                    ms / level.attempts as f64,
+                    100.0 * ms / executing.max(f64::MIN_POSITIVE)
+                );
             }
         }
         println!("  commands (client side, ms):");

@@ -215,3 +215,40 @@ async fn a_try_renews_its_ticket_only_when_its_end_is_near(db: PgPool) {
     let (_, renewed) = end().await;
     assert!(renewed > 20.0, "not renewed near its end: {renewed} s left");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn one_client_address_holds_at_most_its_share_of_the_line(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_line_max_per_address = 2).await;
+    let _busy = portal.fill();
+    // Three browsers behind one address (the test's 127.0.0.1) while the door is shut.
+    let mut browsers: Vec<Visitor> = (0..3).map(|_| Visitor::default()).collect();
+    for browser in browsers.iter_mut().take(2) {
+        let answer = browser.start(&portal).await;
+        assert_eq!((answer.status, answer.body["ahead"].is_u64()), (503, true), "{}", answer.body);
+    }
+    let third = browsers[2].start(&portal).await;
+    assert_eq!((third.status, third.retry_after.as_deref()), (503, Some("10")), "{}", third.body);
+    assert_eq!(third.body["message"], orchestrator::texts::PAST_CAPACITY);
+    assert_eq!((third.body.get("ahead"), browsers[2].ticket.as_deref()), (None, None), "no place for a third");
+    assert_eq!(tickets_in_line(&db).await, 2);
+    // The ones holding a ticket keep their places.
+    assert_eq!(browsers[0].start(&portal).await.body["ahead"], 0);
+
+    // The share is the address's: another address, and an unknown one, still get places.
+    let share = |address: Option<&'static [u8]>| orchestrator::admission::tickets::Share { address, max: 2 };
+    let lifetime = Duration::from_secs(25);
+    let join = |token: &'static str, address| {
+        let db = db.clone();
+        async move { orchestrator::admission::tickets::join(&db, token, lifetime, share(address)).await.expect("join") }
+    };
+    assert!(join("other-1", Some(b"another address")).await.is_some());
+    assert!(join("other-2", Some(b"another address")).await.is_some());
+    assert_eq!(join("other-3", Some(b"another address")).await, None, "its share is full too");
+    assert!(join("unknown", None).await.is_some(), "an address not known counts against no share");
+    // An expired ticket is no longer the address's.
+    sqlx::query("UPDATE waiting_line SET expires_at = now() - interval '1 second' WHERE ticket = sha256('other-1')")
+        .execute(&db)
+        .await
+        .expect("expire one");
+    assert!(join("other-4", Some(b"another address")).await.is_some());
+}

@@ -42,6 +42,8 @@ pub struct LineSettings {
     pub window: u64,
     /// The most tickets in line; past it a refused visitor gets none and tries again later.
     pub max: u64,
+    /// The most tickets in line for one client address.
+    pub max_per_address: u64,
     /// The wait when the line does not move (the door has stayed closed).
     pub still_wait: Duration,
 }
@@ -120,7 +122,8 @@ pub fn advance_per_sec(oldest: Count, newest: Count) -> f64 {
 mod tests {
     use super::*;
 
-    const SETTINGS: LineSettings = LineSettings { window: 10, max: 1_000, still_wait: Duration::from_secs(5) };
+    const SETTINGS: LineSettings =
+        LineSettings { window: 10, max: 1_000, max_per_address: 100, still_wait: Duration::from_secs(5) };
 
     /// A line with every place from head to tail still in it.
     fn line(head: i64, tail: i64, advance_per_sec: f64) -> LineView {

@@ -177,6 +177,7 @@ impl Admission {
             line_settings: LineSettings {
                 window: config.admission_line_window,
                 max: config.admission_line_max,
+                max_per_address: config.admission_line_max_per_address,
                 still_wait: Duration::from_secs(config.admission_retry_after_secs),
             },
             sample_every: Duration::from_millis(config.admission_sample_ms),
@@ -189,10 +190,12 @@ impl Admission {
         signal::past_capacity(&self.load.reading(), &self.thresholds)
     }
 
-    /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie).
-    /// With the door open and nobody waiting it asks nothing of the database. Refused, the
-    /// visitor gets a place in the line, or keeps theirs, and is told how many are ahead.
-    pub async fn enter(&self, db: &PgPool, ticket: Option<String>) -> Result<Entry, Busy> {
+    /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie)
+    /// from the client `address` (its tag: a keyed hash, never the address itself). With the
+    /// door open and nobody waiting it asks nothing of the database. Refused, the visitor gets
+    /// a place in the line, or keeps theirs, and is told how many are ahead; a client address
+    /// that holds its share of the line already gets no new place.
+    pub async fn enter(&self, db: &PgPool, ticket: Option<String>, address: Option<&[u8]>) -> Result<Entry, Busy> {
         let shut = self.shut_by();
         let open = shut.is_none();
         let by = shut.map_or(BY_LINE, Signal::name);
@@ -221,8 +224,11 @@ impl Admission {
             Newcomer::Full => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
             Newcomer::Join => {
                 let token = crate::token::hex();
-                match on_time(tickets::join(db, &token, TICKET_LIFETIME)).await {
-                    Some(place) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
+                let share = tickets::Share { address, max: settings.max_per_address };
+                match on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
+                    Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
+                    // This address holds its share of the line: no place, as a full line.
+                    Some(None) => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
                     None => Err(self.refused(by)),
                 }
             }

@@ -41,14 +41,30 @@ fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// A new ticket at the end of the line: its place.
-pub async fn join(db: &PgPool, token: &str, lifetime: Duration) -> Result<i64, sqlx::Error> {
+/// One client address's share of the line: its tag (`None`: the address is unknown, and the
+/// ticket counts against no share) and the most tickets it may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Share<'a> {
+    pub address: Option<&'a [u8]>,
+    pub max: u64,
+}
+
+/// A new ticket at the end of the line: its place, or `None` when the client's address already
+/// holds its share of the live tickets. (Two joins of one address at the same instant may both
+/// pass the count: the share is a bound on a flood, not an exact quota.)
+pub async fn join(db: &PgPool, token: &str, lifetime: Duration, share: Share<'_>) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO waiting_line (ticket, expires_at) VALUES ($1, now() + make_interval(secs => $2)) RETURNING place",
+        "INSERT INTO waiting_line (ticket, expires_at, address)
+         SELECT $1, now() + make_interval(secs => $2), $3
+          WHERE $3::bytea IS NULL
+             OR (SELECT count(*) FROM waiting_line WHERE address = $3 AND expires_at > now()) < $4
+         RETURNING place",
     )
     .bind(hash(token))
     .bind(seconds(lifetime))
-    .fetch_one(db)
+    .bind(share.address)
+    .bind(i64::try_from(share.max).unwrap_or(i64::MAX))
+    .fetch_optional(db)
     .await
 }
 

@@ -62,7 +62,10 @@ async fn start(
     Body(body): Body<StartBody>,
 ) -> Result<Response, ApiError> {
     // Past capacity a new attempt waits its turn in line; started ones keep their pace (issue 30).
-    let entry = match state.admission.enter(&state.db, admission::tickets::from_headers(&headers)).await {
+    // The line counts a client's tickets by a keyed hash of its address, never the address.
+    let address = ip.limit_key().map(|key| state.vault.tag("line:address", key));
+    let ticket = admission::tickets::from_headers(&headers);
+    let entry = match state.admission.enter(&state.db, ticket, address.as_deref()).await {
         Ok(entry) => entry,
         Err(busy) => {
             state.metrics.admission_refused(busy.by);
