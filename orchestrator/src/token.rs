@@ -22,6 +22,13 @@ pub fn hex() -> String {
     hex::encode(random_256())
 }
 
+/// What a table keeps of a token it must recognise (SHA-256): the sessions', the line's
+/// tickets, the OAuth `state`. A token is 256 random bits, so a plain hash cannot be reversed.
+pub fn hash(token: &str) -> Vec<u8> {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).to_vec()
+}
+
 /// The token the request's cookie `name` carries back, when its value has the `len` characters
 /// of the token it was given (anything else is no token of ours).
 pub fn from_cookie(headers: &axum::http::HeaderMap, name: &str, len: usize) -> Option<String> {

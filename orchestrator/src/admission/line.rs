@@ -12,8 +12,8 @@ pub struct LineView {
     pub head: i64,
     /// The place of the last ticket handed out (0: none yet).
     pub tail: i64,
-    /// The tickets still in line: ones whose holders left without going in are gone once they
-    /// expire (purged within a sample), and the ones who went in at once.
+    /// The tickets still in line, as last counted: a holder who went in leaves at once, one who
+    /// stopped trying once the ticket expires.
     pub live: i64,
     /// Tickets that left the line per second lately (their holders went in, or stopped trying).
     pub advance_per_sec: f64,

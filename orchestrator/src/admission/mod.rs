@@ -191,11 +191,17 @@ impl Admission {
     }
 
     /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie)
-    /// from the client `address` (its tag: a keyed hash, never the address itself). With the
-    /// door open and nobody waiting it asks nothing of the database. Refused, the visitor gets
-    /// a place in the line, or keeps theirs, and is told how many are ahead; a client address
-    /// that holds its share of the line already gets no new place.
-    pub async fn enter(&self, db: &PgPool, ticket: Option<String>, address: Option<&[u8]>) -> Result<Entry, Busy> {
+    /// from the client whose address `address` tags (a keyed hash, never the address itself;
+    /// made only when a ticket is handed out). With the door open and nobody waiting it asks
+    /// nothing of the database. Refused, the visitor gets a place in the line, or keeps theirs,
+    /// and is told how many are ahead; a client address that holds its share of the line
+    /// already gets no new place.
+    pub async fn enter(
+        &self,
+        db: &PgPool,
+        ticket: Option<String>,
+        address: impl FnOnce() -> Option<Vec<u8>>,
+    ) -> Result<Entry, Busy> {
         let shut = self.shut_by();
         let open = shut.is_none();
         let by = shut.map_or(BY_LINE, Signal::name);
@@ -221,14 +227,15 @@ impl Admission {
         }
         match line::newcomer(open, &view, settings) {
             Newcomer::Enter => Ok(Entry::default()),
-            Newcomer::Full => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
+            Newcomer::Full => Err(no_place(by)),
             Newcomer::Join => {
                 let token = crate::token::hex();
-                let share = tickets::Share { address, max: settings.max_per_address };
+                let address = address();
+                let share = tickets::Share { address: address.as_deref(), max: settings.max_per_address };
                 match on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
                     Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
-                    // This address holds its share of the line: no place, as a full line.
-                    Some(None) => Err(Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }),
+                    // This address holds its share of the line: as a full line.
+                    Some(None) => Err(no_place(by)),
                     None => Err(self.refused(by)),
                 }
             }
@@ -255,6 +262,11 @@ impl Admission {
             on_time(tickets::leave(db, token)).await;
         }
     }
+}
+
+/// A refusal with no place to give: the line, or the client address's share of it, is full.
+fn no_place(by: &'static str) -> Busy {
+    Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }
 }
 
 /// A statement of the line, given up after [`LINE_TIMEOUT`] or on an error (logged).

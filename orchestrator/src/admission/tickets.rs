@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
-use sha2::Digest;
 use sqlx::PgPool;
+
+use crate::token::hash;
 
 /// A `__Host-` cookie, like the session's (attempts/session.rs): `Secure`, `Path=/`, no `Domain`.
 /// Strict: only the portal's own pages carry it back.
@@ -31,10 +32,6 @@ pub fn set_cookie(token: &str, lifetime: Duration) -> (HeaderName, HeaderValue) 
 pub fn clear_cookie() -> (HeaderName, HeaderValue) {
     let value = format!("{COOKIE_NAME}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0");
     (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
-}
-
-fn hash(token: &str) -> Vec<u8> {
-    sha2::Sha256::digest(token.as_bytes()).to_vec()
 }
 
 fn seconds(d: Duration) -> f64 {

@@ -2,7 +2,6 @@
 
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue};
-use sha2::{Digest, Sha256};
 
 /// A `__Host-` cookie: browsers keep it only when it is `Secure`, has `Path=/` and no `Domain`,
 /// so neither a plain-http page nor a sibling subdomain can plant or overwrite it. Browsers
@@ -19,9 +18,8 @@ pub fn new_token() -> String {
     crate::token::hex()
 }
 
-pub fn hash(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
-}
+/// What the attempts table keeps of a session token.
+pub use crate::token::hash;
 
 /// How long a session cookie lives after the browser last used it.
 pub const MAX_AGE_SECS: u64 = 86_400;

@@ -4,11 +4,11 @@
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
 use super::Role;
+use crate::token::hash;
 
 /// A `__Host-` cookie (`Secure`, `Path=/`, no `Domain`), as the visitor's session.
 pub const COOKIE_NAME: &str = "__Host-exa_staff";
@@ -24,10 +24,6 @@ pub struct Session {
     pub role: Role,
     pub email_sealed: Value,
     pub csrf_token: String,
-}
-
-fn hash(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
 }
 
 /// Starts a session; returns (cookie token, CSRF token).

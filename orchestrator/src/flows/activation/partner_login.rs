@@ -40,10 +40,6 @@ pub fn pkce_challenge(verifier: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
-fn state_hash(state: &str) -> Vec<u8> {
-    Sha256::digest(state.as_bytes()).to_vec()
-}
-
 /// Why a return was refused (logged for operators; the visitor reads the spec's message).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReturnRefusal {
@@ -112,7 +108,7 @@ pub async fn remember(
         "INSERT INTO oauth_states (state_hash, stream_id, redirect_uri, verifier, expires_at)
          VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision))",
     )
-    .bind(state_hash(&authorization.state))
+    .bind(crate::token::hash(&authorization.state))
     .bind(stream)
     .bind(redirect_uri)
     .bind(verifier)
@@ -142,7 +138,7 @@ pub async fn consume(
           WHERE o.state_hash = $1
             FOR UPDATE OF o",
     )
-    .bind(state_hash(state))
+    .bind(crate::token::hash(state))
     .bind(returning)
     .fetch_optional(&mut *tx)
     .await?;
@@ -156,7 +152,7 @@ pub async fn consume(
     }
     let Some((origin, redirect_uri, sealed, ..)) = row else { return Ok(Err(ReturnRefusal::Unknown)) };
     sqlx::query("UPDATE oauth_states SET consumed_by = $2 WHERE state_hash = $1")
-        .bind(state_hash(state))
+        .bind(crate::token::hash(state))
         .bind(returning)
         .execute(&mut *tx)
         .await?;

@@ -63,9 +63,9 @@ async fn start(
 ) -> Result<Response, ApiError> {
     // Past capacity a new attempt waits its turn in line; started ones keep their pace (issue 30).
     // The line counts a client's tickets by a keyed hash of its address, never the address.
-    let address = ip.limit_key().map(|key| state.vault.tag("line:address", key));
+    let address = || ip.limit_key().map(|key| state.vault.tag("line:address", key));
     let ticket = admission::tickets::from_headers(&headers);
-    let entry = match state.admission.enter(&state.db, ticket, address.as_deref()).await {
+    let entry = match state.admission.enter(&state.db, ticket, address).await {
         Ok(entry) => entry,
         Err(busy) => {
             state.metrics.admission_refused(busy.by);
