@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn parses_flow_and_uuid() {
-        let s = StreamId::parse(&format!("activation-{ID}")).unwrap();
+        let s = StreamId::parse(&format!("activation-{ID}")).expect("a valid id");
         assert_eq!(s.category(), "activation");
         assert_eq!(s.id().to_string(), ID);
         assert_eq!(s.to_string(), format!("activation-{ID}"));
@@ -123,11 +123,11 @@ mod tests {
 
     #[test]
     fn new_makes_a_parsable_v4_id() {
-        let s = StreamId::new("cloud").unwrap();
+        let s = StreamId::new("cloud").expect("a known category");
         assert_eq!(s.category(), "cloud");
         assert_eq!(s.id().get_version_num(), 4);
-        assert_eq!(StreamId::parse(s.as_str()).unwrap(), s);
-        assert_ne!(StreamId::new("cloud").unwrap(), s);
+        assert_eq!(StreamId::parse(s.as_str()).expect("its own text parses"), s);
+        assert_ne!(StreamId::new("cloud").expect("a known category"), s);
     }
 
     #[test]
@@ -159,10 +159,10 @@ mod tests {
 
     #[test]
     fn serde_is_a_plain_string() {
-        let s = StreamId::parse(&format!("download-{ID}")).unwrap();
-        let json = serde_json::to_string(&s).unwrap();
+        let s = StreamId::parse(&format!("download-{ID}")).expect("a valid id");
+        let json = serde_json::to_string(&s).expect("serialises");
         assert_eq!(json, format!("\"download-{ID}\""));
-        assert_eq!(serde_json::from_str::<StreamId>(&json).unwrap(), s);
+        assert_eq!(serde_json::from_str::<StreamId>(&json).expect("deserialises"), s);
         assert!(serde_json::from_str::<StreamId>("\"Download-x\"").is_err());
     }
 }

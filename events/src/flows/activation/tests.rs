@@ -9,7 +9,7 @@ use crate::flow::{PiiField, Rejection};
 use crate::pii::PiiKind;
 
 fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()
+    Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).single().expect("a valid instant")
 }
 
 fn secs(n: i64) -> DateTime<Utc> {
@@ -89,7 +89,7 @@ fn broadband_starts_at_partner_login_or_looks_the_customer_up() {
     assert_eq!((found.view_at(secs(1))["panel"].clone(), found.step_name()), (json!("send_code"), None));
     let refused =
         serde_json::from_value::<ActivationEvent>(json!({"type": "customer.not_found", "data": {"status": 404}}))
-            .unwrap();
+            .expect("a stored event decodes");
     let failed = test.and_at(refused, secs(1));
     assert_eq!(failed.view_at(secs(1))["panel"], "partner_login");
     assert_eq!(failed.view_at(secs(1))["error"], CUSTOMER_NOT_FOUND);
@@ -165,7 +165,7 @@ fn submit_phone_checks_fields_in_screen_order() {
 #[test]
 fn submitted_personal_data_is_marked_for_sealing_with_a_masked_display() {
     let events = phone_submitted("standard", json!({"licence": " LIC-1 "}));
-    let value = serde_json::to_value(&events[0]).unwrap();
+    let value = serde_json::to_value(&events[0]).expect("an event serialises");
     assert_eq!(value["type"], "phone.submitted");
     assert_eq!(value["data"]["phone"], json!({"$pii_clear": {"kind": "phone", "value": "5511987654321"}}));
     assert_eq!(value["data"]["phone_display"], "(11) *****-4321");
@@ -173,7 +173,7 @@ fn submitted_personal_data_is_marked_for_sealing_with_a_masked_display() {
     assert_eq!(value["data"]["document"], Value::Null);
 
     let events = phone_submitted("carrier", json!({"cpf_cnpj": "12.ABC.345/01DE-35"}));
-    let value = serde_json::to_value(&events[0]).unwrap();
+    let value = serde_json::to_value(&events[0]).expect("an event serialises");
     assert_eq!(value["data"]["document"], json!({"$pii_clear": {"kind": "cpf_cnpj", "value": "12ABC34501DE35"}}));
     assert_eq!(value["data"]["document_kind"], "cnpj");
     assert_eq!(value["data"]["document_display"], "**.***.***/****-35");
@@ -271,7 +271,7 @@ fn telecom_logs_in_keeps_the_plan_then_sends_the_code() {
     let events = test
         .when_at(json!({"type": "submit_email", "phone": "(11) 98765-4321", "email": "Ana@Exemplo.com.br"}), secs(1))
         .events();
-    let value = serde_json::to_value(&events[0]).unwrap();
+    let value = serde_json::to_value(&events[0]).expect("an event serialises");
     assert_eq!(value["data"]["email"], json!({"$pii_clear": {"kind": "email", "value": "ana@exemplo.com.br"}}));
     assert_eq!(value["data"]["email_display"], "a***@e***.com.br");
     let mut test = test.and_at(events[0].clone(), secs(1));
@@ -284,7 +284,8 @@ fn telecom_logs_in_keeps_the_plan_then_sends_the_code() {
     assert_eq!(test.view_at(secs(3))["panel"], "email");
 
     let refused = given([started("telecom"), events[0].clone()]).and_at(
-        serde_json::from_value(json!({"type": "partner.login_refused", "data": {"status": 404}})).unwrap(),
+        serde_json::from_value(json!({"type": "partner.login_refused", "data": {"status": 404}}))
+            .expect("a stored event decodes"),
         secs(2),
     );
     assert_eq!(refused.view_at(secs(2))["error"], PARTNER_LOGIN_REFUSED);
@@ -365,8 +366,8 @@ fn the_resend_countdown_blocks_resend_and_validate_for_60_seconds() {
 
 #[test]
 fn a_failed_resend_keeps_the_code_panel() {
-    let failed: ActivationEvent =
-        serde_json::from_value(json!({"type": "code.send_failed", "data": {"status": 500}})).unwrap();
+    let failed: ActivationEvent = serde_json::from_value(json!({"type": "code.send_failed", "data": {"status": 500}}))
+        .expect("a stored event decodes");
     let test =
         at_code_panel("standard").and_at(ActivationEvent::CodeResendRequested {}, secs(10)).and_at(failed, secs(11));
     let v = test.view_at(secs(11));
@@ -383,20 +384,21 @@ fn failures_after_the_code_return_to_the_form_with_the_message() {
             .and_at(ActivationEvent::CodeSubmitted { pincode: "123456".into() }, secs(4))
             .and_at(ActivationEvent::CodeValidated {}, secs(5))
     };
-    let serial: ActivationEvent =
-        serde_json::from_value(json!({"type": "serial.not_found", "data": {"status": 404}})).unwrap();
+    let serial: ActivationEvent = serde_json::from_value(json!({"type": "serial.not_found", "data": {"status": 404}}))
+        .expect("a stored event decodes");
     let v = validated("standard").and_at(serial, secs(6)).view_at(secs(6));
     assert_eq!((v["panel"].as_str(), v["error"].as_str()), (Some("send_code"), Some(SERIAL_NOT_FOUND)));
 
     let refused: ActivationEvent =
-        serde_json::from_value(json!({"type": "authorization.refused", "data": {"status": 403}})).unwrap();
+        serde_json::from_value(json!({"type": "authorization.refused", "data": {"status": 403}}))
+            .expect("a stored event decodes");
     let v = validated("carrier").and_at(refused, secs(6)).view_at(secs(6));
     assert_eq!((v["panel"].as_str(), v["error"].as_str()), (Some("send_code"), Some(NOT_AUTHORIZED)));
 
     let gave_up: ActivationEvent = serde_json::from_value(
         json!({"type": "step.gave_up", "data": {"step": "subscribe_serial", "claims": 5, "reason": "timeout"}}),
     )
-    .unwrap();
+    .expect("a stored event decodes");
     let test = validated("standard").and_at(gave_up, secs(6));
     let v = test.view_at(secs(6));
     assert_eq!(
