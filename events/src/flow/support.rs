@@ -88,12 +88,13 @@ impl Facts {
 pub fn decide(facts: &Facts, command: SupportCommand) -> Result<Vec<(String, Value)>, Rejection> {
     match command {
         SupportCommand::AddNote { text } => {
+            // The limit is on what was sent, as the API's schema states it; the trim comes after.
+            if text.chars().count() > NOTE_MAX_CHARS {
+                return Err(Rejection::field("text", NOTE_TOO_LONG));
+            }
             let text = text.trim();
             if text.is_empty() {
                 return Err(Rejection::field("text", NOTE_EMPTY));
-            }
-            if text.chars().count() > NOTE_MAX_CHARS {
-                return Err(Rejection::field("text", NOTE_TOO_LONG));
             }
             if text.chars().any(|c| c.is_control() && c != '\n') {
                 return Err(Rejection::field("text", NOTE_CONTROL));
@@ -205,6 +206,9 @@ mod tests {
         let refused = |text: &str| decide(&facts(None), SupportCommand::AddNote { text: text.into() });
         assert_eq!(refused("   "), Err(Rejection::field("text", NOTE_EMPTY)));
         assert_eq!(refused(&"a".repeat(2001)), Err(Rejection::field("text", NOTE_TOO_LONG)));
+        // Whitespace around counts: 2,001 characters sent are too many even if 2,000 stay.
+        assert_eq!(refused(&format!("\u{b}{}", "a".repeat(2000))), Err(Rejection::field("text", NOTE_TOO_LONG)));
+        assert!(decide(&facts(None), SupportCommand::AddNote { text: format!(" {}", "a".repeat(1999)) }).is_ok());
         assert_eq!(refused("nota\u{0}"), Err(Rejection::field("text", NOTE_CONTROL)));
         // Notes are allowed on a cancelled or completed attempt too.
         let done = Facts { cancelled: true, outcome: Outcome::Completed, ..facts(None) };

@@ -165,11 +165,8 @@ async fn reveal(
 ) -> Result<Json<Value>, ApiError> {
     let crate::http::json::Json(body) =
         body.map_err(|e| crate::http::json::or_invalid(e, crate::texts::REVEAL_MALFORMED))?;
-    let reason = body.reason.trim();
-    if reason.chars().count() < 10 {
-        return Err(ApiError::Invalid(crate::texts::REASON_TOO_SHORT.into()));
-    }
-    if reason.chars().count() > 500 || body.field.len() > 64 {
+    let reason = super::support_actions::reason_of(&body.reason)?;
+    if body.field.len() > 64 {
         return Err(ApiError::Invalid(crate::texts::REASON_TOO_LONG.into()));
     }
     let (stream, history) = load(&state, &id).await?;
@@ -179,7 +176,7 @@ async fn reveal(
         .ok_or_else(|| ApiError::Invalid(crate::texts::FIELD_ABSENT.into()))?;
     // Audited before it is opened: no reveal without its trace. The reason is sealed beside the
     // field, under its person's key: erased with them (issue 26).
-    let reason = match state.vault.seal_beside(&field.sealed, PiiKind::StaffReason, reason).await? {
+    let reason = match state.vault.seal_beside(&field.sealed, PiiKind::StaffReason, &reason).await? {
         Some(sealed) => sealed.to_value(),
         None => json!({ events::pii::ERASED_MARKER: true }),
     };

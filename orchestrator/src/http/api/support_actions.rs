@@ -43,14 +43,15 @@ struct NoteBody {
     text: String,
 }
 
-/// The typed reason, trimmed: 10 to 500 characters, as a reveal's.
-fn reason_of(typed: &str) -> Result<String, ApiError> {
+/// The typed reason, trimmed: at most 500 characters as sent (the API's schema counts them
+/// before any trim), and at least 10 once trimmed. A reveal's reason is checked here too.
+pub(super) fn reason_of(typed: &str) -> Result<String, ApiError> {
+    if typed.chars().count() > 500 {
+        return Err(ApiError::Invalid(crate::texts::REASON_TOO_LONG.into()));
+    }
     let reason = typed.trim();
     if reason.chars().count() < 10 {
         return Err(ApiError::Invalid(crate::texts::REASON_TOO_SHORT.into()));
-    }
-    if reason.chars().count() > 500 {
-        return Err(ApiError::Invalid(crate::texts::REASON_TOO_LONG.into()));
     }
     if events::flow::has_control(reason) {
         return Err(ApiError::Invalid(crate::texts::REASON_CONTROL.into()));
@@ -125,6 +126,8 @@ mod tests {
         assert_eq!(reason_of("  Cliente pediu para encerrar  ").ok().as_deref(), Some("Cliente pediu para encerrar"));
         assert!(reason_of("curto").is_err());
         assert!(reason_of(&"a".repeat(501)).is_err());
+        assert!(reason_of(&format!("\u{b}{}", "a".repeat(500))).is_err(), "501 characters sent, 500 once trimmed");
+        assert!(reason_of(&format!(" {}", "a".repeat(499))).is_ok());
         assert!(reason_of("Cliente pediu\u{0} encerrar").is_err());
     }
 }
