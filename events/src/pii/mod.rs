@@ -12,6 +12,7 @@ pub mod bulk;
 mod crypto;
 mod keys;
 mod marker;
+mod opened;
 mod own;
 mod person;
 pub mod proof;

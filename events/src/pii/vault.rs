@@ -7,6 +7,7 @@ use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::crypto::{self, field_aad, lookup_hmac};
+use super::opened::OpenedKeys;
 use super::{KeyRef, Keys, PiiKind, Sealed};
 use crate::error::StoreError;
 use crate::stream_id::StreamId;
@@ -16,16 +17,18 @@ use crate::stream_id::StreamId;
 pub struct Vault {
     pub(super) pool: PgPool,
     pub(super) keys: Arc<Keys>,
+    /// Data keys unwrapped lately, shared by the clones (`opened.rs`).
+    opened: Arc<OpenedKeys>,
 }
 
 impl Vault {
     pub fn new(pool: PgPool, keys: Keys) -> Self {
-        Self { pool, keys: Arc::new(keys) }
+        Self { pool, keys: Arc::new(keys), opened: Arc::default() }
     }
 
     /// The same keys, reading through `pool` (a standby, for look-ups that only read).
     pub fn reading_through(&self, pool: PgPool) -> Self {
-        Self { pool, keys: self.keys.clone() }
+        Self { pool, keys: self.keys.clone(), opened: self.opened.clone() }
     }
 
     /// Wraps again under the current master key up to `batch` data keys that another one
@@ -222,13 +225,33 @@ impl Vault {
     pub async fn forget(&self, subject: Uuid) -> Result<bool, StoreError> {
         // Look-up and link rows go with it (ON DELETE CASCADE).
         let done =
-            sqlx::query("DELETE FROM pii_subjects WHERE subject_id = $1").bind(subject).execute(&self.pool).await?;
-        Ok(done.rows_affected() > 0)
+            sqlx::query("DELETE FROM pii_subjects WHERE subject_id = $1").bind(subject).execute(&self.pool).await;
+        // Whatever the answer, this process stops opening with keys it may have kept.
+        self.opened.forget_all();
+        Ok(done?.rows_affected() > 0)
     }
 
-    /// Unwrapped data keys (with their subject) of the key references that still exist.
+    /// Unwrapped data keys (with their subject) of the key references that still exist: those
+    /// this process unwrapped lately as it kept them, the others read (`opened.rs`).
     pub(super) async fn data_keys(&self, refs: &[KeyRef]) -> Result<HashMap<KeyRef, (Uuid, [u8; 32])>, StoreError> {
-        self.data_keys_on(&self.pool, refs).await
+        let mut keys = HashMap::with_capacity(refs.len());
+        let mut missing = Vec::new();
+        for key_ref in refs {
+            match self.opened.get(key_ref) {
+                Some(found) => {
+                    keys.insert(*key_ref, found);
+                }
+                None => missing.push(*key_ref),
+            }
+        }
+        if missing.is_empty() {
+            return Ok(keys);
+        }
+        let generation = self.opened.generation();
+        let found = self.data_keys_on(&self.pool, &missing).await?;
+        self.opened.keep(generation, found.iter().map(|(r, k)| (*r, *k)));
+        keys.extend(found);
+        Ok(keys)
     }
 
     async fn data_keys_on<'e, E: sqlx::PgExecutor<'e>>(
