@@ -316,6 +316,27 @@ async fn concurrent_commands_with_one_key_act_once_and_answer_alike(db: PgPool) 
     }
 }
 
+/// Issue 30: the lock, the stored answer and the stream are read in one call
+/// (`lock_and_read_stream`); each read must come after the lock, or a command that waited on
+/// another would decide on the history before it and fail its append (409). Four different
+/// keys at once: one confirms, the others decide on the confirmed attempt and are refused.
+#[sqlx::test(migrations = "../migrations")]
+async fn concurrent_commands_under_different_keys_each_decide_on_the_history_before_them(db: PgPool) {
+    let app = demo_app(db.clone()).await;
+    for round in 0..5 {
+        let (_, cookie, body) = start(&app, "11910000001").await;
+        let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+        let keys: Vec<String> = (0..4).map(|i| format!("different-{round}-{i}")).collect();
+        let answers = futures::future::join_all(
+            keys.iter().map(|key| keyed(&app, &id, &cookie, key, json!({ "type": "confirm" }))),
+        )
+        .await;
+        let mut statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 422, 422, 422], "{answers:?}");
+    }
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
     let app = demo_app(db.clone()).await;

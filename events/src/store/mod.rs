@@ -68,8 +68,9 @@ impl EventStore {
         &self.upcasters
     }
 
-    /// Decodes one row of [`SELECT_EVENT`] and upcasts its payload.
-    fn decode(&self, row: &PgRow) -> Result<RecordedEvent, StoreError> {
+    /// Decodes one row of [`SELECT_EVENT`] (or a row with its columns, by name, such as the
+    /// `lock_and_read_stream` function's) and upcasts its payload.
+    pub fn decode(&self, row: &PgRow) -> Result<RecordedEvent, StoreError> {
         let event_type: String = row.try_get("event_type")?;
         let stored_version: i32 = row.try_get("schema_version")?;
         let (payload, schema_version) = self.upcasters.upcast(&event_type, stored_version, row.try_get("payload")?)?;

@@ -46,6 +46,12 @@ impl Histories {
         self.kept.insert(stream.to_string(), Arc::new(history));
     }
 
+    /// The history of `stream` as this process last kept it, whatever the stream's version now:
+    /// a prefix of the stream (its events never change), to read the rest after.
+    pub fn latest(&self, stream: &str) -> Option<Vec<RecordedEvent>> {
+        self.kept.get(stream).map(|history| history.as_ref().clone())
+    }
+
     /// The history of `stream` kept at exactly `version` (0: no events), if any.
     pub fn at_version(&self, stream: &str, version: i64) -> Option<Vec<RecordedEvent>> {
         let history = self.kept.get(stream)?;
@@ -68,6 +74,8 @@ mod tests {
         assert_eq!(histories.at_version("cloud-1", 3).map(|h| h.len()), Some(3));
         assert!(histories.at_version("cloud-1", 4).is_none(), "another writer moved the stream on");
         assert!(histories.at_version("cloud-2", 3).is_none());
+        assert_eq!(histories.latest("cloud-1").map(|h| h.len()), Some(3), "whatever the version now");
+        assert!(histories.latest("cloud-2").is_none());
     }
 
     #[test]

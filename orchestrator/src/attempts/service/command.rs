@@ -15,6 +15,7 @@ use sqlx::Acquire;
 use uuid::Uuid;
 
 use super::idempotency::{earlier_answer, fingerprint, store_answer};
+use super::locked::{lock_and_read, Locked};
 use super::reply::{owner_reply, reply, AttemptReply};
 use crate::abuse::{self, AbuseGuard};
 use crate::attempts::owners::{Owner, Owners};
@@ -178,15 +179,13 @@ impl AttemptService<'_> {
         let mut tx = self.db.begin().await?;
         // The attempt's lock: its commands queue on it (a retry under the same key then finds
         // the first one's answer), and no other writer appends while this one decides.
-        // The transaction's time, read by the lock's statement: the one its events are
-        // recorded with.
-        let now = self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
-        if let Some((fingerprint, key)) = &keyed {
-            if let Some(earlier) = earlier_answer(&mut tx, stream, key, fingerprint).await? {
-                return Ok(earlier);
-            }
+        // The transaction's time, read after the lock: the one its events are recorded with.
+        let key = keyed.as_ref().map(|(_, key)| key.as_str());
+        let Locked { now, earlier, history } =
+            lock_and_read(&mut tx, self.store, self.histories, stream, QUEUE_WAIT, key).await.map_err(store_error)?;
+        if let (Some(stored), Some((fingerprint, _))) = (earlier, &keyed) {
+            return earlier_answer(stored, fingerprint);
         }
-        let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
         not_full(&history)?;
         let decision = decided(flow.decide(&history, command, now), name)?;
         let seen = history.len();
@@ -306,8 +305,8 @@ impl AttemptService<'_> {
         wanted: impl FnOnce(&[RecordedEvent]) -> bool,
     ) -> Result<bool, ApiError> {
         let mut tx = self.db.begin().await?;
-        self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
-        let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
+        let Locked { history, .. } =
+            lock_and_read(&mut tx, self.store, self.histories, stream, QUEUE_WAIT, None).await.map_err(store_error)?;
         if !wanted(&history) || history.len() >= MAX_EVENTS_PER_ATTEMPT {
             return Ok(false);
         }

@@ -27,26 +27,14 @@ pub fn fingerprint(vault: &Vault, command: &Value) -> Vec<u8> {
     vault.tag(FINGERPRINT_TAG, &command.to_string())
 }
 
-/// What an earlier request with this key answered: `Some(reply)` for the same command, 422
-/// for another one, `None` when the key is new.
-pub async fn earlier_answer(
-    conn: &mut sqlx::PgConnection,
-    stream: &StreamId,
-    key: &str,
-    fingerprint: &[u8],
-) -> Result<Option<AttemptReply>, ApiError> {
-    let earlier: Option<(Value, Option<Vec<u8>>)> = sqlx::query_as(
-        "SELECT response, fingerprint FROM attempt_commands WHERE stream_id = $1 AND idempotency_key = $2",
-    )
-    .bind(stream.as_str())
-    .bind(key)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some((response, stored)) = earlier else { return Ok(None) };
+/// What an earlier request with this key answered (`stored`: its reply and fingerprint, as the
+/// attempt's lock read them): the reply for the same command, 422 for another one.
+pub fn earlier_answer(stored: (Value, Option<Vec<u8>>), fingerprint: &[u8]) -> Result<AttemptReply, ApiError> {
+    let (response, stored) = stored;
     if stored.is_some_and(|stored| stored != fingerprint) {
         return Err(ApiError::Invalid(KEY_REUSED.to_string()));
     }
-    serde_json::from_value::<AttemptReply>(response).map(Some).map_err(|e| ApiError::Internal(e.into()))
+    serde_json::from_value::<AttemptReply>(response).map_err(|e| ApiError::Internal(e.into()))
 }
 
 /// Keeps `answer` under the key, in the transaction of the command that produced it.

@@ -7,6 +7,7 @@
 
 mod command;
 mod idempotency;
+mod locked;
 mod refusal;
 mod reply;
 mod support_command;

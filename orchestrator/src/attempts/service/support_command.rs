@@ -13,6 +13,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::command::{correlated, not_full, store_error, AttemptService, QUEUE_WAIT};
+use super::locked::{lock_and_read, Locked};
 use crate::error::ApiError;
 
 /// What the staff trail records of the command, beside the attempt's events; a
@@ -34,8 +35,8 @@ impl AttemptService<'_> {
         mut trail: TrailEntry,
     ) -> Result<(Vec<RecordedEvent>, i64), ApiError> {
         let mut tx = self.db.begin().await?;
-        let now = self.store.lock_stream(&mut tx, stream, QUEUE_WAIT).await.map_err(store_error)?;
-        let history = self.store.read_stream_in(&mut tx, stream).await.map_err(store_error)?;
+        let Locked { now, history, .. } =
+            lock_and_read(&mut tx, self.store, self.histories, stream, QUEUE_WAIT, None).await.map_err(store_error)?;
         not_full(&history)?;
         let scheduled = scheduled(&mut tx, stream).await?;
         let facts = Facts {
