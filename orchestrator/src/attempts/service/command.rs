@@ -11,12 +11,12 @@ use chrono::{DateTime, Utc};
 use events::flow::{AttemptFlow, Decision, Refused};
 use events::{EventStore, Metadata, NewEvent, RecordedEvent, StoreError, StreamId};
 use serde_json::Value;
-use sqlx::Acquire;
 use uuid::Uuid;
 
 use super::idempotency::{earlier_answer, fingerprint, store_answer};
 use super::locked::{lock_and_read, Locked};
 use super::reply::{owner_reply, reply, AttemptReply};
+use super::savepoint;
 use crate::abuse::{self, AbuseGuard};
 use crate::attempts::owners::{Owner, Owners};
 use crate::attempts::{session, Flows};
@@ -111,17 +111,16 @@ impl AttemptService<'_> {
         let (history, taken) = if self.abuse.watches_start(&decision.guards) {
             // A refused start leaves nothing of the attempt (no row, vault subject, link or
             // secret): it is written in a savepoint that a refusal rolls back.
-            let mut attempt = Acquire::begin(&mut *tx).await?;
-            let opened = self.open(&mut attempt, flow, &stream, &token, decision.events, &metadata, chain).await?;
+            savepoint::mark(&mut tx).await?;
+            let opened = self.open(&mut tx, flow, &stream, &token, decision.events, &metadata, chain).await?;
             let admitted =
-                self.abuse.admit_start(&mut attempt, self.vault, stream.as_str(), &decision.guards, request).await?;
+                self.abuse.admit_start(&mut tx, self.vault, stream.as_str(), &decision.guards, request).await?;
             if let Err(refusal) = admitted {
-                attempt.rollback().await?;
+                savepoint::roll_back(&mut tx).await?;
                 let error = self.refuse_start(&mut tx, flow, refusal).await?;
                 tx.commit().await?;
                 return Err(error);
             }
-            attempt.commit().await?;
             opened
         } else {
             // Nothing a limit watches: no refusal can undo it, so no savepoint.
@@ -205,14 +204,14 @@ impl AttemptService<'_> {
                 self.act(&mut tx, stream, flow, &history, decision.events, &metadata, chain).await?
             } else {
                 // A refusal by a limit rolls the command's writes back and is recorded instead.
-                let mut acting = Acquire::begin(&mut *tx).await?;
-                let acted = self.act(&mut acting, stream, flow, &history, decision.events, &metadata, chain).await?;
+                savepoint::mark(&mut tx).await?;
+                let acted = self.act(&mut tx, stream, flow, &history, decision.events, &metadata, chain).await?;
                 let admitted = self
                     .abuse
-                    .admit(&mut acting, self.vault, stream.as_str(), wrong_codes, &decision.guards, request)
+                    .admit(&mut tx, self.vault, stream.as_str(), wrong_codes, &decision.guards, request)
                     .await?;
                 if let Err(refusal) = admitted {
-                    acting.rollback().await?;
+                    savepoint::roll_back(&mut tx).await?;
                     let error = self.refuse(&mut tx, stream, flow, history, decision.command, refusal, client).await?;
                     tx.commit().await?;
                     self.store.announce(&[stream]).await;
@@ -220,7 +219,6 @@ impl AttemptService<'_> {
                     self.handoff.wake();
                     return Err(error);
                 }
-                acting.commit().await?;
                 acted
             };
             let ended = match (before, outcome_label(&flow.outcome(&acted.0))) {

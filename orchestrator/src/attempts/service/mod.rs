@@ -10,6 +10,7 @@ mod idempotency;
 mod locked;
 mod refusal;
 mod reply;
+mod savepoint;
 mod support_command;
 
 pub use command::{AttemptService, ClientInfo, MAX_EVENTS_PER_ATTEMPT};
