@@ -41,3 +41,15 @@ pub enum StoreError {
     #[error("unknown personal-data subject {0}")]
     UnknownSubject(Uuid),
 }
+
+impl StoreError {
+    /// The error of a statement that waited on `stream`'s lock (`lock_streams`, under the
+    /// transaction's `lock_timeout`): the time-out (55P03, lock_not_available) is
+    /// [`StoreError::Busy`]; the transaction is then aborted.
+    pub fn waiting_on(stream: &str, error: sqlx::Error) -> Self {
+        match error {
+            sqlx::Error::Database(e) if e.code().as_deref() == Some("55P03") => Self::Busy(stream.to_string()),
+            other => other.into(),
+        }
+    }
+}

@@ -292,18 +292,26 @@ async fn keyed(app: &common::TestApp, id: &str, cookie: &str, key: &str, command
     (response.status().as_u16(), response.json::<Value>().await.expect("json"))
 }
 
+/// A demo attempt started by a browser: its cookie and id.
+async fn started(app: &common::TestApp) -> (String, String) {
+    let (_, cookie, body) = start(app, "11910000001").await;
+    (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string())
+}
+
+/// `confirm` sent at once under each of `keys`, by the attempt's browser: the answers.
+async fn confirm_at_once(app: &common::TestApp, id: &str, cookie: &str, keys: &[&str]) -> Vec<(u16, Value)> {
+    futures::future::join_all(keys.iter().map(|key| keyed(app, id, cookie, key, json!({ "type": "confirm" })))).await
+}
+
 /// Issue 14, defect 6: the key was checked, then acted on: two concurrent requests with one key
 /// could both act, or the second answered 422 ("Nada a confirmar.").
 #[sqlx::test(migrations = "../migrations")]
 async fn concurrent_commands_with_one_key_act_once_and_answer_alike(db: PgPool) {
     let app = demo_app(db.clone()).await;
     for round in 0..5 {
-        let (_, cookie, body) = start(&app, "11910000001").await;
-        let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+        let (cookie, id) = started(&app).await;
         let key = format!("concurrent-{round}");
-        let answers =
-            futures::future::join_all((0..4).map(|_| keyed(&app, &id, &cookie, &key, json!({ "type": "confirm" }))))
-                .await;
+        let answers = confirm_at_once(&app, &id, &cookie, &[&key, &key, &key, &key]).await;
         assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
         assert!(answers.iter().all(|(_, body)| *body == answers[0].1), "identical answers: {answers:?}");
         let confirmed: i64 =
@@ -324,13 +332,10 @@ async fn concurrent_commands_with_one_key_act_once_and_answer_alike(db: PgPool) 
 async fn concurrent_commands_under_different_keys_each_decide_on_the_history_before_them(db: PgPool) {
     let app = demo_app(db.clone()).await;
     for round in 0..5 {
-        let (_, cookie, body) = start(&app, "11910000001").await;
-        let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+        let (cookie, id) = started(&app).await;
         let keys: Vec<String> = (0..4).map(|i| format!("different-{round}-{i}")).collect();
-        let answers = futures::future::join_all(
-            keys.iter().map(|key| keyed(&app, &id, &cookie, key, json!({ "type": "confirm" }))),
-        )
-        .await;
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let answers = confirm_at_once(&app, &id, &cookie, &keys).await;
         let mut statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
         statuses.sort_unstable();
         assert_eq!(statuses, [200, 422, 422, 422], "{answers:?}");
@@ -340,8 +345,7 @@ async fn concurrent_commands_under_different_keys_each_decide_on_the_history_bef
 #[sqlx::test(migrations = "../migrations")]
 async fn a_key_is_bound_to_its_command_and_to_a_length(db: PgPool) {
     let app = demo_app(db.clone()).await;
-    let (_, cookie, body) = start(&app, "11910000001").await;
-    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (cookie, id) = started(&app).await;
 
     let (status, _) = keyed(&app, &id, &cookie, "k-1", json!({ "type": "confirm" })).await;
     assert_eq!(status, 200);
@@ -401,8 +405,7 @@ async fn replies_carry_the_times_the_database_recorded(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_failing_read_does_not_spin_the_event_stream(db: PgPool) {
     let app = demo_app(db.clone()).await;
-    let (_, cookie, body) = start(&app, "11910000001").await;
-    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (cookie, id) = started(&app).await;
     let rollbacks = || async {
         sqlx::query_scalar::<_, i64>("SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database()")
             .fetch_one(&db)
@@ -483,8 +486,7 @@ async fn a_full_attempt_refuses_every_command(db: PgPool) {
     use orchestrator::attempts::service::MAX_EVENTS_PER_ATTEMPT;
     use orchestrator::texts::ATTEMPT_FULL;
     let app = demo_app(db.clone()).await;
-    let (_, cookie, body) = start(&app, "11910000001").await;
-    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (cookie, id) = started(&app).await;
     // Fill the attempt up to the limit with events its flow does not know (as a runner's are).
     let store = events::EventStore::new(db.clone());
     let stream = events::StreamId::parse(&id).expect("id");
@@ -527,8 +529,7 @@ async fn a_full_attempt_refuses_every_command(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn event_streams_past_the_per_attempt_cap_are_refused(db: PgPool) {
     let app = demo_app(db).await;
-    let (_, cookie, body) = start(&app, "11910000001").await;
-    let (cookie, id) = (cookie.expect("cookie"), body["id"].as_str().expect("id").to_string());
+    let (cookie, id) = started(&app).await;
     let open = || app.client.get(app.url(&format!("/api/attempts/{id}/stream"))).header("cookie", &cookie).send();
     let mut streams = Vec::new();
     for _ in 0..orchestrator::attempts::streams::StreamCaps::default().per_attempt {

@@ -61,12 +61,9 @@ impl OpenedKeys {
     pub(super) fn keep(&self, generation: u64, found: impl IntoIterator<Item = (KeyRef, (Uuid, [u8; 32]))>) {
         let now = Instant::now();
         for (key_ref, (subject, key)) in found {
-            if self.generation() != generation {
-                return;
-            }
             self.kept.insert(key_ref, (now, subject, key));
         }
-        // An erasure between the check and the insert: drop what may have slipped in.
+        // An erasure since the read began (its clear may have come before these inserts).
         if self.generation() != generation {
             self.kept.clear();
         }

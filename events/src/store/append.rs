@@ -89,36 +89,6 @@ impl EventStore {
         self.notifier.appended_here()
     }
 
-    /// Takes `stream`'s append lock in the caller's transaction until it ends, waiting at most
-    /// `wait` for another writer's ([`StoreError::Busy`] past it; the transaction is then
-    /// aborted). A writer that reads, decides and appends under it meets no concurrent append,
-    /// so it decides once. The wait stays the transaction's lock time-out. Returns the
-    /// transaction's time (`now()`, the time its appends are recorded with), read by the same
-    /// statement.
-    pub async fn lock_stream(
-        &self,
-        conn: &mut PgConnection,
-        stream: &StreamId,
-        wait: std::time::Duration,
-    ) -> Result<chrono::DateTime<chrono::Utc>, StoreError> {
-        // One statement: the time-out is set (for this transaction) before the lock is asked.
-        let locked = sqlx::query_scalar(
-            "SELECT now() FROM (SELECT set_config('lock_timeout', $1, true), lock_streams(ARRAY[$2])) AS locked",
-        )
-        .bind(format!("{}ms", wait.as_millis().max(1)))
-        .bind(stream.as_str())
-        .fetch_one(&mut *conn)
-        .await;
-        match locked {
-            Ok(now) => Ok(now),
-            // 55P03: lock_not_available, the lock time-out.
-            Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("55P03") => {
-                Err(StoreError::Busy(stream.to_string()))
-            }
-            Err(error) => Err(error.into()),
-        }
-    }
-
     /// Current version of `stream` (0 when it has no events).
     pub async fn stream_version(&self, stream: &StreamId) -> Result<i64, StoreError> {
         Ok(sqlx::query_scalar("SELECT coalesce(max(version), 0)::bigint FROM events WHERE stream_id = $1")

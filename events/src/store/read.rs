@@ -29,16 +29,6 @@ impl EventStore {
         self.read_stream_after(stream, 0).await
     }
 
-    /// All events of one stream, read on the caller's connection (inside its transaction,
-    /// under [`EventStore::lock_stream`], without a second connection from the pool).
-    pub async fn read_stream_in(
-        &self,
-        conn: &mut sqlx::PgConnection,
-        stream: &StreamId,
-    ) -> Result<Vec<RecordedEvent>, StoreError> {
-        self.stream_after(conn, stream, 0).await
-    }
-
     /// The events of one stream after `after_version`, in version order: what a follower
     /// that already holds the stream up to that version is missing. Versions are gap-free
     /// and a stream's appends are serialized, so nothing below the last one returned can

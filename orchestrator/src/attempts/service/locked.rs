@@ -42,15 +42,8 @@ pub(super) async fn lock_and_read(
         .bind(key)
         .bind(after)
         .fetch_all(&mut *conn)
-        .await;
-    let rows = match rows {
-        Ok(rows) => rows,
-        // 55P03: lock_not_available, the lock time-out.
-        Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("55P03") => {
-            return Err(StoreError::Busy(stream.to_string()))
-        }
-        Err(error) => return Err(error.into()),
-    };
+        .await
+        .map_err(|error| StoreError::waiting_on(stream.as_str(), error))?;
     let (header, events) = rows.split_first().ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
     let now = header.try_get("locked_at")?;
     let answer: Option<Value> = header.try_get("answer")?;
