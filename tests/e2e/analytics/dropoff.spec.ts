@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { auditAccessibility, expect, test } from '../fixtures';
 import { createStaff, needsStaffDatabase, signIn } from '../support/helpers';
+import { askFunnelUntil } from './support';
 
 // From a drop-off to its attempts (issue 27, docs/funnels.md) on the real portal: the download
 // funnel's first step, where every download only opened stops. An analyst pages through
@@ -24,28 +25,10 @@ async function openDownloads(request: APIRequestContext, n: number) {
 
 /** The download funnel of the last 30 days, asked until the projection holds `atLeast` who stopped at its first step. */
 async function askDownloadFunnel(page: Page, atLeast: number): Promise<number> {
-  await page.getByLabel('Fluxo').selectOption('download');
-  let dropped = 0;
-  // The page also asks about the period before (for its comparison): not that request.
-  const fromDay = await page.getByLabel('De', { exact: true }).inputValue();
-  await expect(async () => {
-    const asked = page.waitForRequest((r) => {
-      const url = new URL(r.url());
-      return (
-        r.method() === 'GET' &&
-        url.pathname === '/api/analytics/funnel' &&
-        url.searchParams.get('flow') === 'download' &&
-        url.searchParams.get('from') === fromDay
-      );
-    });
-    await page.getByRole('button', { name: 'Ver funil' }).click();
-    const answered = await (await asked).response();
-    if (!answered?.ok()) throw new Error(`the funnel was answered ${answered?.status() ?? 'with nothing'}`);
-    const body = await answered.json();
-    dropped = body.groups[0]?.steps[0]?.dropped ?? 0;
-    expect(dropped).toBeGreaterThanOrEqual(atLeast);
-  }).toPass({ timeout: 20_000 });
-  return dropped;
+  const body = await askFunnelUntil(page, 'download', (answer) => {
+    expect(answer.groups[0]?.steps[0]?.dropped ?? 0).toBeGreaterThanOrEqual(atLeast);
+  });
+  return body.groups[0].steps[0].dropped;
 }
 
 /** Opens the first step's drop-off; returns the list and the first page's answer. */

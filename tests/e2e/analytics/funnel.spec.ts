@@ -1,17 +1,12 @@
 import { expect, test } from '../fixtures';
 import { createStaff, needsStaffDatabase, signIn } from '../support/helpers';
+import { askFunnelUntil } from './support';
 
 // The analysts' funnel page (/analise, docs/funnels.md) on the real portal: the API answers from
 // the projection the server keeps current, and the page shows exactly the numbers it answered.
 // That the API and `replay funnel` agree is pinned in orchestrator/tests/analytics.rs.
 
 const count = (n: number) => new Intl.NumberFormat('pt-BR').format(n);
-
-interface Step {
-  label: string;
-  entered: number;
-  dropped: number;
-}
 
 test.beforeAll(() => needsStaffDatabase());
 
@@ -31,30 +26,11 @@ test('an analyst lands on the funnels, asks the download funnel and reads the nu
   await expect(page.getByRole('heading', { level: 1, name: 'Funis de conversão' })).toBeVisible();
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
 
-  await page.getByLabel('Fluxo').selectOption('download');
-  // The projector runs every second: ask again until the new attempt is in. The answer read is
-  // the one to the request this click sent (the landing's own question, for the activation
-  // funnel, may still be in flight and answer meanwhile).
-  // The page also asks about the period before, for its comparison: that request ends earlier.
-  const lastDay = await page.getByLabel('Até', { exact: true }).inputValue();
-  let steps: Step[] = [];
-  await expect(async () => {
-    const asked = page.waitForRequest((r) => {
-      const url = new URL(r.url());
-      return (
-        r.method() === 'GET' &&
-        url.pathname === '/api/analytics/funnel' &&
-        url.searchParams.get('flow') === 'download' &&
-        url.searchParams.get('to') === lastDay
-      );
-    });
-    await page.getByRole('button', { name: 'Ver funil' }).click();
-    const answered = await (await asked).response();
-    if (!answered?.ok()) throw new Error(`the funnel request was answered ${answered?.status() ?? 'with nothing'}`);
-    const body = await answered.json();
-    steps = body.groups.length ? body.groups[0].steps : [];
-    expect(steps[0]?.entered ?? 0).toBeGreaterThan(0);
-  }).toPass({ timeout: 15_000 });
+  // The projector runs every second: ask again until the new attempt is in (./support.ts).
+  const body = await askFunnelUntil(page, 'download', (answer) => {
+    expect(answer.groups[0]?.steps[0]?.entered ?? 0).toBeGreaterThan(0);
+  }, 15_000);
+  const steps = body.groups[0].steps;
   await expect(page).toHaveURL(/flow=download/);
 
   const table = page.getByRole('table').first();
