@@ -26,12 +26,21 @@ impl LineView {
         u64::try_from(self.live).unwrap_or(0)
     }
 
-    /// How many are ahead of the ticket at `place`.
+    /// How many are ahead of the ticket at `place`: the places between the head and it, less
+    /// the share of them whose holders already went in. Holders go in from anywhere in the
+    /// window, leaving gaps behind a head whose holder is away between tries (or stopped
+    /// trying): counted as places, those gaps would keep the window shut on the ones behind
+    /// until the head came back or expired, and tell them of people who are not there.
     pub fn ahead_of(&self, place: i64) -> u64 {
-        if self.head == 0 {
+        let places = place - self.head;
+        if self.head == 0 || places <= 0 {
             return 0;
         }
-        u64::try_from(place - self.head).unwrap_or(0)
+        let span = self.tail - self.head + 1;
+        if span <= 0 || self.live >= span {
+            return places as u64;
+        }
+        (places as f64 * self.live.max(0) as f64 / span as f64).round() as u64
     }
 }
 
@@ -81,14 +90,22 @@ pub fn goes_in(door_open: bool, ahead: u64, settings: &LineSettings) -> bool {
     door_open && ahead < settings.window
 }
 
-/// When a visitor refused with `ahead` people before them should try again: about when the
-/// ones ahead will have gone in at the line's recent pace (1 s to 10 s); while the line does not
-/// move (the door has stayed shut), `still_wait`.
+/// When a visitor refused with `ahead` people before them should try again, at the line's
+/// recent pace (1 s to 10 s); while the line does not move (the door has stayed shut),
+/// `still_wait`.
+///
+/// Outside the window, about when enough have gone in that they are in it: any holder in the
+/// window goes in at their next try while the door is open, so one who came back only when all
+/// those ahead should have gone in would keep the line at whatever pace it had (every holder
+/// timing their return to it, the window full of sleepers while the door stands open: half of
+/// capacity past it, docs/benchmarks.md). In the window, refused only because the door is
+/// shut, about when the ones ahead will have gone in, so their tries spread out in order.
 pub fn wait(ahead: u64, view: &LineView, settings: &LineSettings) -> Duration {
     if view.advance_per_sec <= 0.0 {
         return settings.still_wait.clamp(HEAD_WAIT, MAX_WAIT);
     }
-    let through = (ahead + 1) as f64 / view.advance_per_sec;
+    let to_go = if ahead >= settings.window { ahead - settings.window + 1 } else { ahead + 1 };
+    let through = to_go as f64 / view.advance_per_sec;
     Duration::from_secs_f64(through.ceil()).clamp(HEAD_WAIT, MAX_WAIT)
 }
 
@@ -162,15 +179,26 @@ mod tests {
     }
 
     #[test]
-    fn the_wait_grows_with_the_place_at_the_lines_pace() {
-        let moving = line(100, 500, 20.0);
+    fn in_the_window_the_wait_grows_with_the_place_at_the_lines_pace() {
+        let moving = line(100, 500, 2.0);
         assert_eq!(wait(0, &moving, &SETTINGS), HEAD_WAIT);
-        assert_eq!(wait(19, &moving, &SETTINGS), Duration::from_secs(1), "20 through in a second");
-        assert_eq!(wait(20, &moving, &SETTINGS), Duration::from_secs(2));
-        assert_eq!(wait(119, &moving, &SETTINGS), Duration::from_secs(6), "120 at 20 a second");
-        assert_eq!(wait(10_000, &moving, &SETTINGS), MAX_WAIT);
+        assert_eq!(wait(1, &moving, &SETTINGS), Duration::from_secs(1), "2 through in a second");
+        assert_eq!(wait(2, &moving, &SETTINGS), Duration::from_secs(2));
+        assert_eq!(wait(9, &moving, &SETTINGS), Duration::from_secs(5), "the last of the window: 10 at 2 a second");
         assert_eq!(wait(50, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "a still line");
         assert_eq!(wait(0, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "the head of a still line");
+    }
+
+    #[test]
+    fn outside_the_window_the_wait_is_until_the_window_reaches_the_place() {
+        let moving = line(100, 500, 2.0);
+        assert_eq!(wait(10, &moving, &SETTINGS), HEAD_WAIT, "the first outside: in once one more goes in");
+        assert_eq!(wait(13, &moving, &SETTINGS), Duration::from_secs(2), "4 to go in at 2 a second");
+        assert_eq!(wait(29, &moving, &SETTINGS), MAX_WAIT, "20 to go in");
+        assert_eq!(wait(10_000, &moving, &SETTINGS), MAX_WAIT);
+        // A strict line (a window of one) waits for everyone ahead.
+        let strict = LineSettings { window: 1, ..SETTINGS };
+        assert_eq!(wait(6, &moving, &strict), Duration::from_secs(3), "6 to go in at 2 a second");
     }
 
     #[test]
@@ -187,6 +215,17 @@ mod tests {
         assert_eq!(advance_per_sec(look(0, 100, 50), look(4, 140, 90)), 0.0, "40 came and none left");
         assert_eq!(advance_per_sec(look(0, 100, 50), look(4, 100, 10)), 10.0, "none came, 40 left");
         assert_eq!(advance_per_sec(look(4, 100, 50), look(4, 140, 10)), 0.0, "one look");
+    }
+
+    #[test]
+    fn a_place_counts_the_share_of_those_ahead_still_in_line() {
+        // Places 100 to 1,099 were handed out and half of them went in: the head's holder is away.
+        let view = LineView { head: 100, tail: 1_099, live: 500, advance_per_sec: 0.0 };
+        assert_eq!(view.ahead_of(100), 0, "the head");
+        assert_eq!(view.ahead_of(600), 250, "500 places ahead, half of them still in line");
+        assert_eq!(view.ahead_of(1_100), 500, "a ticket handed out after the look");
+        assert!(goes_in(true, view.ahead_of(1_100), &LineSettings { window: 501, ..SETTINGS }));
+        assert!(!goes_in(true, view.ahead_of(1_100), &LineSettings { window: 500, ..SETTINGS }));
     }
 
     #[test]
