@@ -28,21 +28,24 @@ export async function askFunnelUntil(
     await page.getByLabel('Fluxo').selectOption(flow);
     const fromDay = await page.getByLabel('De', { exact: true }).inputValue();
     const toDay = await page.getByLabel('Até', { exact: true }).inputValue();
-    const asked = page.waitForRequest(
-      (r) => {
-        const url = new URL(r.url());
-        return (
-          r.method() === 'GET' &&
-          url.pathname === '/api/analytics/funnel' &&
-          url.searchParams.get('flow') === flow &&
-          url.searchParams.get('from') === fromDay &&
-          url.searchParams.get('to') === toDay
-        );
-      },
-      { timeout: 5_000 },
-    );
-    await page.getByRole('button', { name: 'Ver funil' }).click({ timeout: 5_000 });
-    const answered = await (await asked).response();
+    // Waited for beside the click, so neither is left pending when the other fails the try.
+    const [asked] = await Promise.all([
+      page.waitForRequest(
+        (r) => {
+          const url = new URL(r.url());
+          return (
+            r.method() === 'GET' &&
+            url.pathname === '/api/analytics/funnel' &&
+            url.searchParams.get('flow') === flow &&
+            url.searchParams.get('from') === fromDay &&
+            url.searchParams.get('to') === toDay
+          );
+        },
+        { timeout: 5_000 },
+      ),
+      page.getByRole('button', { name: 'Ver funil' }).click({ timeout: 5_000 }),
+    ]);
+    const answered = await asked.response();
     if (!answered?.ok()) throw new Error(`the funnel was answered ${answered?.status() ?? 'with nothing'}`);
     const body = (await answered.json()) as FunnelBody;
     check(body);
