@@ -65,7 +65,8 @@ for (const width of [375, 1280]) {
         await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
         await page.evaluate(() => document.fonts.ready);
         // The site's own typeface (src/typeface.ts, loaded after the first paint) is the one in use, not a system font.
-        expect(await page.evaluate(() => document.fonts.check('700 16px "Inter Variable"'))).toBe(true);
+        // It starts loading after the first paint, so `fonts.ready` may resolve before it is asked: polled.
+        await expect.poll(() => page.evaluate(() => document.fonts.check('700 16px "Inter Variable"'))).toBe(true);
 
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
