@@ -16,6 +16,7 @@ use orchestrator::runner::{
     CallLog, Plan, PlannedStep, RetryPolicy, Runner, RunnerConfig, StepError, StepFlow, StepOutput,
 };
 use orchestrator::write_path::schedule_in_tx;
+use orchestrator::write_path::secrets::Stored;
 use serde_json::json;
 use sqlx::PgPool;
 use tokio::sync::Notify;
@@ -49,6 +50,8 @@ struct DemoFlow {
     peak: AtomicUsize,
     /// After `call`, a second step, `follow_up`, falls due at once.
     follow_up: bool,
+    /// The names of the attempt's secrets each call was handed with its claim.
+    secrets_seen: Mutex<Vec<Vec<String>>>,
 }
 
 #[async_trait]
@@ -82,7 +85,9 @@ impl StepFlow for DemoFlow {
         step: &PlannedStep,
         key: &str,
         calls: &CallLog,
+        stored: &Stored,
     ) -> Result<StepOutput, StepError> {
+        self.secrets_seen.lock().expect("lock").push(stored.names());
         let nth = {
             let mut calls = self.calls.lock().expect("lock");
             calls.push((stream.as_str().to_string(), key.to_string()));
@@ -250,6 +255,40 @@ async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
         runner.tick().await.expect("tick"),
         Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
     );
+}
+
+/// Issue 30: a step's claim brings the attempt's live secrets, so its reads need no statement
+/// each; a step chained on the one before gets them, with what that step kept, too.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_claim_hands_the_step_the_attempts_live_secrets(db: PgPool) {
+    let store = EventStore::new(db.clone());
+    let flow = Arc::new(DemoFlow { follow_up: true, ..DemoFlow::default() });
+    let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
+    for (name, expires) in [("demo.token", "1 hour"), ("demo.spent", "-1 second")] {
+        sqlx::query(
+            "INSERT INTO attempt_secrets (stream_id, name, value, expires_at) VALUES ($1, $2, 'sealed', now() + $3::interval)",
+        )
+        .bind(stream.as_str())
+        .bind(name)
+        .bind(expires)
+        .execute(&db)
+        .await
+        .expect("secret");
+    }
+    let config = RunnerConfig { poll: Duration::from_millis(50), ..RunnerConfig::default() };
+    let running = tokio::spawn(runner(&db, flow.clone(), config).run_until(std::future::pending()));
+
+    let both_ran = tokio::time::timeout(Duration::from_secs(20), async {
+        while flow.secrets_seen.lock().expect("lock").len() < 2 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    running.abort();
+
+    assert!(both_ran.is_ok(), "the step and its follow-up ran");
+    let live = vec!["demo.token".to_string()];
+    assert_eq!(*flow.secrets_seen.lock().expect("lock"), [live.clone(), live], "the expired one is left out");
 }
 
 /// Issue 15: one runner keeps `concurrency` steps in flight, never more, each step once.

@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use crate::write_path::schedule::millis;
 pub use crate::write_path::schedule::{release, Chain, Claimed};
+use crate::write_path::secrets::{stored_secrets_of, Stored, StoredColumn};
 
 /// What one claim found: the steps now held, and when fewer than asked for were due, how
 /// long until the next one falls due (to sleep until then at most).
@@ -32,6 +33,7 @@ struct ClaimRow {
     due_at: Option<DateTime<Utc>>,
     first_due_at: Option<DateTime<Utc>>,
     stream_version: Option<i64>,
+    secrets: StoredColumn,
     next_due_ms: Option<f64>,
 }
 
@@ -47,7 +49,7 @@ pub async fn claim_due(
     limit: usize,
 ) -> Result<Claims, sqlx::Error> {
     let limit = i64::try_from(limit.max(1)).unwrap_or(i64::MAX);
-    let rows = sqlx::query_as::<_, ClaimRow>(
+    let rows = sqlx::query_as::<_, ClaimRow>(concat!(
         "WITH next AS (
              SELECT stream_id FROM due_steps
              WHERE due_at <= now() AND flow = ANY($1)
@@ -62,24 +64,28 @@ pub async fn claim_due(
              FROM next WHERE d.stream_id = next.stream_id
              RETURNING d.stream_id, d.flow, d.step, d.claims, d.lease_until, d.lease_token, now() AS db_now, d.due_at,
                        d.first_due_at,
-                       (SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = d.stream_id) AS stream_version
+                       (SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = d.stream_id) AS stream_version,
+                       ",
+        stored_secrets_of!("d.stream_id"),
+        " AS secrets
          )
          SELECT stream_id, flow, step, claims, lease_until, lease_token, db_now, due_at, first_due_at, stream_version,
-                NULL::float8 AS next_due_ms
+                secrets, NULL::float8 AS next_due_ms
            FROM claimed
          UNION ALL
-         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                 (SELECT extract(epoch FROM min(greatest(due_at, coalesce(lease_until, due_at))) - now())::float8 * 1000
                    FROM due_steps
                   WHERE flow = ANY($1) AND stream_id NOT IN (SELECT stream_id FROM claimed))
-          WHERE (SELECT count(*) FROM claimed) < $4",
-    )
+          WHERE (SELECT count(*) FROM claimed) < $4"
+    ))
     .bind(flows)
     .bind(runner_id)
     .bind(millis(lease))
     .bind(limit)
     .fetch_all(db)
     .await?;
+    let read_at = std::time::Instant::now();
     let mut claims = Claims::default();
     for row in rows {
         match (
@@ -116,6 +122,7 @@ pub async fn claim_due(
                 due_at,
                 first_due_at,
                 stream_version,
+                secrets: Stored::from_column(row.secrets, read_at),
             }),
             _ => claims.next_due_in = row.next_due_ms.map(|ms| std::time::Duration::from_millis(ms.max(0.0) as u64)),
         }
@@ -180,6 +187,7 @@ struct FinishRow {
     db_now: DateTime<Utc>,
     due_at: DateTime<Utc>,
     first_due_at: DateTime<Utc>,
+    secrets: StoredColumn,
 }
 
 /// [`finish_if_held`] and the next plan (as [`crate::write_path::schedule_in_tx`] writes it
@@ -210,7 +218,7 @@ pub async fn finish_and_plan(
     };
     // A plan of an older history than the row's leaves the row's plan; the lease goes anyway,
     // unless the new plan is due already and `chain` takes it (its first claim).
-    let row = sqlx::query_as::<_, FinishRow>(
+    let row = sqlx::query_as::<_, FinishRow>(concat!(
         "UPDATE due_steps SET
              step = CASE WHEN stream_version <= $5 THEN $3 ELSE step END,
              due_at = CASE WHEN stream_version <= $5 THEN $4 ELSE due_at END,
@@ -227,8 +235,11 @@ pub async fn finish_and_plan(
              updated_at = now()
          WHERE stream_id = $1 AND lease_token = $2 AND lease_until > now()
          RETURNING lease_token IS NOT NULL AS chained, flow, step, claims, lease_until, lease_token,
-                   now() AS db_now, due_at, first_due_at",
-    )
+                   now() AS db_now, due_at, first_due_at,
+                   CASE WHEN lease_token IS NOT NULL THEN ",
+        stored_secrets_of!("due_steps.stream_id"),
+        " END AS secrets"
+    ))
     .bind(&claim.stream_id)
     .bind(claim.lease_token)
     .bind(&step.name)
@@ -250,6 +261,7 @@ pub async fn finish_and_plan(
             db_now,
             due_at,
             first_due_at,
+            secrets,
         }) => Finished::Chained(Claimed {
             stream_id: claim.stream_id.clone(),
             flow,
@@ -261,6 +273,7 @@ pub async fn finish_and_plan(
             due_at,
             first_due_at,
             stream_version: version,
+            secrets: Stored::from_column(secrets, std::time::Instant::now()),
         }),
         Some(_) => Finished::Done,
     })

@@ -183,6 +183,7 @@ mod tests {
             due_at: at(45),
             first_due_at: at(5),
             stream_version: 1,
+            secrets: Default::default(),
         }
     }
 

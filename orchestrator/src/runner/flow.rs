@@ -6,6 +6,7 @@ use events::{NewEvent, RecordedEvent, StreamId};
 
 use super::KeptSecrets;
 use crate::upstream::calls::CallLog;
+use crate::write_path::secrets::Stored;
 
 /// The event type recording a try of a step (its idempotency key, the claim and when the claim
 /// was taken), appended with the try's result, never before the call. Flows' projectors ignore it.
@@ -80,7 +81,8 @@ pub trait StepFlow: Send + Sync + 'static {
     /// flow decided them (personal data and secrets still marked: [`StepFlow::prepare_in`]
     /// makes them fit to store), with the tokens it kept for later steps, not yet written.
     /// `idempotency_key` is the same on every retry of this step; the upstream calls made are
-    /// recorded in `calls` (status, latency) for the runner's events.
+    /// recorded in `calls` (status, latency) for the runner's events. `stored`: the attempt's
+    /// secrets as the claim read them, for the step's reads.
     async fn run(
         &self,
         stream: &StreamId,
@@ -88,6 +90,7 @@ pub trait StepFlow: Send + Sync + 'static {
         step: &PlannedStep,
         idempotency_key: &str,
         calls: &CallLog,
+        stored: &Stored,
     ) -> Result<StepOutput, StepError>;
 
     /// Makes the events [`StepFlow::run`] returned fit to store and writes the tokens it kept,

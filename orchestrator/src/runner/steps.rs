@@ -16,6 +16,7 @@ use uuid::Uuid;
 use super::{KeptSecrets, Plan, StepError, StepFlow, StepOutput};
 use crate::upstream::calls::{strip_control, CallLog};
 use crate::upstream::Upstreams;
+use crate::write_path::secrets::Stored;
 use crate::write_path::{prepare_in, Secrets};
 
 /// How long [`StepContext::keep_secret_now`] waits out a database that cannot serve (a
@@ -54,8 +55,8 @@ impl StepContext {
     }
 
     /// One of the attempt's secrets (named `<flow>.<name>` in the flow's `secret` module): the
-    /// one this try kept, else the stored one if it is there and has not expired; a store that
-    /// cannot be read is worth another try.
+    /// one this try kept, else the stored one if it is there and has not expired (as the claim
+    /// read it, else asked of the database); a store that cannot be read is worth another try.
     pub async fn secret(&self, name: &str) -> Result<Option<SecretString>, StepError> {
         if let Some(kept) = self.kept.get(name) {
             return Ok(Some(kept));
@@ -224,13 +225,19 @@ impl<S: FlowSteps> StepFlow for FlowRunner<S> {
         step: &PlannedStep,
         idempotency_key: &str,
         calls: &CallLog,
+        stored: &Stored,
     ) -> Result<StepOutput, StepError> {
         let correlation_id = events.first().map(|e| e.metadata.correlation_id).unwrap_or_else(Uuid::new_v4);
         let ctx = StepContext {
             stream: stream.clone(),
             correlation_id,
             vault: self.deps.vault.clone(),
-            secrets: Secrets::new(self.deps.db.clone(), self.deps.vault.secret_box(), stream.as_str()),
+            secrets: Secrets::claimed(
+                self.deps.db.clone(),
+                self.deps.vault.secret_box(),
+                stream.as_str(),
+                stored.clone(),
+            ),
             http: self.deps.http.clone(),
             upstreams: self.deps.upstreams.clone(),
             calls: calls.clone(),

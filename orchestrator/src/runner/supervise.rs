@@ -139,7 +139,10 @@ impl Runner {
         let start = self.event(STEP_STARTED, started::facts(claimed, &step.name, &key), &events);
         tried.set(Started { event: start.clone(), version });
 
-        let outcome = flow.run(&stream, &events, &step, &key, calls).await.map_err(|e| Failure::step(e).at(version))?;
+        let outcome = flow
+            .run(&stream, &events, &step, &key, calls, &claimed.secrets)
+            .await
+            .map_err(|e| Failure::step(e).at(version))?;
         let called = self.event(STEP_CALLED, self.call_facts(claimed, calls, None, None), &events);
         self.commit_outcome(flow, claimed, &stream, events, vec![start, called], outcome, before, chain)
             .await

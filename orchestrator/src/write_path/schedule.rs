@@ -5,6 +5,8 @@ use events::flow::PlannedStep;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
+use super::secrets::{stored_secrets_of, Stored, StoredColumn};
+
 /// Channel that wakes idle runners: the event store's. A step is planned by the transaction
 /// that appends the events it follows from, and that append is announced after its commit
 /// (a NOTIFY inside the transaction would serialize concurrent commits; issue 15). A plan
@@ -86,6 +88,8 @@ pub struct Claimed {
     /// The stream's version when the claim was taken (read by the claim's statement): a
     /// history this process kept at it needs no read.
     pub stream_version: i64,
+    /// The attempt's secrets as the claim's statement read them, for the step's reads.
+    pub secrets: Stored,
 }
 
 pub(crate) fn millis(duration: std::time::Duration) -> i64 {
@@ -119,6 +123,7 @@ struct TakenRow {
     db_now: DateTime<Utc>,
     due_at: DateTime<Utc>,
     first_due_at: DateTime<Utc>,
+    secrets: StoredColumn,
 }
 
 /// [`schedule_in_tx`] of a step, which `chain`'s runner claims in the same statement when it is
@@ -133,7 +138,7 @@ pub async fn schedule_and_take(
     chain: Chain<'_>,
 ) -> Result<Option<Claimed>, sqlx::Error> {
     let token = Uuid::new_v4();
-    let row = sqlx::query_as::<_, TakenRow>(
+    let row = sqlx::query_as::<_, TakenRow>(concat!(
         "INSERT INTO due_steps AS d (stream_id, flow, step, due_at, first_due_at, stream_version,
                                      lease_until, claimed_by, lease_token, claims)
          SELECT $1, $2, $3, $4, $4, $5,
@@ -152,8 +157,10 @@ pub async fn schedule_and_take(
              updated_at = now()
          WHERE d.stream_version <= EXCLUDED.stream_version
          RETURNING coalesce(d.lease_token = $8, false) AS taken, d.claims, d.lease_until, now() AS db_now,
-                   d.due_at, d.first_due_at",
-    )
+                   d.due_at, d.first_due_at, CASE WHEN d.lease_token = $8 THEN ",
+        stored_secrets_of!("d.stream_id"),
+        " END AS secrets"
+    ))
     .bind(stream_id)
     .bind(flow)
     .bind(&step.name)
@@ -165,20 +172,27 @@ pub async fn schedule_and_take(
     .fetch_optional(&mut *conn)
     .await?;
     Ok(match row {
-        Some(TakenRow { taken: true, claims, lease_until: Some(lease_until), db_now, due_at, first_due_at }) => {
-            Some(Claimed {
-                stream_id: stream_id.to_string(),
-                flow: flow.to_string(),
-                step: step.name.clone(),
-                claims,
-                lease_until,
-                lease_token: token,
-                db_now,
-                due_at,
-                first_due_at,
-                stream_version: version,
-            })
-        }
+        Some(TakenRow {
+            taken: true,
+            claims,
+            lease_until: Some(lease_until),
+            db_now,
+            due_at,
+            first_due_at,
+            secrets,
+        }) => Some(Claimed {
+            stream_id: stream_id.to_string(),
+            flow: flow.to_string(),
+            step: step.name.clone(),
+            claims,
+            lease_until,
+            lease_token: token,
+            db_now,
+            due_at,
+            first_due_at,
+            stream_version: version,
+            secrets: Stored::from_column(secrets, std::time::Instant::now()),
+        }),
         _ => None,
     })
 }
