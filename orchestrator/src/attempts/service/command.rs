@@ -107,11 +107,11 @@ impl AttemptService<'_> {
         let decision = decided(flow.decide(&[], command, now), &mut "start")?;
         let offer = self.handoff.offer();
         let chain = offer.as_ref().map(Offer::chain);
-        let mut tx = self.db.begin().await?;
-        let (history, taken) = if self.abuse.watches_start(&decision.guards) {
+        let watched = self.abuse.watches_start(&decision.guards);
+        let mut tx = if watched { savepoint::begin_marked(self.db).await? } else { self.db.begin().await? };
+        let (history, taken) = if watched {
             // A refused start leaves nothing of the attempt (no row, vault subject, link or
-            // secret): it is written in a savepoint that a refusal rolls back.
-            savepoint::mark(&mut tx).await?;
+            // secret): it is written after a savepoint that a refusal rolls back to.
             let opened = self.open(&mut tx, flow, &stream, &token, decision.events, &metadata, chain).await?;
             let admitted =
                 self.abuse.admit_start(&mut tx, self.vault, stream.as_str(), &decision.guards, request).await?;
