@@ -255,13 +255,6 @@ impl Admission {
             ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
         }
     }
-
-    /// Takes the ticket of a start that went in out of the line.
-    pub async fn went_in(&self, db: &PgPool, entry: &Entry) {
-        if let Some(token) = &entry.ticket {
-            on_time(tickets::leave(db, token)).await;
-        }
-    }
 }
 
 /// A refusal with no place to give: the line, or the client address's share of it, is full.

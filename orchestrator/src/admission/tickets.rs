@@ -88,9 +88,10 @@ pub async fn visit(
     .await
 }
 
-/// The holder went in: out of the line.
-pub async fn leave(db: &PgPool, token: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM waiting_line WHERE ticket = $1").bind(hash(token)).execute(db).await.map(drop)
+/// The holder went in: out of the line, in the transaction of the start that let them in (its
+/// commit is the ticket's; a start that fails keeps the ticket).
+pub async fn leave_in(conn: &mut sqlx::PgConnection, token: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM waiting_line WHERE ticket = $1").bind(hash(token)).execute(conn).await.map(drop)
 }
 
 /// The line's head (the first ticket still in line), tail (the last handed out) and how many

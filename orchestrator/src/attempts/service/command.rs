@@ -82,7 +82,8 @@ pub(super) fn correlated(history: &[RecordedEvent], actor: &str, client: ClientI
 impl AttemptService<'_> {
     /// Starts an attempt of `flow` with its start command. Returns the reply and the session
     /// token to set as a cookie again: the browser's own when this server issued it, else a new
-    /// random one (a value the browser made up is never adopted).
+    /// random one (a value the browser made up is never adopted). `leaving`: the waiting line's
+    /// ticket the start went in with, taken out of the line in the start's own transaction.
     pub async fn start(
         &self,
         flow_name: &str,
@@ -90,6 +91,7 @@ impl AttemptService<'_> {
         session: Option<String>,
         client: ClientInfo,
         request: abuse::Request<'_>,
+        leaving: Option<&str>,
     ) -> Result<(AttemptReply, String), ApiError> {
         let flow = self.flows.get(flow_name).ok_or(ApiError::NotFound)?;
         let stream = StreamId::new(flow.category()).map_err(|e| ApiError::Internal(e.into()))?;
@@ -126,6 +128,11 @@ impl AttemptService<'_> {
             // Nothing a limit watches: no refusal can undo it, so no savepoint.
             self.open(&mut tx, flow, &stream, &token, decision.events, &metadata, chain).await?
         };
+        if let Some(ticket) = leaving {
+            // Out of the line with the start's commit, not in a transaction of its own (one
+            // pool connection and one commit fewer for each visitor let in from the line).
+            crate::admission::tickets::leave_in(&mut tx, ticket).await?;
+        }
         tx.commit().await?;
         self.store.announce_appended(&stream, &history).await;
         self.histories.keep(stream.as_str(), history.clone());

@@ -88,11 +88,11 @@ async fn start(
             session::from_headers(&headers),
             client_info::from_headers(&headers),
             abuse_request(&headers, &ip),
+            entry.ticket.as_deref(),
         )
         .await?;
     let mut response = with_session((StatusCode::CREATED, Json(answer)).into_response(), &token);
     if entry.ticket.is_some() {
-        state.admission.went_in(&state.db, &entry).await;
         let (name, value) = admission::tickets::clear_cookie();
         response.headers_mut().append(name, value);
     }
