@@ -258,7 +258,7 @@ async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
 }
 
 /// Issue 30: a step's claim brings the attempt's live secrets, so its reads need no statement
-/// each; a step chained on the one before gets them, with what that step kept, too.
+/// each; a step chained on the one before (claimed by that step's outcome) gets them too.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_claim_hands_the_step_the_attempts_live_secrets(db: PgPool) {
     let store = EventStore::new(db.clone());
