@@ -252,3 +252,18 @@ async fn one_client_address_holds_at_most_its_share_of_the_line(db: PgPool) {
         .expect("expire one");
     assert!(join("other-4", Some(b"another address")).await.is_some());
 }
+
+/// The line is soft state (migration 0042): joining it or renewing a ticket writes no WAL and
+/// its commit waits for no flush, so a refusal stays fast while admitted commands commit.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_line_and_its_places_write_no_wal(db: PgPool) {
+    let persistence: Vec<(String, String)> = sqlx::query_as(
+        "SELECT c.relname::text, c.relpersistence::text FROM pg_class c
+          WHERE c.relname IN ('waiting_line', 'waiting_line_place_seq') ORDER BY c.relname",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("the line's relations");
+    let unlogged = |name: &str| (name.to_string(), "u".to_string());
+    assert_eq!(persistence, vec![unlogged("waiting_line"), unlogged("waiting_line_place_seq")]);
+}
