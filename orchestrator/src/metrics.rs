@@ -103,6 +103,7 @@ pub struct Metrics {
     admission_refusals: Family<SignalLabel, Counter>,
     admission_line_waiting: Gauge,
     admission_line_pace: FloatGauge,
+    admission_pace: FloatGauge,
     staff_sign_in_refusals: Family<ReasonLabel, Counter>,
 }
 
@@ -222,6 +223,12 @@ impl Metrics {
             "Tickets that left the waiting line per second over the last 5 s",
             admission_line_pace.clone(),
         );
+        let admission_pace = FloatGauge::default();
+        registry.register(
+            "admission_pace_per_second",
+            "New attempts a second this process's door lets in now, learned from the signals",
+            admission_pace.clone(),
+        );
         let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
         registry.register(
             "staff_sign_in_refusals",
@@ -251,6 +258,7 @@ impl Metrics {
             admission_refusals,
             admission_line_waiting,
             admission_line_pace,
+            admission_pace,
             staff_sign_in_refusals,
         }
     }
@@ -269,13 +277,20 @@ impl Metrics {
             self.admission_enabled.get_or_create(&label).set(i64::from(thresholds.enabled.contains(&signal)));
             drop(self.admission_refusals.get_or_create(&label));
         }
-        drop(self.admission_refusals.get_or_create(&SignalLabel { signal: crate::admission::BY_LINE.into() }));
+        for by in [crate::admission::BY_LINE, crate::admission::BY_PACE] {
+            drop(self.admission_refusals.get_or_create(&SignalLabel { signal: by.into() }));
+        }
     }
 
     /// The waiting line as last seen (read at each scrape).
     pub fn admission_line(&self, view: &crate::admission::line::LineView) {
         self.admission_line_waiting.set(i64::try_from(view.waiting()).unwrap_or(i64::MAX));
         self.admission_line_pace.set(view.advance_per_sec);
+    }
+
+    /// The door's pace now (read at each scrape).
+    pub fn admission_pace(&self, per_second: f64) {
+        self.admission_pace.set(per_second);
     }
 
     /// The signals as last measured (read at each scrape).

@@ -96,16 +96,17 @@ async fn a_late_step_nobody_runs_closes_the_door_until_it_is_claimed(db: PgPool)
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let refused = loop {
         let (status, retry, body, _) = start(&app).await;
-        if status == 503 {
+        // The door's pace slows first (past a quarter of the lag threshold, admission/pace.rs):
+        // the door itself shuts once the lag has stood past the threshold.
+        if status == 503 && metrics(&app).await.contains("exa_admission_refusals_total{signal=\"lag\"} 1") {
             break (retry, body);
         }
-        assert_eq!(status, 201);
+        assert!(status == 201 || status == 503, "{status}: {body}");
         assert!(tokio::time::Instant::now() < deadline, "the door never closed on a 5 s lag");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(refused.0.as_deref(), Some("5"));
     assert_eq!(refused.1["message"], orchestrator::texts::PAST_CAPACITY);
-    assert!(metrics(&app).await.contains("exa_admission_refusals_total{signal=\"lag\"} 1"));
     // Claimed by a runner: the lag is gone and the door opens again.
     sqlx::query("UPDATE due_steps SET lease_until = now() + interval '1 minute' WHERE stream_id = 'download-late'")
         .execute(&db)

@@ -267,3 +267,34 @@ async fn the_line_and_its_places_write_no_wal(db: PgPool) {
     let unlogged = |name: &str| (name.to_string(), "u".to_string());
     assert_eq!(persistence, vec![unlogged("waiting_line"), unlogged("waiting_line_place_seq")]);
 }
+
+/// An open door lets new attempts in at its pace, not all at once (admission/pace.rs): paced
+/// at one a second, five newcomers at the same moment cannot all go in; the ones held back get
+/// a place in line, counted as refused by `pace`. The bound is the bucket's (one entry, then
+/// one a second), measured against the time the starts took, so a slow machine loosens the
+/// check instead of failing it.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_open_door_lets_newcomers_in_at_its_pace_and_the_rest_wait_in_line(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_pace_max_per_sec = 1).await;
+    let mut visitors: Vec<Visitor> = (0..5).map(|_| Visitor::default()).collect();
+    let began = std::time::Instant::now();
+    let answers = futures::future::join_all(visitors.iter_mut().map(|v| v.start(&portal))).await;
+    let took = began.elapsed();
+
+    let went_in = answers.iter().filter(|a| a.status == 201).count();
+    let allowed = 1 + took.as_secs() as usize;
+    assert!(went_in >= 1, "the first goes in: {:?}", answers.iter().map(|a| a.status).collect::<Vec<_>>());
+    assert!(went_in <= allowed, "{went_in} went in within {took:?}: at most {allowed} at one a second");
+    let held: Vec<&Answer> = answers.iter().filter(|a| a.status != 201).collect();
+    for answer in &held {
+        assert_eq!(answer.status, 503, "{}", answer.body);
+        assert_eq!(answer.body["message"], orchestrator::texts::PAST_CAPACITY);
+        assert!(answer.body["ahead"].is_u64(), "a place in line: {}", answer.body);
+    }
+    assert_eq!(visitors.iter().filter(|v| v.ticket.is_some()).count(), held.len(), "each held back holds a ticket");
+    let page = portal.app.client.get(portal.app.admin_url("/metrics")).send().await.expect("metrics");
+    let page = page.text().await.expect("text");
+    let counted = format!("exa_admission_refusals_total{{signal=\"pace\"}} {}", held.len());
+    assert!(page.contains(&counted), "{counted} in {page}");
+    assert!(page.contains("exa_admission_pace_per_second "), "{page}");
+}

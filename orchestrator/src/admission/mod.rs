@@ -5,19 +5,21 @@
 //! visitors wait in one line across replicas, first come, first in ([`line`], [`tickets`]).
 
 pub mod line;
+pub mod pace;
 pub mod sampler;
 pub mod signal;
 pub mod tickets;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use sqlx::PgPool;
 
 use crate::config::AdmissionConfig;
 use line::{LineSettings, LineView, Newcomer};
+use pace::Pacer;
 pub use signal::{Reading, Signal, Thresholds};
 
 /// The live load of one process: what the runners and the sampler write, what the door reads.
@@ -139,6 +141,8 @@ pub struct Entry {
 
 /// What refuses a start when the door is open and others wait ahead.
 pub const BY_LINE: &str = "line";
+/// What refuses a start when the door is open but the pace lets nobody more in this instant.
+pub const BY_PACE: &str = "pace";
 /// How long the line's statements may take before the door answers without it: the line is
 /// fairness, and a refusal must stay fast.
 const LINE_TIMEOUT: Duration = Duration::from_millis(500);
@@ -157,6 +161,8 @@ pub struct Admission {
     pub line: Arc<Line>,
     pub line_settings: LineSettings,
     pub sample_every: Duration,
+    /// How many new attempts a second go in ([`pace`]): the sampler adjusts it, the door takes it.
+    pub pacer: Arc<Mutex<Pacer>>,
     retry_after: Duration,
 }
 
@@ -181,6 +187,7 @@ impl Admission {
                 still_wait: Duration::from_secs(config.admission_retry_after_secs),
             },
             sample_every: Duration::from_millis(config.admission_sample_ms),
+            pacer: Arc::new(Mutex::new(Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now()))),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
@@ -188,6 +195,16 @@ impl Admission {
     /// The signal that shuts the door now, if any: atomics only.
     pub fn shut_by(&self) -> Option<Signal> {
         signal::past_capacity(&self.load.reading(), &self.thresholds)
+    }
+
+    /// Entries a second the door lets through now.
+    pub fn pace(&self) -> f64 {
+        lock(&self.pacer).rate()
+    }
+
+    /// One entry through an open door, if the pace allows it now.
+    fn paced_in(&self) -> bool {
+        lock(&self.pacer).take(Instant::now())
     }
 
     /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie)
@@ -215,17 +232,25 @@ impl Admission {
             match on_time(tickets::visit(db, &token, TICKET_LIFETIME, RENEW_BELOW)).await {
                 Some(Some(place)) => {
                     let ahead = view.ahead_of(place);
-                    if line::goes_in(open, ahead, settings) {
-                        return Ok(Entry { ticket: Some(token) });
+                    if !line::goes_in(open, ahead, settings) {
+                        return Err(self.in_line(by, ahead, &view, token));
                     }
-                    return Err(self.in_line(by, ahead, &view, token));
+                    if !self.paced_in() {
+                        return Err(self.in_line(BY_PACE, ahead, &view, token));
+                    }
+                    return Ok(Entry { ticket: Some(token) });
                 }
                 // No longer in line (it expired): as anyone new.
                 Some(None) => {}
                 None => return if open { Ok(Entry::default()) } else { Err(self.refused(by)) },
             }
         }
-        match line::newcomer(open, &view, settings) {
+        let (newcomer, by) = match line::newcomer(open, &view, settings) {
+            // Held back by the pace: a place at the end of the line, as when the door is shut.
+            Newcomer::Enter if !self.paced_in() => (Newcomer::Join, BY_PACE),
+            decided => (decided, by),
+        };
+        match newcomer {
             Newcomer::Enter => Ok(Entry::default()),
             Newcomer::Full => Err(no_place(by)),
             Newcomer::Join => {
@@ -255,6 +280,11 @@ impl Admission {
             ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
         }
     }
+}
+
+/// The pacer, even if a holder panicked: its numbers stay sound between its own statements.
+pub fn lock(pacer: &Mutex<Pacer>) -> MutexGuard<'_, Pacer> {
+    pacer.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A refusal with no place to give: the line, or the client address's share of it, is full.

@@ -4,10 +4,10 @@
 //! It also keeps how long each has stood past its threshold ([`PastSince`]), and logs the
 //! door closing and opening with the reading that closed it. On the same connection it reads
 //! the waiting line (its head, tail and count, for its pace) and purges the tickets nobody
-//! carries any more.
+//! carries any more. Each sample adjusts the door's pace ([`pace`]).
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sqlx::PgPool;
@@ -15,6 +15,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::line::{self, Count, LineView};
+use super::pace::{self, Pacer};
 use super::signal::{past_capacity, PastSince, Signal, Thresholds};
 use super::{tickets, Admission, Line, Load};
 
@@ -73,6 +74,7 @@ struct Door {
     lag_past: PastSince,
     pool_wait_past: PastSince,
     shut_by: Option<Signal>,
+    pacer: Arc<Mutex<Pacer>>,
 }
 
 impl Door {
@@ -97,6 +99,8 @@ impl Door {
             _ => {}
         }
         self.shut_by = shut_by;
+        let lagging = pace::lagging(&reading, &self.thresholds, shut_by.is_some());
+        super::lock(&self.pacer).adjust(lagging, shut_by.is_some(), now);
     }
 }
 
@@ -111,6 +115,7 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
         lag_past: PastSince::default(),
         pool_wait_past: PastSince::default(),
         shut_by: None,
+        pacer: admission.pacer.clone(),
     };
     tokio::spawn(async move {
         let until = crate::shutdown::stopped(stop);

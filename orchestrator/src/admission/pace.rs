@@ -1,0 +1,255 @@
+//! The door's pace, apart from any I/O (issue 30): how many new attempts a second this process
+//! lets in, learned from the live signals. The door alone is open or shut: open, it let in
+//! everyone who came, the window of the line at once, until the runner lag had stood past its
+//! threshold; shut, it let in nobody while the portal idled. Past capacity that was a cycle of
+//! bursts and idle gaps, and the bursts were the commands' slow tails (docs/benchmarks.md, "The
+//! twelfth session"). Paced, entries take a token of a bucket that fills at `rate`, and the rate
+//! follows the signals as TCP's window follows losses (additive and multiplicative increase,
+//! multiplicative decrease): cut to a share of what actually went in when the portal begins to
+//! lag, raised while visitors are held back and it does not.
+
+use std::time::{Duration, Instant};
+
+use super::signal::{Reading, Signal, Thresholds};
+
+/// The slowest pace: the line always moves.
+pub const MIN_RATE: f64 = 1.0;
+/// A cut keeps this share of the entries a second that went in lately.
+pub const CUT_TO: f64 = 0.8;
+/// A cut's effect shows in the signals only once the attempts already in have made their
+/// steps: no second cut sooner.
+pub const CUT_EVERY: Duration = Duration::from_secs(1);
+/// While visitors are held back and the portal keeps up: the rate grows this share a second,
+/// and by [`STEP_PER_SEC`] more.
+pub const GROWTH_PER_SEC: f64 = 0.1;
+pub const STEP_PER_SEC: f64 = 2.0;
+/// The bucket holds this long of the rate: entries come smoothly, not in bursts.
+pub const BURST: Duration = Duration::from_millis(200);
+/// The portal begins to lag when a timed signal passes this share of the door's threshold:
+/// the pace slows well before the door has to shut.
+pub const EARLY_SHARE: f64 = 0.25;
+/// How fast the measured entry rate follows the last sample (an exponential average).
+const SMOOTHING: f64 = 0.3;
+
+/// Whether the portal has begun to lag: an enabled timed signal past [`EARLY_SHARE`] of its
+/// threshold, or the door shut by any signal.
+pub fn lagging(reading: &Reading, thresholds: &Thresholds, door_shut: bool) -> bool {
+    let past = |value: Duration, max: Duration| value.as_secs_f64() > max.as_secs_f64() * EARLY_SHARE;
+    door_shut
+        || thresholds.enabled.iter().any(|signal| match signal {
+            Signal::Lag => past(reading.lag, thresholds.max_lag),
+            Signal::Pool => past(reading.pool_wait, thresholds.max_pool_wait),
+            Signal::Slots => false,
+        })
+}
+
+#[derive(Debug, Clone)]
+pub struct Pacer {
+    max_rate: f64,
+    rate: f64,
+    tokens: f64,
+    refilled: Instant,
+    /// Entries since the last adjustment, and whether someone found no token.
+    entered: u64,
+    held_back: bool,
+    /// Entries a second lately (smoothed over the adjustments).
+    entering: f64,
+    adjusted: Instant,
+    cut: Option<Instant>,
+}
+
+impl Pacer {
+    /// A pacer that starts at its fastest, `max_rate` entries a second: it learns the portal's
+    /// pace from the first lag.
+    pub fn new(max_rate: f64, now: Instant) -> Self {
+        let max_rate = max_rate.max(MIN_RATE);
+        Self {
+            max_rate,
+            rate: max_rate,
+            tokens: bucket(max_rate),
+            refilled: now,
+            entered: 0,
+            held_back: false,
+            entering: 0.0,
+            adjusted: now,
+            cut: None,
+        }
+    }
+
+    /// Entries a second now.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// One entry, if the pace allows it now.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.rate).min(bucket(self.rate));
+        self.refilled = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.entered += 1;
+            true
+        } else {
+            self.held_back = true;
+            false
+        }
+    }
+
+    /// One sample of the signals: cut when the portal lags, grow while visitors are held back
+    /// and it does not. While the door is shut the pace is moot and learns nothing: nobody
+    /// goes in, so what went in says nothing of what the portal keeps up with, and a cut then
+    /// would only hold back the first visitors after it opens (on a quiet portal, everyone).
+    pub fn adjust(&mut self, lagging: bool, door_shut: bool, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.adjusted).as_secs_f64();
+        if elapsed <= 0.0 {
+            return;
+        }
+        if door_shut {
+            self.entered = 0;
+            self.held_back = false;
+            self.adjusted = now;
+            return;
+        }
+        let entered_per_sec = self.entered as f64 / elapsed;
+        self.entering = SMOOTHING * entered_per_sec + (1.0 - SMOOTHING) * self.entering;
+        let cut_due = self.cut.is_none_or(|at| now.saturating_duration_since(at) >= CUT_EVERY);
+        if lagging && cut_due {
+            self.rate = (CUT_TO * self.rate.min(self.entering)).max(MIN_RATE);
+            self.tokens = self.tokens.min(bucket(self.rate));
+            self.cut = Some(now);
+        } else if !lagging && self.held_back {
+            self.rate = (self.rate * (1.0 + GROWTH_PER_SEC * elapsed) + STEP_PER_SEC * elapsed).min(self.max_rate);
+        }
+        self.entered = 0;
+        self.held_back = false;
+        self.adjusted = now;
+    }
+}
+
+/// The bucket's size at `rate`: [`BURST`] of it, at least one entry.
+fn bucket(rate: f64) -> f64 {
+    (rate * BURST.as_secs_f64()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn thresholds() -> Thresholds {
+        Thresholds {
+            enabled: Signal::ALL.to_vec(),
+            max_lag: Duration::from_millis(1_000),
+            max_slots_busy_percent: 90,
+            max_pool_wait: Duration::from_millis(250),
+            standing: Duration::from_millis(1_000),
+        }
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Offers `per_sec` entries a second for `secs`, sampling every 200 ms with `lagging`:
+    /// how many went in.
+    fn offer(pacer: &mut Pacer, t: &mut Instant, per_sec: u64, secs: u64, lagging: bool) -> u64 {
+        offer_at(pacer, t, per_sec, secs, lagging, false)
+    }
+
+    fn offer_at(pacer: &mut Pacer, t: &mut Instant, per_sec: u64, secs: u64, lagging: bool, shut: bool) -> u64 {
+        let mut went_in = 0;
+        let gap = Duration::from_secs(1) / u32::try_from(per_sec).expect("small");
+        for i in 1..=per_sec * secs {
+            *t += gap;
+            went_in += u64::from(pacer.take(*t));
+            if i % (per_sec / 5).max(1) == 0 {
+                pacer.adjust(lagging, shut, *t);
+            }
+        }
+        went_in
+    }
+
+    #[test]
+    fn the_portal_lags_past_a_quarter_of_a_timed_threshold_or_with_the_door_shut() {
+        let quiet = Reading { lag: ms(200), pool_wait: ms(50), steps_in_flight: 10, slots: 10, ..Reading::default() };
+        assert!(!lagging(&quiet, &thresholds(), false), "slots alone do not slow the pace");
+        assert!(lagging(&Reading { lag: ms(251), ..quiet }, &thresholds(), false));
+        assert!(lagging(&Reading { pool_wait: ms(63), ..quiet }, &thresholds(), false));
+        assert!(lagging(&quiet, &thresholds(), true), "the door shut");
+        let lag_only = Thresholds { enabled: vec![Signal::Lag], ..thresholds() };
+        assert!(!lagging(&Reading { pool_wait: ms(200), ..quiet }, &lag_only, false), "a disabled signal");
+    }
+
+    #[test]
+    fn under_its_pace_everyone_goes_in_and_a_burst_takes_only_the_bucket() {
+        let mut t = Instant::now();
+        let mut pacer = Pacer::new(100.0, t);
+        assert_eq!(offer(&mut pacer, &mut t, 50, 2, false), 100, "50 a second under a pace of 100");
+        // 100 at the same instant, a second later: the bucket holds 200 ms of the pace.
+        t += Duration::from_secs(1);
+        let burst = (0..100).filter(|_| pacer.take(t)).count();
+        assert_eq!(burst, 20);
+    }
+
+    #[test]
+    fn lagging_cuts_the_pace_to_a_share_of_what_went_in_once_a_second() {
+        let mut t = Instant::now();
+        let mut pacer = Pacer::new(1_000.0, t);
+        offer(&mut pacer, &mut t, 200, 3, false);
+        assert_eq!(pacer.rate(), 1_000.0, "nobody was held back: no reason to change");
+        t += ms(200);
+        pacer.adjust(true, false, t);
+        let first = pacer.rate();
+        assert!((100.0..=170.0).contains(&first), "{first}: 0.8 of about 200 a second that went in");
+        t += ms(200);
+        pacer.adjust(true, false, t);
+        assert_eq!(pacer.rate(), first, "no second cut within a second");
+        t += ms(1_000);
+        pacer.adjust(true, false, t);
+        assert!(pacer.rate() < first);
+        for _ in 0..100 {
+            t += ms(1_000);
+            pacer.adjust(true, false, t);
+        }
+        assert_eq!(pacer.rate(), MIN_RATE, "never below the floor: the line always moves");
+    }
+
+    #[test]
+    fn a_shut_door_leaves_the_pace_as_it_was() {
+        let mut t = Instant::now();
+        let mut pacer = Pacer::new(1_000.0, t);
+        offer(&mut pacer, &mut t, 5, 3, false);
+        // The door shuts for 2 s, the portal lagging: nobody goes in, and nothing is learned.
+        for _ in 0..10 {
+            t += ms(200);
+            pacer.adjust(true, true, t);
+        }
+        assert_eq!(pacer.rate(), 1_000.0, "a quiet portal's visitors are not held back once it opens");
+        // Open and lagging: the cut is from what went in while it was open.
+        t += ms(200);
+        pacer.adjust(true, false, t);
+        assert!(pacer.rate() < 5.0, "{}", pacer.rate());
+    }
+
+    #[test]
+    fn a_paced_door_holds_back_the_excess_then_grows_while_the_portal_keeps_up() {
+        let mut t = Instant::now();
+        let mut pacer = Pacer::new(1_000.0, t);
+        offer(&mut pacer, &mut t, 100, 1, false);
+        t += ms(200);
+        pacer.adjust(true, false, t);
+        let cut = pacer.rate();
+        // 200 a second come: about the pace goes in, and the pace grows while nobody lags.
+        let went_in = offer(&mut pacer, &mut t, 200, 5, false);
+        assert!(went_in < 1_000, "{went_in} of 1,000: the excess was held back");
+        assert!(pacer.rate() > cut * 1.5, "{} from {cut}: 10 % a second and 2 more", pacer.rate());
+        let grown = pacer.rate();
+        offer(&mut pacer, &mut t, 10, 5, false);
+        assert_eq!(pacer.rate(), grown, "nobody held back: it stays");
+        offer(&mut pacer, &mut t, 400, 20, false);
+        let met = pacer.rate();
+        assert!((400.0..500.0).contains(&met), "{met}: grown to what comes, then nobody is held back");
+        offer(&mut pacer, &mut t, 2_000, 30, false);
+        assert_eq!(pacer.rate(), 1_000.0, "never past its fastest");
+    }
+}
