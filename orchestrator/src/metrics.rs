@@ -208,7 +208,7 @@ impl Metrics {
         let admission_refusals = Family::<SignalLabel, Counter>::default();
         registry.register(
             "admission_refusals",
-            "New attempts refused past capacity (503), by the signal past its threshold, or `line` (others ahead)",
+            "New attempts refused past capacity (503), by the signal past its threshold, `line` (others ahead) or `pace`",
             admission_refusals.clone(),
         );
         let admission_line_waiting = Gauge::default();
@@ -224,11 +224,7 @@ impl Metrics {
             admission_line_pace.clone(),
         );
         let admission_pace = FloatGauge::default();
-        registry.register(
-            "admission_pace_per_second",
-            "New attempts a second this process's door lets in now, learned from the signals",
-            admission_pace.clone(),
-        );
+        registry.register("admission_pace_per_second", "New attempts a second let in now", admission_pace.clone());
         let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
         registry.register(
             "staff_sign_in_refusals",
@@ -282,15 +278,11 @@ impl Metrics {
         }
     }
 
-    /// The waiting line as last seen (read at each scrape).
-    pub fn admission_line(&self, view: &crate::admission::line::LineView) {
+    /// The waiting line as last seen, and the door's pace now (read at each scrape).
+    pub fn admission_line(&self, view: &crate::admission::line::LineView, pace_per_second: f64) {
         self.admission_line_waiting.set(i64::try_from(view.waiting()).unwrap_or(i64::MAX));
         self.admission_line_pace.set(view.advance_per_sec);
-    }
-
-    /// The door's pace now (read at each scrape).
-    pub fn admission_pace(&self, per_second: f64) {
-        self.admission_pace.set(per_second);
+        self.admission_pace.set(pace_per_second);
     }
 
     /// The signals as last measured (read at each scrape).
@@ -397,15 +389,6 @@ impl Metrics {
             tracing::warn!(%error, "encoding the metrics failed");
         }
         text
-    }
-}
-
-/// The outcome label of an attempt's outcome, `None` while it is open.
-pub fn outcome_label(outcome: &events::flow::Outcome) -> Option<&'static str> {
-    match outcome {
-        events::flow::Outcome::Completed => Some("completed"),
-        events::flow::Outcome::Refused { .. } => Some("refused"),
-        events::flow::Outcome::Open => None,
     }
 }
 

@@ -124,6 +124,15 @@ impl Outcome {
         Self::Refused { message: message.into() }
     }
 
+    /// How an ended attempt is counted (the metrics' `outcome` label), `None` while it is open.
+    pub fn label(&self) -> Option<&'static str> {
+        match self {
+            Self::Completed => Some("completed"),
+            Self::Refused { .. } => Some("refused"),
+            Self::Open => None,
+        }
+    }
+
     /// The message the visitor read, if refused.
     pub fn message(&self) -> Option<&str> {
         match self {

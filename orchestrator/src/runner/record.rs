@@ -12,7 +12,6 @@ use super::failure::{current_start, first_try_at, Failure};
 use super::flow::{PlannedStep, StepFlow, StepOutput, STEP_CALLED};
 use super::started::Started;
 use super::worker::{elapsed, last_version, Runner, RunnerError, Tick, STEP_GAVE_UP};
-use crate::metrics::outcome_label;
 use crate::upstream::calls::{sanitize, CallLog};
 use crate::write_path::{append_after, plan_next, secrets};
 
@@ -116,7 +115,7 @@ impl Runner {
         self.keep(stream, history);
         if let Some(metrics) = &self.metrics {
             metrics.store_append(appending.elapsed());
-            if let (None, Some(ended)) = (outcome_label(&before), outcome_label(&after)) {
+            if let (None, Some(ended)) = (before.label(), after.label()) {
                 metrics.attempt_ended(flow.category(), ended);
             }
         }

@@ -21,7 +21,7 @@ use crate::abuse::{self, AbuseGuard};
 use crate::attempts::owners::{Owner, Owners};
 use crate::attempts::{session, Flows};
 use crate::error::ApiError;
-use crate::metrics::{outcome_label, Metrics};
+use crate::metrics::Metrics;
 use crate::texts::ATTEMPT_FULL;
 use crate::write_path::schedule::{Chain, Planned};
 use crate::write_path::{append_and_plan, prepare_in, Offer, PrepareError, Secrets};
@@ -202,7 +202,7 @@ impl AttemptService<'_> {
         } else {
             let metadata = correlated(&history, "visitor", client.clone());
             let wrong_codes = abuse::rules::wrong_codes(&history);
-            let before = outcome_label(&flow.outcome(&history));
+            let before = flow.outcome(&history).label();
             // A slot of this process's runner for the step the command plans due at once.
             let offer = self.handoff.offer();
             let chain = offer.as_ref().map(Offer::chain);
@@ -228,7 +228,7 @@ impl AttemptService<'_> {
                 }
                 acted
             };
-            let ended = match (before, outcome_label(&flow.outcome(&acted.0))) {
+            let ended = match (before, flow.outcome(&acted.0).label()) {
                 (None, Some(ended)) => Some(ended),
                 _ => None,
             };
