@@ -242,7 +242,9 @@ impl Admission {
                 }
                 // No longer in line (it expired): as anyone new.
                 Some(None) => {}
-                None => return if open { Ok(Entry::default()) } else { Err(self.refused(by)) },
+                // The line could not be asked: the door and its pace answer alone.
+                None if open && self.paced_in() => return Ok(Entry::default()),
+                None => return Err(self.refused(if open { BY_PACE } else { by })),
             }
         }
         let (newcomer, by) = match line::newcomer(open, &view, settings) {
@@ -283,7 +285,7 @@ impl Admission {
 }
 
 /// The pacer, even if a holder panicked: its numbers stay sound between its own statements.
-pub fn lock(pacer: &Mutex<Pacer>) -> MutexGuard<'_, Pacer> {
+fn lock(pacer: &Mutex<Pacer>) -> MutexGuard<'_, Pacer> {
     pacer.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 

@@ -32,15 +32,14 @@ pub const EARLY_SHARE: f64 = 0.25;
 const SMOOTHING: f64 = 0.3;
 
 /// Whether the portal has begun to lag: an enabled timed signal past [`EARLY_SHARE`] of its
-/// threshold, or the door shut by any signal.
-pub fn lagging(reading: &Reading, thresholds: &Thresholds, door_shut: bool) -> bool {
+/// threshold. (The slots signal is a count of this instant, too jumpy to steer by.)
+pub fn lagging(reading: &Reading, thresholds: &Thresholds) -> bool {
     let past = |value: Duration, max: Duration| value.as_secs_f64() > max.as_secs_f64() * EARLY_SHARE;
-    door_shut
-        || thresholds.enabled.iter().any(|signal| match signal {
-            Signal::Lag => past(reading.lag, thresholds.max_lag),
-            Signal::Pool => past(reading.pool_wait, thresholds.max_pool_wait),
-            Signal::Slots => false,
-        })
+    thresholds.enabled.iter().any(|signal| match signal {
+        Signal::Lag => past(reading.lag, thresholds.max_lag),
+        Signal::Pool => past(reading.pool_wait, thresholds.max_pool_wait),
+        Signal::Slots => false,
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -170,14 +169,13 @@ mod tests {
     }
 
     #[test]
-    fn the_portal_lags_past_a_quarter_of_a_timed_threshold_or_with_the_door_shut() {
+    fn the_portal_lags_past_a_quarter_of_a_timed_threshold() {
         let quiet = Reading { lag: ms(200), pool_wait: ms(50), steps_in_flight: 10, slots: 10, ..Reading::default() };
-        assert!(!lagging(&quiet, &thresholds(), false), "slots alone do not slow the pace");
-        assert!(lagging(&Reading { lag: ms(251), ..quiet }, &thresholds(), false));
-        assert!(lagging(&Reading { pool_wait: ms(63), ..quiet }, &thresholds(), false));
-        assert!(lagging(&quiet, &thresholds(), true), "the door shut");
+        assert!(!lagging(&quiet, &thresholds()), "slots alone do not slow the pace");
+        assert!(lagging(&Reading { lag: ms(251), ..quiet }, &thresholds()));
+        assert!(lagging(&Reading { pool_wait: ms(63), ..quiet }, &thresholds()));
         let lag_only = Thresholds { enabled: vec![Signal::Lag], ..thresholds() };
-        assert!(!lagging(&Reading { pool_wait: ms(200), ..quiet }, &lag_only, false), "a disabled signal");
+        assert!(!lagging(&Reading { pool_wait: ms(200), ..quiet }, &lag_only), "a disabled signal");
     }
 
     #[test]

@@ -99,7 +99,7 @@ impl Door {
             _ => {}
         }
         self.shut_by = shut_by;
-        let lagging = pace::lagging(&reading, &self.thresholds, shut_by.is_some());
+        let lagging = pace::lagging(&reading, &self.thresholds);
         super::lock(&self.pacer).adjust(lagging, shut_by.is_some(), now);
     }
 }
