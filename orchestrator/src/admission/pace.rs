@@ -44,6 +44,8 @@ pub fn lagging(reading: &Reading, thresholds: &Thresholds) -> bool {
 
 #[derive(Debug, Clone)]
 pub struct Pacer {
+    /// No pace at all (`ADMISSION_PACE_MAX_PER_SEC=0`): every entry through an open door goes in.
+    off: bool,
     max_rate: f64,
     rate: f64,
     tokens: f64,
@@ -59,10 +61,12 @@ pub struct Pacer {
 
 impl Pacer {
     /// A pacer that starts at its fastest, `max_rate` entries a second: it learns the portal's
-    /// pace from the first lag.
+    /// pace from the first lag. `max_rate` 0: no pace (its rate reads 0).
     pub fn new(max_rate: f64, now: Instant) -> Self {
-        let max_rate = max_rate.max(MIN_RATE);
+        let off = max_rate <= 0.0;
+        let max_rate = if off { 0.0 } else { max_rate.max(MIN_RATE) };
         Self {
+            off,
             max_rate,
             rate: max_rate,
             tokens: bucket(max_rate),
@@ -82,6 +86,9 @@ impl Pacer {
 
     /// One entry, if the pace allows it now.
     pub fn take(&mut self, now: Instant) -> bool {
+        if self.off {
+            return true;
+        }
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.rate).min(bucket(self.rate));
         self.refilled = now;
@@ -101,7 +108,7 @@ impl Pacer {
     /// would only hold back the first visitors after it opens (on a quiet portal, everyone).
     pub fn adjust(&mut self, lagging: bool, door_shut: bool, now: Instant) {
         let elapsed = now.saturating_duration_since(self.adjusted).as_secs_f64();
-        if elapsed <= 0.0 {
+        if self.off || elapsed <= 0.0 {
             return;
         }
         if door_shut {
@@ -176,6 +183,14 @@ mod tests {
         assert!(lagging(&Reading { pool_wait: ms(63), ..quiet }, &thresholds()));
         let lag_only = Thresholds { enabled: vec![Signal::Lag], ..thresholds() };
         assert!(!lagging(&Reading { pool_wait: ms(200), ..quiet }, &lag_only), "a disabled signal");
+    }
+
+    #[test]
+    fn a_pace_of_zero_is_no_pace() {
+        let mut t = Instant::now();
+        let mut pacer = Pacer::new(0.0, t);
+        assert_eq!(offer(&mut pacer, &mut t, 500, 2, true), 1_000, "everyone goes in, lag or not");
+        assert_eq!(pacer.rate(), 0.0);
     }
 
     #[test]
