@@ -162,7 +162,8 @@ pub struct Admission {
     pub line_settings: LineSettings,
     pub sample_every: Duration,
     /// How many new attempts a second go in ([`pace`]): the sampler adjusts it, the door takes it.
-    pub pacer: Arc<Mutex<Pacer>>,
+    /// None: no pace, and no lock taken.
+    pub pacer: Option<Arc<Mutex<Pacer>>>,
     retry_after: Duration,
 }
 
@@ -187,7 +188,8 @@ impl Admission {
                 still_wait: Duration::from_secs(config.admission_retry_after_secs),
             },
             sample_every: Duration::from_millis(config.admission_sample_ms),
-            pacer: Arc::new(Mutex::new(Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now()))),
+            pacer: Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now())
+                .map(|pacer| Arc::new(Mutex::new(pacer))),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
@@ -197,14 +199,14 @@ impl Admission {
         signal::past_capacity(&self.load.reading(), &self.thresholds)
     }
 
-    /// Entries a second the door lets through now.
+    /// Entries a second the door lets through now (0: no pace).
     pub fn pace(&self) -> f64 {
-        lock(&self.pacer).rate()
+        self.pacer.as_deref().map_or(0.0, |pacer| lock(pacer).rate())
     }
 
     /// One entry through an open door, if the pace allows it now.
     fn paced_in(&self) -> bool {
-        lock(&self.pacer).take(Instant::now())
+        self.pacer.as_deref().is_none_or(|pacer| lock(pacer).take(Instant::now()))
     }
 
     /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie)

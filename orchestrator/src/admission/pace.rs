@@ -44,8 +44,6 @@ pub fn lagging(reading: &Reading, thresholds: &Thresholds) -> bool {
 
 #[derive(Debug, Clone)]
 pub struct Pacer {
-    /// No pace at all (`ADMISSION_PACE_MAX_PER_SEC=0`): every entry through an open door goes in.
-    off: bool,
     max_rate: f64,
     rate: f64,
     tokens: f64,
@@ -61,12 +59,14 @@ pub struct Pacer {
 
 impl Pacer {
     /// A pacer that starts at its fastest, `max_rate` entries a second: it learns the portal's
-    /// pace from the first lag. `max_rate` 0: no pace (its rate reads 0).
-    pub fn new(max_rate: f64, now: Instant) -> Self {
-        let off = max_rate <= 0.0;
-        let max_rate = if off { 0.0 } else { max_rate.max(MIN_RATE) };
-        Self {
-            off,
+    /// pace from the first lag. `max_rate` 0 (`ADMISSION_PACE_MAX_PER_SEC=0`): no pace at all,
+    /// every entry through an open door goes in.
+    pub fn new(max_rate: f64, now: Instant) -> Option<Self> {
+        if max_rate <= 0.0 {
+            return None;
+        }
+        let max_rate = max_rate.max(MIN_RATE);
+        Some(Self {
             max_rate,
             rate: max_rate,
             tokens: bucket(max_rate),
@@ -76,7 +76,7 @@ impl Pacer {
             entering: 0.0,
             adjusted: now,
             cut: None,
-        }
+        })
     }
 
     /// Entries a second now.
@@ -86,9 +86,6 @@ impl Pacer {
 
     /// One entry, if the pace allows it now.
     pub fn take(&mut self, now: Instant) -> bool {
-        if self.off {
-            return true;
-        }
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.rate).min(bucket(self.rate));
         self.refilled = now;
@@ -102,16 +99,17 @@ impl Pacer {
         }
     }
 
-    /// One sample of the signals: cut when the portal lags, grow while visitors are held back
-    /// and it does not. While the door is shut the pace is moot and learns nothing: nobody
-    /// goes in, so what went in says nothing of what the portal keeps up with, and a cut then
-    /// would only hold back the first visitors after it opens (on a quiet portal, everyone).
-    pub fn adjust(&mut self, lagging: bool, door_shut: bool, now: Instant) {
+    /// One sample of the signals: cut when the portal lags with a crowd at the door, grow while
+    /// it does not lag and visitors are held back or nobody waits. While the door is shut the
+    /// pace is moot and learns nothing: nobody goes in, so what went in says nothing of what the
+    /// portal keeps up with, and a cut then would only hold back the first visitors after it
+    /// opens (on a quiet portal, everyone).
+    pub fn adjust(&mut self, sample: Sample, now: Instant) {
         let elapsed = now.saturating_duration_since(self.adjusted).as_secs_f64();
-        if self.off || elapsed <= 0.0 {
+        if elapsed <= 0.0 {
             return;
         }
-        if door_shut {
+        if sample.door_shut {
             self.entered = 0;
             self.held_back = false;
             self.adjusted = now;
@@ -119,18 +117,37 @@ impl Pacer {
         }
         let entered_per_sec = self.entered as f64 / elapsed;
         self.entering = SMOOTHING * entered_per_sec + (1.0 - SMOOTHING) * self.entering;
+        // A crowd: someone waits in line, or found no token since the last sample. Without one
+        // the lag is not the door's doing (a blip on a busy machine, a slow upstream): a cut to
+        // the few who were coming would hold back the next small group on an idle portal, and
+        // the door's own thresholds still guard (three browser tests, 2026-11-28).
+        let crowd = sample.waiting || self.held_back;
         let cut_due = self.cut.is_none_or(|at| now.saturating_duration_since(at) >= CUT_EVERY);
-        if lagging && cut_due {
+        if sample.lagging && crowd && cut_due {
             self.rate = (CUT_TO * self.rate.min(self.entering)).max(MIN_RATE);
             self.tokens = self.tokens.min(bucket(self.rate));
             self.cut = Some(now);
-        } else if !lagging && self.held_back {
+        } else if !sample.lagging && (self.held_back || !sample.waiting) {
+            // Held back: find the portal's pace again. Nobody waiting: the learned pace is let
+            // go, slowly, so that a crowd coming back soon meets it and a quiet portal is
+            // eventually as open as the door.
             self.rate = (self.rate * (1.0 + GROWTH_PER_SEC * elapsed) + STEP_PER_SEC * elapsed).min(self.max_rate);
         }
         self.entered = 0;
         self.held_back = false;
         self.adjusted = now;
     }
+}
+
+/// What one sample of the signals tells the pace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// The portal has begun to lag ([`lagging`]).
+    pub lagging: bool,
+    /// The door is shut: nobody goes in.
+    pub door_shut: bool,
+    /// Someone waits in the line (every replica's).
+    pub waiting: bool,
 }
 
 /// The bucket's size at `rate`: [`BURST`] of it, at least one entry.
@@ -156,20 +173,23 @@ mod tests {
         Duration::from_millis(n)
     }
 
-    /// Offers `per_sec` entries a second for `secs`, sampling every 200 ms with `lagging`:
-    /// how many went in.
-    fn offer(pacer: &mut Pacer, t: &mut Instant, per_sec: u64, secs: u64, lagging: bool) -> u64 {
-        offer_at(pacer, t, per_sec, secs, lagging, false)
+    /// A sample: lagging or not, the door open, and someone waiting in line or not.
+    fn seen(lagging: bool, waiting: bool) -> Sample {
+        Sample { lagging, door_shut: false, waiting }
     }
 
-    fn offer_at(pacer: &mut Pacer, t: &mut Instant, per_sec: u64, secs: u64, lagging: bool, shut: bool) -> u64 {
+    const SHUT: Sample = Sample { lagging: true, door_shut: true, waiting: true };
+
+    /// Offers `per_sec` entries a second for `secs`, sampling every 200 ms as `sample`: how
+    /// many went in.
+    fn offer(pacer: &mut Pacer, t: &mut Instant, per_sec: u64, secs: u64, sample: Sample) -> u64 {
         let mut went_in = 0;
         let gap = Duration::from_secs(1) / u32::try_from(per_sec).expect("small");
         for i in 1..=per_sec * secs {
             *t += gap;
             went_in += u64::from(pacer.take(*t));
             if i % (per_sec / 5).max(1) == 0 {
-                pacer.adjust(lagging, shut, *t);
+                pacer.adjust(sample, *t);
             }
         }
         went_in
@@ -187,17 +207,19 @@ mod tests {
 
     #[test]
     fn a_pace_of_zero_is_no_pace() {
-        let mut t = Instant::now();
-        let mut pacer = Pacer::new(0.0, t);
-        assert_eq!(offer(&mut pacer, &mut t, 500, 2, true), 1_000, "everyone goes in, lag or not");
-        assert_eq!(pacer.rate(), 0.0);
+        assert!(Pacer::new(0.0, Instant::now()).is_none());
+        assert!(Pacer::new(-1.0, Instant::now()).is_none());
+    }
+
+    fn pacer(max_rate: f64, t: Instant) -> Pacer {
+        Pacer::new(max_rate, t).expect("a pace")
     }
 
     #[test]
     fn under_its_pace_everyone_goes_in_and_a_burst_takes_only_the_bucket() {
         let mut t = Instant::now();
-        let mut pacer = Pacer::new(100.0, t);
-        assert_eq!(offer(&mut pacer, &mut t, 50, 2, false), 100, "50 a second under a pace of 100");
+        let mut pacer = pacer(100.0, t);
+        assert_eq!(offer(&mut pacer, &mut t, 50, 2, seen(false, false)), 100, "50 a second under a pace of 100");
         // 100 at the same instant, a second later: the bucket holds 200 ms of the pace.
         t += Duration::from_secs(1);
         let burst = (0..100).filter(|_| pacer.take(t)).count();
@@ -205,64 +227,93 @@ mod tests {
     }
 
     #[test]
-    fn lagging_cuts_the_pace_to_a_share_of_what_went_in_once_a_second() {
+    fn lagging_with_a_line_cuts_the_pace_to_a_share_of_what_went_in_once_a_second() {
         let mut t = Instant::now();
-        let mut pacer = Pacer::new(1_000.0, t);
-        offer(&mut pacer, &mut t, 200, 3, false);
+        let mut pacer = pacer(1_000.0, t);
+        offer(&mut pacer, &mut t, 200, 3, seen(false, true));
         assert_eq!(pacer.rate(), 1_000.0, "nobody was held back: no reason to change");
         t += ms(200);
-        pacer.adjust(true, false, t);
+        pacer.adjust(seen(true, true), t);
         let first = pacer.rate();
         assert!((100.0..=170.0).contains(&first), "{first}: 0.8 of about 200 a second that went in");
         t += ms(200);
-        pacer.adjust(true, false, t);
+        pacer.adjust(seen(true, true), t);
         assert_eq!(pacer.rate(), first, "no second cut within a second");
         t += ms(1_000);
-        pacer.adjust(true, false, t);
+        pacer.adjust(seen(true, true), t);
         assert!(pacer.rate() < first);
         for _ in 0..100 {
             t += ms(1_000);
-            pacer.adjust(true, false, t);
+            pacer.adjust(seen(true, true), t);
         }
         assert_eq!(pacer.rate(), MIN_RATE, "never below the floor: the line always moves");
     }
 
     #[test]
+    fn a_lag_with_nobody_waiting_or_held_back_leaves_the_pace_as_it_was() {
+        let mut t = Instant::now();
+        let mut pacer = pacer(1_000.0, t);
+        // A few visitors a second on a busy machine whose runners lag a moment.
+        offer(&mut pacer, &mut t, 3, 5, seen(true, false));
+        assert_eq!(pacer.rate(), 1_000.0, "the lag was not the door's doing");
+        t += ms(100);
+        let group = (0..10).filter(|_| pacer.take(t)).count();
+        assert_eq!(group, 10, "the next small group goes in at once");
+    }
+
+    #[test]
     fn a_shut_door_leaves_the_pace_as_it_was() {
         let mut t = Instant::now();
-        let mut pacer = Pacer::new(1_000.0, t);
-        offer(&mut pacer, &mut t, 5, 3, false);
+        let mut pacer = pacer(1_000.0, t);
+        offer(&mut pacer, &mut t, 5, 3, seen(false, false));
         // The door shuts for 2 s, the portal lagging: nobody goes in, and nothing is learned.
         for _ in 0..10 {
             t += ms(200);
-            pacer.adjust(true, true, t);
+            pacer.adjust(SHUT, t);
         }
         assert_eq!(pacer.rate(), 1_000.0, "a quiet portal's visitors are not held back once it opens");
-        // Open and lagging: the cut is from what went in while it was open.
+        // Open, lagging, and the ones who came while it was shut wait in line: the cut is from
+        // what went in while it was open.
         t += ms(200);
-        pacer.adjust(true, false, t);
+        pacer.adjust(seen(true, true), t);
         assert!(pacer.rate() < 5.0, "{}", pacer.rate());
     }
 
     #[test]
     fn a_paced_door_holds_back_the_excess_then_grows_while_the_portal_keeps_up() {
         let mut t = Instant::now();
-        let mut pacer = Pacer::new(1_000.0, t);
-        offer(&mut pacer, &mut t, 100, 1, false);
+        let mut pacer = pacer(1_000.0, t);
+        offer(&mut pacer, &mut t, 100, 1, seen(false, true));
         t += ms(200);
-        pacer.adjust(true, false, t);
+        pacer.adjust(seen(true, true), t);
         let cut = pacer.rate();
         // 200 a second come: about the pace goes in, and the pace grows while nobody lags.
-        let went_in = offer(&mut pacer, &mut t, 200, 5, false);
+        let went_in = offer(&mut pacer, &mut t, 200, 5, seen(false, true));
         assert!(went_in < 1_000, "{went_in} of 1,000: the excess was held back");
         assert!(pacer.rate() > cut * 1.5, "{} from {cut}: 10 % a second and 2 more", pacer.rate());
         let grown = pacer.rate();
-        offer(&mut pacer, &mut t, 10, 5, false);
-        assert_eq!(pacer.rate(), grown, "nobody held back: it stays");
-        offer(&mut pacer, &mut t, 400, 20, false);
+        offer(&mut pacer, &mut t, 10, 5, seen(false, true));
+        assert_eq!(pacer.rate(), grown, "a line, but nobody held back: it stays");
+        offer(&mut pacer, &mut t, 400, 20, seen(false, true));
         let met = pacer.rate();
         assert!((400.0..500.0).contains(&met), "{met}: grown to what comes, then nobody is held back");
-        offer(&mut pacer, &mut t, 2_000, 30, false);
+        offer(&mut pacer, &mut t, 2_000, 30, seen(false, true));
         assert_eq!(pacer.rate(), 1_000.0, "never past its fastest");
+    }
+
+    #[test]
+    fn with_nobody_waiting_the_learned_pace_is_let_go_slowly() {
+        let mut t = Instant::now();
+        let mut pacer = pacer(1_000.0, t);
+        offer(&mut pacer, &mut t, 100, 1, seen(false, true));
+        t += ms(200);
+        pacer.adjust(seen(true, true), t);
+        let cut = pacer.rate();
+        // The crowd is served; a few visitors a second, nobody in line, no lag.
+        offer(&mut pacer, &mut t, 5, 1, seen(false, false));
+        let a_second_later = pacer.rate();
+        assert!(a_second_later > cut && a_second_later < cut * 1.2 + 2.0 * 1.2, "{a_second_later} from {cut}");
+        offer(&mut pacer, &mut t, 5, 60, seen(false, false));
+        assert_eq!(pacer.rate(), 1_000.0, "a quiet minute: as open as the door");
     }
 }

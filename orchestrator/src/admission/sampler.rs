@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::line::{self, Count, LineView};
-use super::pace::{self, Pacer};
+use super::pace::{self, Pacer, Sample};
 use super::signal::{past_capacity, PastSince, Signal, Thresholds};
 use super::{tickets, Admission, Line, Load};
 
@@ -74,12 +74,13 @@ struct Door {
     lag_past: PastSince,
     pool_wait_past: PastSince,
     shut_by: Option<Signal>,
-    pacer: Arc<Mutex<Pacer>>,
+    pacer: Option<Arc<Mutex<Pacer>>>,
 }
 
 impl Door {
-    /// Publishes one sample taken from `started` to `now`; logs the door closing and opening.
-    fn measured(&mut self, lag: Duration, pool_wait: Duration, started: Instant, now: Instant) {
+    /// Publishes one sample taken from `started` to `now`, `waiting` whether the line holds
+    /// anyone; logs the door closing and opening.
+    fn measured(&mut self, lag: Duration, pool_wait: Duration, waiting: bool, started: Instant, now: Instant) {
         let lag_past_for = self.lag_past.observe(lag > self.thresholds.max_lag, started, now);
         let pool_wait_past_for = self.pool_wait_past.observe(pool_wait > self.thresholds.max_pool_wait, started, now);
         self.load.set_lag(lag);
@@ -99,8 +100,10 @@ impl Door {
             _ => {}
         }
         self.shut_by = shut_by;
-        let lagging = pace::lagging(&reading, &self.thresholds);
-        super::lock(&self.pacer).adjust(lagging, shut_by.is_some(), now);
+        if let Some(pacer) = self.pacer.as_deref() {
+            let lagging = pace::lagging(&reading, &self.thresholds);
+            super::lock(pacer).adjust(Sample { lagging, door_shut: shut_by.is_some(), waiting }, now);
+        }
     }
 }
 
@@ -133,7 +136,8 @@ pub fn spawn(db: PgPool, admission: &Admission, stop: watch::Receiver<bool>) -> 
                     door.load.reading().lag
                 }
             };
-            door.measured(lag, pool_wait, started, Instant::now());
+            let waiting = line.view().waiting() > 0;
+            door.measured(lag, pool_wait, waiting, started, Instant::now());
             tokio::select! {
                 () = &mut until => break,
                 () = tokio::time::sleep(every) => {}
