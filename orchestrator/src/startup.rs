@@ -106,7 +106,9 @@ pub struct App {
 /// Assembles the application; its background tasks (change notifications) end when `stop`
 /// turns true.
 pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::Result<App> {
-    let Parts { keys, upstreams, site, flows: settings, abuse, server, admission, read_db, funnel_memory_days } = parts;
+    let Parts { keys, upstreams, site, flows: settings, abuse, server, mut admission, read_db, funnel_memory_days } =
+        parts;
+    admission.connect_line(&db);
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
     let reads = crate::reads::Reads::on(read_db.unwrap_or_else(|| db.clone()), &vault);

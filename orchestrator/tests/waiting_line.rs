@@ -298,3 +298,34 @@ async fn an_open_door_lets_newcomers_in_at_its_pace_and_the_rest_wait_in_line(db
     assert!(page.contains(&counted), "{counted} in {page}");
     assert!(page.contains("exa_admission_pace_per_second "), "{page}");
 }
+
+/// Past capacity every pooled connection is busy with the admitted attempts' work, by design: a
+/// refused start still gets its place in line at once, on the line's own connections
+/// (`ADMISSION_LINE_CONNECTIONS`). Without them it waits its turn for a pooled connection, and
+/// past the line's time-out is refused with no place at all.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_refusal_gets_its_place_in_line_while_every_pooled_connection_is_busy(db: PgPool) {
+    async fn refused_while_the_pool_is_busy(db: &PgPool, line_connections: u32) -> (Answer, Visitor) {
+        let options = db.connect_options().as_ref().clone();
+        let pool = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_with(options).await.expect("pool");
+        let portal = Replica::start(pool.clone(), |a| a.admission_line_connections = line_connections).await;
+        let _slot = portal.fill();
+        let busy = [pool.acquire().await.expect("one"), pool.acquire().await.expect("two")];
+        let mut visitor = Visitor::default();
+        let answer = visitor.start(&portal).await;
+        drop(busy);
+        (answer, visitor)
+    }
+
+    let (answer, visitor) = refused_while_the_pool_is_busy(&db, 2).await;
+    assert_eq!(answer.status, 503, "{}", answer.body);
+    assert_eq!(answer.body["ahead"], 0, "a place in line: {}", answer.body);
+    assert!(visitor.ticket.is_some());
+    assert_eq!(tickets_in_line(&db).await, 1);
+
+    let (answer, visitor) = refused_while_the_pool_is_busy(&db, 0).await;
+    assert_eq!(answer.status, 503, "{}", answer.body);
+    assert!(answer.body["ahead"].is_null(), "no place: the line could not be asked in time: {}", answer.body);
+    assert!(visitor.ticket.is_none());
+    assert_eq!(tickets_in_line(&db).await, 1);
+}

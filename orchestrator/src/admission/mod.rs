@@ -161,6 +161,12 @@ pub struct Admission {
     pub line: Arc<Line>,
     pub line_settings: LineSettings,
     pub sample_every: Duration,
+    /// The line's own few connections (`ADMISSION_LINE_CONNECTIONS`, made by
+    /// [`Admission::connect_line`]): a refusal never waits for one behind the commands of the
+    /// attempts already in. None: the line uses the request's pool.
+    pub line_db: Option<PgPool>,
+    /// How many connections [`Admission::connect_line`] gives the line (0: none of its own).
+    line_connections: u32,
     /// How many new attempts a second go in ([`pace`]): the sampler adjusts it, the door takes it.
     /// None: no pace, and no lock taken.
     pub pacer: Option<Arc<Mutex<Pacer>>>,
@@ -188,10 +194,28 @@ impl Admission {
                 still_wait: Duration::from_secs(config.admission_retry_after_secs),
             },
             sample_every: Duration::from_millis(config.admission_sample_ms),
+            line_db: None,
+            line_connections: config.admission_line_connections,
             pacer: Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now())
                 .map(|pacer| Arc::new(Mutex::new(pacer))),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
+    }
+
+    /// Gives the line connections of its own to the database of `db`, opened when first used.
+    /// Past capacity every connection of the pool is busy with admitted work by design, and a
+    /// refusal that waited its turn for one was the refused start's slow tail.
+    pub fn connect_line(&mut self, db: &PgPool) {
+        if self.line_connections == 0 {
+            return;
+        }
+        let options = db.connect_options().as_ref().clone();
+        self.line_db = Some(
+            sqlx::postgres::PgPoolOptions::new()
+                .max_connections(self.line_connections)
+                .acquire_timeout(LINE_TIMEOUT)
+                .connect_lazy_with(options),
+        );
     }
 
     /// The signal that shuts the door now, if any: atomics only.
@@ -228,6 +252,7 @@ impl Admission {
         if shut == Some(Signal::Pool) {
             return Err(self.refused(by));
         }
+        let db = self.line_db.as_ref().unwrap_or(db);
         let view = self.line.view();
         let settings = &self.line_settings;
         if let Some(token) = ticket {
@@ -235,10 +260,10 @@ impl Admission {
                 Some(Some(place)) => {
                     let ahead = view.ahead_of(place);
                     if !line::goes_in(open, ahead, settings) {
-                        return Err(self.in_line(by, ahead, &view, token));
+                        return Err(self.in_line(by, ahead, &view, open, token));
                     }
                     if !self.paced_in() {
-                        return Err(self.in_line(BY_PACE, ahead, &view, token));
+                        return Err(self.in_line(BY_PACE, ahead, &view, open, token));
                     }
                     return Ok(Entry { ticket: Some(token) });
                 }
@@ -262,7 +287,7 @@ impl Admission {
                 let address = address();
                 let share = tickets::Share { address: address.as_deref(), max: settings.max_per_address };
                 match on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
-                    Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, token)),
+                    Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, open, token)),
                     // This address holds its share of the line: as a full line.
                     Some(None) => Err(no_place(by)),
                     None => Err(self.refused(by)),
@@ -276,10 +301,19 @@ impl Admission {
         Busy { by, retry_after: self.retry_after, ahead: None, ticket: None }
     }
 
-    fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, token: String) -> Busy {
+    /// A refusal with a place in line, and when to try again: at the line's pace, or the door's
+    /// learned pace while it is open and faster. The line's own pace is what its holders made
+    /// of the waits it asked: with the door paced, holders timed by a slow line kept it slow
+    /// while the portal idled, and nobody the pace held back told it to grow (docs/throughput.md).
+    fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, open: bool, token: String) -> Busy {
+        let learned = self.pacer.as_deref().and_then(|pacer| lock(pacer).learned()).filter(|_| open);
+        let view = match learned {
+            Some(rate) => LineView { advance_per_sec: view.advance_per_sec.max(rate), ..*view },
+            None => *view,
+        };
         Busy {
             by,
-            retry_after: line::wait(ahead, view, &self.line_settings),
+            retry_after: line::wait(ahead, &view, &self.line_settings),
             ahead: Some(ahead),
             ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
         }

@@ -84,6 +84,12 @@ impl Pacer {
         self.rate
     }
 
+    /// The pace learned past capacity: once the portal has lagged with a crowd at the door,
+    /// while it stays below its ceiling.
+    pub fn learned(&self) -> Option<f64> {
+        (self.cut.is_some() && self.rate < self.max_rate).then_some(self.rate)
+    }
+
     /// One entry, if the pace allows it now.
     pub fn take(&mut self, now: Instant) -> bool {
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
@@ -315,5 +321,18 @@ mod tests {
         assert!(a_second_later > cut && a_second_later < cut * 1.2 + 2.0 * 1.2, "{a_second_later} from {cut}");
         offer(&mut pacer, &mut t, 5, 60, seen(false, false));
         assert_eq!(pacer.rate(), 1_000.0, "a quiet minute: as open as the door");
+    }
+
+    #[test]
+    fn the_pace_is_learned_from_the_first_cut_until_it_is_back_at_its_ceiling() {
+        let mut t = Instant::now();
+        let mut pacer = pacer(1_000.0, t);
+        offer(&mut pacer, &mut t, 100, 1, seen(true, false));
+        assert_eq!(pacer.learned(), None, "no cut yet: the ceiling is no measure of the portal");
+        t += ms(200);
+        pacer.adjust(seen(true, true), t);
+        assert_eq!(pacer.learned(), Some(pacer.rate()));
+        offer(&mut pacer, &mut t, 5, 60, seen(false, false));
+        assert_eq!(pacer.learned(), None, "let go");
     }
 }

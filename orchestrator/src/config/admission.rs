@@ -24,13 +24,17 @@ pub const DEFAULT_ADMISSION_LINE_MAX: u64 = 100_000;
 /// because a mobile carrier puts many subscribers behind one address (a partner's campaign is
 /// sent to exactly them); past it a visitor is refused without a place, and tries again later.
 pub const DEFAULT_ADMISSION_LINE_MAX_PER_ADDRESS: u64 = 200;
+/// The waiting line's own connections to the database, besides the pool
+/// (`DATABASE_MAX_CONNECTIONS`): a refused start runs one short statement on the line, and
+/// past capacity it waited for a pooled connection behind the admitted commands
+/// (docs/benchmarks.md, "The thirteenth session").
+pub const DEFAULT_ADMISSION_LINE_CONNECTIONS: u32 = 2;
 /// The fastest the door lets new attempts in, per process, and where its pace starts
-/// (admission/pace.rs); 0, the default, paces nothing. Off by default because on a busy
-/// machine a lag blip at low traffic cut the pace to the few entries a second that were coming,
-/// and the next small group of visitors then waited in line on an idle portal (three browser
-/// tests on a busy CI machine, 2026-11-28): the pace needs a floor that scales with the portal
-/// before it is on for everyone. Measured past capacity with it on: docs/benchmarks.md.
-pub const DEFAULT_ADMISSION_PACE_MAX_PER_SEC: u64 = 0;
+/// (admission/pace.rs); 0 paces nothing. Past capacity it met the command p99 at 2× where the
+/// door alone did not (docs/benchmarks.md, "The twelfth session" and "The thirteenth
+/// session"); it cuts only with a crowd at the door, so a lag blip on a quiet portal holds
+/// nobody back.
+pub const DEFAULT_ADMISSION_PACE_MAX_PER_SEC: u64 = 1_000;
 /// Connections in the pool, measured (docs/benchmarks.md, "The pool's size, measured"): on
 /// two cores at 140 arrivals a second, 12 completed 131.9 to 135.4 attempts a second in four
 /// runs against 123.5 to 127.9 with 24 (and 8 or 16 between), with less CPU an attempt: more
@@ -77,6 +81,9 @@ pub struct AdmissionConfig {
     /// The most tickets in the waiting line for one client address (IPv4, or IPv6 /64).
     #[arg(long, env = "ADMISSION_LINE_MAX_PER_ADDRESS", default_value_t = DEFAULT_ADMISSION_LINE_MAX_PER_ADDRESS, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub admission_line_max_per_address: u64,
+    /// Connections of the waiting line's own, besides the pool (0: the line uses the pool).
+    #[arg(long, env = "ADMISSION_LINE_CONNECTIONS", default_value_t = DEFAULT_ADMISSION_LINE_CONNECTIONS, value_parser = clap::value_parser!(u32).range(0..=32))]
+    pub admission_line_connections: u32,
     /// The most new attempts a second this process lets in, and where its pace starts; past
     /// capacity the pace is learned from the signals and stays below it. 0: no pace.
     #[arg(long, env = "ADMISSION_PACE_MAX_PER_SEC", default_value_t = DEFAULT_ADMISSION_PACE_MAX_PER_SEC, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
@@ -99,6 +106,7 @@ impl Default for AdmissionConfig {
             admission_line_window: DEFAULT_ADMISSION_LINE_WINDOW,
             admission_line_max: DEFAULT_ADMISSION_LINE_MAX,
             admission_line_max_per_address: DEFAULT_ADMISSION_LINE_MAX_PER_ADDRESS,
+            admission_line_connections: DEFAULT_ADMISSION_LINE_CONNECTIONS,
             admission_pace_max_per_sec: DEFAULT_ADMISSION_PACE_MAX_PER_SEC,
             database_acquire_timeout_ms: DEFAULT_DATABASE_ACQUIRE_TIMEOUT_MS,
         }
