@@ -6,7 +6,8 @@
 //! twelfth session"). Paced, entries take a token of a bucket that fills at `rate`, and the rate
 //! follows the signals as TCP's window follows losses (additive and multiplicative increase,
 //! multiplicative decrease): cut to a share of what actually went in when the portal begins to
-//! lag, raised while visitors are held back and it does not.
+//! lag with a crowd at the door, raised while visitors are held back and it does not, and let
+//! go slowly while nobody waits.
 
 use std::time::{Duration, Instant};
 
