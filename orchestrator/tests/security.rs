@@ -286,10 +286,12 @@ async fn an_upstream_key_never_reaches_events_replies_streams_or_logs(db: PgPool
 
     const KEY: &str = "LEAKED-KEY-5f3a9c1e";
     capture_logs();
-    let closed = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        listener.local_addr().expect("addr").port()
-    };
+    // A port bound for the whole test but never listening: every connection to it is refused.
+    // (A port bound and let go could be taken by another test's server meanwhile, which then
+    // answers: CI saw a 405 from one.)
+    let held = tokio::net::TcpSocket::new_v4().expect("socket");
+    held.bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let closed = held.local_addr().expect("addr").port();
     let world = download_support::World::start(db.clone()).await;
     let runner = world.runner_with("leak-runner", 2, |mut deps| {
         let mut upstreams = (*deps.upstreams).clone();

@@ -222,6 +222,15 @@ mod tests {
         Pacer::new(max_rate, t).expect("a pace")
     }
 
+    /// A pace of 1,000 a second cut once: 100 a second went in with a line, then the portal lagged.
+    fn cut_once(t: &mut Instant) -> Pacer {
+        let mut pacer = pacer(1_000.0, *t);
+        offer(&mut pacer, t, 100, 1, seen(false, true));
+        *t += ms(200);
+        pacer.adjust(seen(true, true), *t);
+        pacer
+    }
+
     #[test]
     fn under_its_pace_everyone_goes_in_and_a_burst_takes_only_the_bucket() {
         let mut t = Instant::now();
@@ -289,10 +298,7 @@ mod tests {
     #[test]
     fn a_paced_door_holds_back_the_excess_then_grows_while_the_portal_keeps_up() {
         let mut t = Instant::now();
-        let mut pacer = pacer(1_000.0, t);
-        offer(&mut pacer, &mut t, 100, 1, seen(false, true));
-        t += ms(200);
-        pacer.adjust(seen(true, true), t);
+        let mut pacer = cut_once(&mut t);
         let cut = pacer.rate();
         // 200 a second come: about the pace goes in, and the pace grows while nobody lags.
         let went_in = offer(&mut pacer, &mut t, 200, 5, seen(false, true));
@@ -311,10 +317,7 @@ mod tests {
     #[test]
     fn with_nobody_waiting_the_learned_pace_is_let_go_slowly() {
         let mut t = Instant::now();
-        let mut pacer = pacer(1_000.0, t);
-        offer(&mut pacer, &mut t, 100, 1, seen(false, true));
-        t += ms(200);
-        pacer.adjust(seen(true, true), t);
+        let mut pacer = cut_once(&mut t);
         let cut = pacer.rate();
         // The crowd is served; a few visitors a second, nobody in line, no lag.
         offer(&mut pacer, &mut t, 5, 1, seen(false, false));
@@ -327,11 +330,10 @@ mod tests {
     #[test]
     fn the_pace_is_learned_from_the_first_cut_until_it_is_back_at_its_ceiling() {
         let mut t = Instant::now();
-        let mut pacer = pacer(1_000.0, t);
-        offer(&mut pacer, &mut t, 100, 1, seen(true, false));
-        assert_eq!(pacer.learned(), None, "no cut yet: the ceiling is no measure of the portal");
-        t += ms(200);
-        pacer.adjust(seen(true, true), t);
+        let mut quiet = pacer(1_000.0, t);
+        offer(&mut quiet, &mut t, 100, 1, seen(true, false));
+        assert_eq!(quiet.learned(), None, "no cut yet: the ceiling is no measure of the portal");
+        let mut pacer = cut_once(&mut t);
         assert_eq!(pacer.learned(), Some(pacer.rate()));
         offer(&mut pacer, &mut t, 5, 60, seen(false, false));
         assert_eq!(pacer.learned(), None, "let go");
