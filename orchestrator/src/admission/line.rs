@@ -100,12 +100,18 @@ pub fn goes_in(door_open: bool, ahead: u64, settings: &LineSettings) -> bool {
 /// timing their return to it, the window full of sleepers while the door stands open: half of
 /// capacity past it, docs/benchmarks.md). In the window, refused only because the door is
 /// shut, about when the ones ahead will have gone in, so their tries spread out in order.
-pub fn wait(ahead: u64, view: &LineView, settings: &LineSettings) -> Duration {
-    if view.advance_per_sec <= 0.0 {
+///
+/// `door_pace`: the open door's learned pace, when it has one. The line's own pace is only what
+/// its holders made of the waits it asked: with the door paced, holders timed by a slow line
+/// kept it slow while the portal idled, and nobody the pace held back made it grow. So while
+/// the door would let them in faster, they are asked back at its pace.
+pub fn wait(ahead: u64, view: &LineView, settings: &LineSettings, door_pace: Option<f64>) -> Duration {
+    let pace = door_pace.map_or(view.advance_per_sec, |door| view.advance_per_sec.max(door));
+    if pace <= 0.0 {
         return settings.still_wait.clamp(HEAD_WAIT, MAX_WAIT);
     }
     let to_go = if ahead >= settings.window { ahead - settings.window + 1 } else { ahead + 1 };
-    let through = to_go as f64 / view.advance_per_sec;
+    let through = to_go as f64 / pace;
     Duration::from_secs_f64(through.ceil()).clamp(HEAD_WAIT, MAX_WAIT)
 }
 
@@ -181,24 +187,36 @@ mod tests {
     #[test]
     fn in_the_window_the_wait_grows_with_the_place_at_the_lines_pace() {
         let moving = line(100, 500, 2.0);
-        assert_eq!(wait(0, &moving, &SETTINGS), HEAD_WAIT);
-        assert_eq!(wait(1, &moving, &SETTINGS), Duration::from_secs(1), "2 through in a second");
-        assert_eq!(wait(2, &moving, &SETTINGS), Duration::from_secs(2));
-        assert_eq!(wait(9, &moving, &SETTINGS), Duration::from_secs(5), "the last of the window: 10 at 2 a second");
-        assert_eq!(wait(50, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "a still line");
-        assert_eq!(wait(0, &line(100, 500, 0.0), &SETTINGS), Duration::from_secs(5), "the head of a still line");
+        assert_eq!(wait(0, &moving, &SETTINGS, None), HEAD_WAIT);
+        assert_eq!(wait(1, &moving, &SETTINGS, None), Duration::from_secs(1), "2 through in a second");
+        assert_eq!(wait(2, &moving, &SETTINGS, None), Duration::from_secs(2));
+        assert_eq!(
+            wait(9, &moving, &SETTINGS, None),
+            Duration::from_secs(5),
+            "the last of the window: 10 at 2 a second"
+        );
+        assert_eq!(wait(50, &line(100, 500, 0.0), &SETTINGS, None), Duration::from_secs(5), "a still line");
+        assert_eq!(wait(0, &line(100, 500, 0.0), &SETTINGS, None), Duration::from_secs(5), "the head of a still line");
     }
 
     #[test]
     fn outside_the_window_the_wait_is_until_the_window_reaches_the_place() {
         let moving = line(100, 500, 2.0);
-        assert_eq!(wait(10, &moving, &SETTINGS), HEAD_WAIT, "the first outside: in once one more goes in");
-        assert_eq!(wait(13, &moving, &SETTINGS), Duration::from_secs(2), "4 to go in at 2 a second");
-        assert_eq!(wait(29, &moving, &SETTINGS), MAX_WAIT, "20 to go in");
-        assert_eq!(wait(10_000, &moving, &SETTINGS), MAX_WAIT);
+        assert_eq!(wait(10, &moving, &SETTINGS, None), HEAD_WAIT, "the first outside: in once one more goes in");
+        assert_eq!(wait(13, &moving, &SETTINGS, None), Duration::from_secs(2), "4 to go in at 2 a second");
+        assert_eq!(wait(29, &moving, &SETTINGS, None), MAX_WAIT, "20 to go in");
+        assert_eq!(wait(10_000, &moving, &SETTINGS, None), MAX_WAIT);
         // A strict line (a window of one) waits for everyone ahead.
         let strict = LineSettings { window: 1, ..SETTINGS };
-        assert_eq!(wait(6, &moving, &strict), Duration::from_secs(3), "6 to go in at 2 a second");
+        assert_eq!(wait(6, &moving, &strict, None), Duration::from_secs(3), "6 to go in at 2 a second");
+    }
+
+    #[test]
+    fn an_open_doors_faster_pace_asks_the_holders_back_sooner() {
+        let slow = line(100, 500, 2.0);
+        assert_eq!(wait(9, &slow, &SETTINGS, Some(10.0)), HEAD_WAIT, "10 to go through at 10 a second");
+        assert_eq!(wait(9, &slow, &SETTINGS, Some(1.0)), Duration::from_secs(5), "the line is faster: its pace");
+        assert_eq!(wait(9, &line(100, 500, 0.0), &SETTINGS, Some(5.0)), Duration::from_secs(2));
     }
 
     #[test]

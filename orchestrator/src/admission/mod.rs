@@ -301,19 +301,13 @@ impl Admission {
         Busy { by, retry_after: self.retry_after, ahead: None, ticket: None }
     }
 
-    /// A refusal with a place in line, and when to try again: at the line's pace, or the door's
-    /// learned pace while it is open and faster. The line's own pace is what its holders made
-    /// of the waits it asked: with the door paced, holders timed by a slow line kept it slow
-    /// while the portal idled, and nobody the pace held back told it to grow (docs/throughput.md).
+    /// A refusal with a place in line, and when to try again ([`line::wait`]; the door's learned
+    /// pace counts while it is open).
     fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, open: bool, token: String) -> Busy {
-        let learned = self.pacer.as_deref().and_then(|pacer| lock(pacer).learned()).filter(|_| open);
-        let view = match learned {
-            Some(rate) => LineView { advance_per_sec: view.advance_per_sec.max(rate), ..*view },
-            None => *view,
-        };
+        let door_pace = self.pacer.as_deref().filter(|_| open).and_then(|pacer| lock(pacer).learned());
         Busy {
             by,
-            retry_after: line::wait(ahead, &view, &self.line_settings),
+            retry_after: line::wait(ahead, view, &self.line_settings, door_pace),
             ahead: Some(ahead),
             ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
         }

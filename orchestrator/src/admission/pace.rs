@@ -116,12 +116,16 @@ impl Pacer {
         if elapsed <= 0.0 {
             return;
         }
-        if sample.door_shut {
-            self.entered = 0;
-            self.held_back = false;
-            self.adjusted = now;
-            return;
+        if !sample.door_shut {
+            self.learn(sample, elapsed, now);
         }
+        self.entered = 0;
+        self.held_back = false;
+        self.adjusted = now;
+    }
+
+    /// What one sample of an open door teaches: the entries it let in, and whether to cut or grow.
+    fn learn(&mut self, sample: Sample, elapsed: f64, now: Instant) {
         let entered_per_sec = self.entered as f64 / elapsed;
         self.entering = SMOOTHING * entered_per_sec + (1.0 - SMOOTHING) * self.entering;
         // A crowd: someone waits in line, or found no token since the last sample. Without one
@@ -140,9 +144,6 @@ impl Pacer {
             // eventually as open as the door.
             self.rate = (self.rate * (1.0 + GROWTH_PER_SEC * elapsed) + STEP_PER_SEC * elapsed).min(self.max_rate);
         }
-        self.entered = 0;
-        self.held_back = false;
-        self.adjusted = now;
     }
 }
 
