@@ -121,7 +121,8 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     let streams = crate::attempts::streams::OpenStreams::new(server.streams).with_clients(server.stream_clients);
     let metrics = Arc::new(crate::metrics::Metrics::new());
     metrics.abuse_rules(crate::abuse::rules::Rule::ALL.map(crate::abuse::rules::Rule::name));
-    metrics.admission_thresholds(&admission.thresholds);
+    metrics.admission.thresholds(&admission.thresholds);
+    admission.line_statements = metrics.admission.line_statements.clone();
     let state = AppState {
         db,
         store,

@@ -9,8 +9,8 @@ pub mod pace;
 pub mod sampler;
 pub mod signal;
 pub mod tickets;
+pub mod timed;
 
-use std::future::Future;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -21,6 +21,7 @@ use crate::config::AdmissionConfig;
 use line::{LineSettings, LineView, Newcomer};
 use pace::Pacer;
 pub use signal::{Reading, Signal, Thresholds};
+use timed::{LineStatements, LINE_TIMEOUT};
 
 /// The live load of one process: what the runners and the sampler write, what the door reads.
 #[derive(Debug, Default)]
@@ -143,9 +144,6 @@ pub struct Entry {
 pub const BY_LINE: &str = "line";
 /// What refuses a start when the door is open but the pace lets nobody more in this instant.
 pub const BY_PACE: &str = "pace";
-/// How long the line's statements may take before the door answers without it: the line is
-/// fairness, and a refusal must stay fast.
-const LINE_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// How long a ticket stays in line after its holder's last try: the longest wait, the page's
 /// jitter and a margin ([`line::ticket_lifetime`]).
@@ -170,6 +168,8 @@ pub struct Admission {
     /// How many new attempts a second go in ([`pace`]): the sampler adjusts it, the door takes it.
     /// None: no pace, and no lock taken.
     pub pacer: Option<Arc<Mutex<Pacer>>>,
+    /// The line's statements' times and those it gave up on (`/metrics` registers the same).
+    pub line_statements: LineStatements,
     retry_after: Duration,
 }
 
@@ -198,6 +198,7 @@ impl Admission {
             line_connections: config.admission_line_connections,
             pacer: Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now())
                 .map(|pacer| Arc::new(Mutex::new(pacer))),
+            line_statements: LineStatements::default(),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
@@ -256,7 +257,7 @@ impl Admission {
         let view = self.line.view();
         let settings = &self.line_settings;
         if let Some(token) = ticket {
-            match on_time(tickets::visit(db, &token, TICKET_LIFETIME, RENEW_BELOW)).await {
+            match self.line_statements.on_time(tickets::visit(db, &token, TICKET_LIFETIME, RENEW_BELOW)).await {
                 Some(Some(place)) => {
                     let ahead = view.ahead_of(place);
                     if !line::goes_in(open, ahead, settings) {
@@ -286,7 +287,7 @@ impl Admission {
                 let token = crate::token::hex();
                 let address = address();
                 let share = tickets::Share { address: address.as_deref(), max: settings.max_per_address };
-                match on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
+                match self.line_statements.on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
                     Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, open, token)),
                     // This address holds its share of the line: as a full line.
                     Some(None) => Err(no_place(by)),
@@ -322,19 +323,4 @@ fn lock(pacer: &Mutex<Pacer>) -> MutexGuard<'_, Pacer> {
 /// A refusal with no place to give: the line, or the client address's share of it, is full.
 fn no_place(by: &'static str) -> Busy {
     Busy { by, retry_after: line::MAX_WAIT, ahead: None, ticket: None }
-}
-
-/// A statement of the line, given up after [`LINE_TIMEOUT`] or on an error (logged).
-async fn on_time<T>(work: impl Future<Output = Result<T, sqlx::Error>>) -> Option<T> {
-    match tokio::time::timeout(LINE_TIMEOUT, work).await {
-        Ok(Ok(value)) => Some(value),
-        Ok(Err(error)) => {
-            tracing::warn!(%error, "the waiting line could not be read; the door answers without it");
-            None
-        }
-        Err(_) => {
-            tracing::warn!("the waiting line did not answer in time; the door answers without it");
-            None
-        }
-    }
 }

@@ -16,8 +16,10 @@ pub fn router(state: AppState) -> Router {
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let max = state.db.options().get_max_connections();
-    state.metrics.admission_reading(&state.admission.load.reading());
-    state.metrics.admission_line(&state.admission.line.view(), state.admission.pace());
+    let admission = &state.metrics.admission;
+    admission.reading(&state.admission.load.reading());
+    admission.line(&state.admission.line.view(), state.admission.pace());
+    admission.line_pool(state.admission.line_db.as_ref());
     let page = state.metrics.render(&state.db, state.streams.open_total(), max);
     ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], page)
 }

@@ -68,7 +68,7 @@ async fn start(
     let entry = match state.admission.enter(&state.db, ticket, address).await {
         Ok(entry) => entry,
         Err(busy) => {
-            state.metrics.admission_refused(busy.by);
+            state.metrics.admission.refused(busy.by);
             return Err(ApiError::Busy(busy));
         }
     };

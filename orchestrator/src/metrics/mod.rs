@@ -2,6 +2,8 @@
 //! (`ADMIN_BIND_ADDR`, never the public one). The names and what they count are in
 //! `docs/metrics.md`. One registry: the abuse counters (`docs/abuse.md`) are in it too.
 
+pub mod admission;
+
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -67,14 +69,6 @@ pub struct PoolLabel {
     pub state: String,
 }
 
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct SignalLabel {
-    /// Admission control's signal: `lag`, `slots` or `pool`.
-    pub signal: String,
-}
-
-type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
-
 /// 1 ms to about 65 s, doubling.
 fn seconds_buckets() -> Histogram {
     Histogram::new(exponential_buckets(0.001, 2.0, 17))
@@ -97,13 +91,7 @@ pub struct Metrics {
     abuse_refusals: Family<RuleLabel, Counter>,
     refused_starts: Family<FlowRuleLabels, Counter>,
     sms_breaker_trips: Counter,
-    admission_threshold: Family<SignalLabel, FloatGauge>,
-    admission_enabled: Family<SignalLabel, Gauge>,
-    admission_value: Family<SignalLabel, FloatGauge>,
-    admission_refusals: Family<SignalLabel, Counter>,
-    admission_line_waiting: Gauge,
-    admission_line_pace: FloatGauge,
-    admission_pace: FloatGauge,
+    pub admission: admission::AdmissionMetrics,
     staff_sign_in_refusals: Family<ReasonLabel, Counter>,
 }
 
@@ -187,44 +175,7 @@ impl Metrics {
             "Times the portal-wide SMS ceiling opened the circuit breaker",
             sms_breaker_trips.clone(),
         );
-        let admission_threshold = Family::<SignalLabel, FloatGauge>::default();
-        registry.register(
-            "admission_threshold",
-            "Admission control's thresholds (lag and pool in seconds, slots in percent busy)",
-            admission_threshold.clone(),
-        );
-        let admission_enabled = Family::<SignalLabel, Gauge>::default();
-        registry.register(
-            "admission_signal_enabled",
-            "1 when the signal may refuse new attempts (ADMISSION_SIGNALS)",
-            admission_enabled.clone(),
-        );
-        let admission_value = Family::<SignalLabel, FloatGauge>::default();
-        registry.register(
-            "admission_signal",
-            "Admission control's signals now (lag and pool in seconds, slots in percent busy)",
-            admission_value.clone(),
-        );
-        let admission_refusals = Family::<SignalLabel, Counter>::default();
-        registry.register(
-            "admission_refusals",
-            "New attempts refused past capacity (503), by the signal past its threshold, `line` (others ahead) or `pace`",
-            admission_refusals.clone(),
-        );
-        let admission_line_waiting = Gauge::default();
-        registry.register(
-            "admission_line_waiting",
-            "Tickets still in the waiting line, as the sampler last counted them",
-            admission_line_waiting.clone(),
-        );
-        let admission_line_pace = FloatGauge::default();
-        registry.register(
-            "admission_line_advance_per_second",
-            "Tickets that left the waiting line per second over the last 5 s",
-            admission_line_pace.clone(),
-        );
-        let admission_pace = FloatGauge::default();
-        registry.register("admission_pace_per_second", "New attempts a second let in now", admission_pace.clone());
+        let admission = admission::AdmissionMetrics::register(&mut registry);
         let staff_sign_in_refusals = Family::<ReasonLabel, Counter>::default();
         registry.register(
             "staff_sign_in_refusals",
@@ -248,55 +199,9 @@ impl Metrics {
             abuse_refusals,
             refused_starts,
             sms_breaker_trips,
-            admission_threshold,
-            admission_enabled,
-            admission_value,
-            admission_refusals,
-            admission_line_waiting,
-            admission_line_pace,
-            admission_pace,
+            admission,
             staff_sign_in_refusals,
         }
-    }
-
-    /// Shows admission control's configuration (every signal, enabled or not).
-    pub fn admission_thresholds(&self, thresholds: &crate::admission::Thresholds) {
-        use crate::admission::Signal;
-        for signal in Signal::ALL {
-            let label = SignalLabel { signal: signal.name().into() };
-            let value = match signal {
-                Signal::Lag => thresholds.max_lag.as_secs_f64(),
-                Signal::Slots => thresholds.max_slots_busy_percent as f64,
-                Signal::Pool => thresholds.max_pool_wait.as_secs_f64(),
-            };
-            self.admission_threshold.get_or_create(&label).set(value);
-            self.admission_enabled.get_or_create(&label).set(i64::from(thresholds.enabled.contains(&signal)));
-            drop(self.admission_refusals.get_or_create(&label));
-        }
-        for by in [crate::admission::BY_LINE, crate::admission::BY_PACE] {
-            drop(self.admission_refusals.get_or_create(&SignalLabel { signal: by.into() }));
-        }
-    }
-
-    /// The waiting line as last seen, and the door's pace now (read at each scrape).
-    pub fn admission_line(&self, view: &crate::admission::line::LineView, pace_per_second: f64) {
-        self.admission_line_waiting.set(i64::try_from(view.waiting()).unwrap_or(i64::MAX));
-        self.admission_line_pace.set(view.advance_per_sec);
-        self.admission_pace.set(pace_per_second);
-    }
-
-    /// The signals as last measured (read at each scrape).
-    pub fn admission_reading(&self, reading: &crate::admission::Reading) {
-        let set = |name: &str, value: f64| {
-            self.admission_value.get_or_create(&SignalLabel { signal: name.into() }).set(value);
-        };
-        set("lag", reading.lag.as_secs_f64());
-        set("slots", reading.slots_busy_percent() as f64);
-        set("pool", reading.pool_wait.as_secs_f64());
-    }
-
-    pub fn admission_refused(&self, signal: &str) {
-        self.admission_refusals.get_or_create(&SignalLabel { signal: signal.to_string() }).inc();
     }
 
     /// Shows every rule, at 0 until it refuses something (the rules are a fixed set).
