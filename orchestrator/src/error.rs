@@ -143,7 +143,7 @@ fn in_line(busy: &crate::admission::Busy) -> Response {
     }
     let mut response = unavailable_with(body, busy.retry_after.as_secs());
     if let Some(ticket) = &busy.ticket {
-        let (name, value) = crate::admission::tickets::set_cookie(&ticket.token, ticket.lifetime);
+        let (name, value) = crate::admission::tickets::set_cookie(&ticket.value, ticket.lifetime);
         response.headers_mut().append(name, value);
     }
     response

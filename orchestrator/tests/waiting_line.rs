@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use orchestrator::admission::line::LineView;
+use orchestrator::admission::pass::{now_ms, PassKey};
 use orchestrator::admission::{InFlight, Line, Load};
 use serde_json::Value;
 use sqlx::PgPool;
@@ -16,6 +17,8 @@ struct Replica {
     app: common::TestApp,
     load: Arc<Load>,
     line: Arc<Line>,
+    /// The key every replica signs the tickets' passes with.
+    passes: PassKey,
 }
 
 impl Replica {
@@ -28,12 +31,15 @@ impl Replica {
                 admission.admission_signals = "slots".into();
                 configure(admission);
             },
-            |state| parts = Some((state.admission.load.clone(), state.admission.line.clone())),
+            |state| {
+                let passes = PassKey::new(state.vault.derived_secret(orchestrator::admission::pass::SECRET_PURPOSE));
+                parts = Some((state.admission.load.clone(), state.admission.line.clone(), passes));
+            },
         )
         .await;
-        let (load, line) = parts.expect("the app's admission");
+        let (load, line, passes) = parts.expect("the app's admission");
         load.add_slots(1);
-        Self { app, load, line }
+        Self { app, load, line, passes }
     }
 
     /// Its one slot busy until the guard is dropped: the door shuts.
@@ -82,6 +88,38 @@ impl Visitor {
         let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
         Answer { status, retry_after, body: response.json().await.expect("json") }
     }
+
+    /// The cookie's value: the ticket's token, with its pass when it has one.
+    fn cookie(&self) -> &str {
+        let ticket = self.ticket.as_deref().expect("a ticket");
+        ticket.strip_prefix("__Host-exa_line=").expect("the line's cookie")
+    }
+
+    /// The ticket without its pass (a stale pass, or a cookie from before passes): looked up.
+    fn drop_pass(&mut self) {
+        let token = self.cookie().split('.').next().expect("a token").to_string();
+        self.ticket = Some(format!("__Host-exa_line={token}"));
+    }
+
+    /// The ticket with a pass for `place` signed by `key`, fresh for another minute (so the
+    /// test does not depend on how fast the machine is).
+    fn pass_for(&mut self, key: &PassKey, place: i64) {
+        let token = self.cookie().split('.').next().expect("a token").to_string();
+        self.ticket = Some(format!("__Host-exa_line={}", key.sign(&token, place, now_ms() + 60_000)));
+    }
+
+    /// The place its pass names.
+    fn place(&self) -> i64 {
+        self.cookie().split('.').nth(1).and_then(|p| p.parse().ok()).expect("a pass with its place")
+    }
+}
+
+/// How many statements the line ran for this replica's starts, from its `/metrics`.
+async fn line_statements(at: &Replica) -> u64 {
+    let page = at.app.client.get(at.app.admin_url("/metrics")).send().await.expect("metrics");
+    let page = page.text().await.expect("text");
+    let count = page.lines().find_map(|l| l.strip_prefix("exa_admission_line_statement_duration_seconds_count "));
+    count.and_then(|c| c.trim().parse().ok()).expect("the line's statements on the page")
 }
 
 async fn tickets_in_line(db: &PgPool) -> i64 {
@@ -202,7 +240,8 @@ async fn a_try_renews_its_ticket_only_when_its_end_is_near(db: PgPool) {
     let (first, left) = end().await;
     assert!((20.0..=25.0).contains(&left), "a new ticket lives 25 s: {left}");
 
-    // Tried again with most of its time left: read, not written.
+    // Tried again with most of its time left, looked up (her pass aside): read, not written.
+    ana.drop_pass();
     assert_eq!(ana.start(&portal).await.status, 503);
     assert_eq!(end().await.0, first, "renewed while 15 s or more were left");
 
@@ -211,6 +250,7 @@ async fn a_try_renews_its_ticket_only_when_its_end_is_near(db: PgPool) {
         .execute(&db)
         .await
         .expect("near its end");
+    ana.drop_pass();
     assert_eq!(ana.start(&portal).await.body["ahead"], 0);
     let (_, renewed) = end().await;
     assert!(renewed > 20.0, "not renewed near its end: {renewed} s left");
@@ -328,4 +368,63 @@ async fn a_refusal_gets_its_place_in_line_while_every_pooled_connection_is_busy(
     assert!(answer.body["ahead"].is_null(), "no place: the line could not be asked in time: {}", answer.body);
     assert!(visitor.ticket.is_none());
     assert_eq!(tickets_in_line(&db).await, 1);
+}
+
+/// Past capacity most refused starts are holders asking again whether it is their turn. A fresh
+/// pass in the ticket's cookie (admission/pass.rs) answers them with no statement on the line
+/// while their place is not at the door; a pass that was changed is no pass, and the ticket is
+/// looked up.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_fresh_pass_answers_a_holder_without_the_line_and_a_changed_one_is_looked_up(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_line_window = 1).await;
+    let _busy = portal.fill();
+    let (mut ana, mut bia) = (Visitor::default(), Visitor::default());
+    assert_eq!(ana.start(&portal).await.body["ahead"], 0);
+    portal.sees("Ana in line", |line| line.waiting() == 1).await;
+    assert_eq!(bia.start(&portal).await.body["ahead"], 1);
+    portal.sees("Bia in line", |line| line.waiting() == 2).await;
+    assert_eq!(line_statements(&portal).await, 2, "each joined with one statement");
+
+    // Bia asks again, and again: one ahead, from her pass and the line as the sampler sees it.
+    bia.pass_for(&portal.passes, bia.place());
+    for _ in 0..3 {
+        let again = bia.start(&portal).await;
+        assert_eq!((again.status, again.body["ahead"].as_u64()), (503, Some(1)), "{}", again.body);
+    }
+    assert_eq!(line_statements(&portal).await, 2, "no statement for a fresh pass");
+
+    // Bia's pass, changed to Ana's place: no pass. Her ticket is looked up, and she is still
+    // second (her cookie comes back with her own place).
+    let (bias_place, anas_place) = (bia.place(), ana.place());
+    let forged = bia.cookie().replacen(&format!(".{bias_place}."), &format!(".{anas_place}."), 1);
+    bia.ticket = Some(format!("__Host-exa_line={forged}"));
+    let looked_up = bia.start(&portal).await;
+    assert_eq!((looked_up.status, looked_up.body["ahead"].as_u64()), (503, Some(1)), "{}", looked_up.body);
+    assert_eq!(line_statements(&portal).await, 3);
+    assert_eq!(bia.place(), bias_place);
+    assert_eq!(tickets_in_line(&db).await, 2);
+}
+
+/// A holder at the head of the line, with a fresh pass, while the open door's pace lets nobody
+/// more in (one a second, taken by the newcomer before her): refused by the pace with no
+/// statement on the line. Measured against the time the starts took: past the pace's second a
+/// token is back, and she is looked up and goes in instead.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_fresh_pass_held_back_by_the_pace_is_answered_without_the_line(db: PgPool) {
+    let portal = Replica::start(db.clone(), |a| a.admission_pace_max_per_sec = 1).await;
+    let (mut first, mut ana) = (Visitor::default(), Visitor::default());
+    let began = std::time::Instant::now();
+    assert_eq!(first.start(&portal).await.status, 201, "the pace's one entry");
+    let held = ana.start(&portal).await;
+    assert_eq!((held.status, held.body["ahead"].as_u64()), (503, Some(0)), "{}", held.body);
+    assert_eq!(line_statements(&portal).await, 1, "she joined");
+
+    let again = ana.start(&portal).await;
+    if began.elapsed() < Duration::from_secs(1) {
+        assert_eq!((again.status, again.body["ahead"].as_u64()), (503, Some(0)), "{}", again.body);
+        assert_eq!(line_statements(&portal).await, 1, "answered from her pass");
+    } else {
+        assert_eq!(again.status, 201, "a token came back: {}", again.body);
+        assert_eq!(line_statements(&portal).await, 2, "looked up, then in");
+    }
 }

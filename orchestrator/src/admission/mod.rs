@@ -6,6 +6,7 @@
 
 pub mod line;
 pub mod pace;
+pub mod pass;
 pub mod sampler;
 pub mod signal;
 pub mod tickets;
@@ -20,6 +21,7 @@ use sqlx::PgPool;
 use crate::config::AdmissionConfig;
 use line::{LineSettings, LineView, Newcomer};
 use pace::Pacer;
+use pass::PassKey;
 pub use signal::{Reading, Signal, Thresholds};
 use timed::{LineStatements, LINE_TIMEOUT};
 
@@ -117,7 +119,8 @@ impl Line {
 /// A ticket to carry in the visitor's cookie.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ticket {
-    pub token: String,
+    /// The cookie's value: the token, with its pass when one can be fresh.
+    pub value: String,
     pub lifetime: Duration,
 }
 
@@ -170,6 +173,9 @@ pub struct Admission {
     pub pacer: Option<Arc<Mutex<Pacer>>>,
     /// The line's statements' times and those it gave up on (`/metrics` registers the same).
     pub line_statements: LineStatements,
+    /// Signs the tickets' passes ([`pass`]): one of this process's own until
+    /// [`Admission::sign_passes_with`] gives it the key every replica shares.
+    pass_key: PassKey,
     retry_after: Duration,
 }
 
@@ -199,6 +205,7 @@ impl Admission {
             pacer: Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now())
                 .map(|pacer| Arc::new(Mutex::new(pacer))),
             line_statements: LineStatements::default(),
+            pass_key: PassKey::new(rand::random()),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
@@ -219,6 +226,12 @@ impl Admission {
         );
     }
 
+    /// Signs the tickets' passes with `secret` (the same in every replica, so a pass one gave is
+    /// read by the others).
+    pub fn sign_passes_with(&mut self, secret: [u8; 32]) {
+        self.pass_key = PassKey::new(secret);
+    }
+
     /// The signal that shuts the door now, if any: atomics only.
     pub fn shut_by(&self) -> Option<Signal> {
         signal::past_capacity(&self.load.reading(), &self.thresholds)
@@ -237,7 +250,8 @@ impl Admission {
     /// Whether a new attempt may start now, for a visitor holding `ticket` (the line's cookie)
     /// from the client whose address `address` tags (a keyed hash, never the address itself;
     /// made only when a ticket is handed out). With the door open and nobody waiting it asks
-    /// nothing of the database. Refused, the visitor gets a place in the line, or keeps theirs,
+    /// nothing of the database, nor does it for a holder whose fresh pass ([`pass`]) names a
+    /// place not yet at the door. Refused, the visitor gets a place in the line, or keeps theirs,
     /// and is told how many are ahead; a client address that holds its share of the line
     /// already gets no new place.
     pub async fn enter(
@@ -256,28 +270,43 @@ impl Admission {
         let db = self.line_db.as_ref().unwrap_or(db);
         let view = self.line.view();
         let settings = &self.line_settings;
-        if let Some(token) = ticket {
+        // An entry the pace gave already (taken once, for a fresh pass at the door).
+        let mut paced = false;
+        if let Some(held) = ticket.and_then(|value| self.pass_key.read(&value, pass::now_ms())) {
+            let token = held.token;
+            // A fresh pass whose place is not at the door, or is but the pace lets nobody more
+            // in now: the answer needs no statement, and the holder's cookie stays as it is.
+            if let Some(ahead) = held.fresh_place.map(|place| view.ahead_of(place)) {
+                if !line::goes_in(open, ahead, settings) {
+                    return Err(self.in_line(by, ahead, &view, open, None));
+                }
+                if !self.paced_in() {
+                    return Err(self.in_line(BY_PACE, ahead, &view, open, None));
+                }
+                paced = true;
+            }
             match self.line_statements.on_time(tickets::visit(db, &token, TICKET_LIFETIME, RENEW_BELOW)).await {
-                Some(Some(place)) => {
+                Some(Some((place, left))) => {
                     let ahead = view.ahead_of(place);
                     if !line::goes_in(open, ahead, settings) {
-                        return Err(self.in_line(by, ahead, &view, open, token));
+                        return Err(self.in_line(by, ahead, &view, open, Some(self.ticket(token, place, left))));
                     }
-                    if !self.paced_in() {
-                        return Err(self.in_line(BY_PACE, ahead, &view, open, token));
+                    if !(paced || self.paced_in()) {
+                        let ticket = Some(self.ticket(token, place, left));
+                        return Err(self.in_line(BY_PACE, ahead, &view, open, ticket));
                     }
                     return Ok(Entry { ticket: Some(token) });
                 }
                 // No longer in line (it expired): as anyone new.
                 Some(None) => {}
                 // The line could not be asked: the door and its pace answer alone.
-                None if open && self.paced_in() => return Ok(Entry::default()),
+                None if open && (paced || self.paced_in()) => return Ok(Entry::default()),
                 None => return Err(self.refused(if open { BY_PACE } else { by })),
             }
         }
         let (newcomer, by) = match line::newcomer(open, &view, settings) {
             // Held back by the pace: a place at the end of the line, as when the door is shut.
-            Newcomer::Enter if !self.paced_in() => (Newcomer::Join, BY_PACE),
+            Newcomer::Enter if !(paced || self.paced_in()) => (Newcomer::Join, BY_PACE),
             decided => (decided, by),
         };
         match newcomer {
@@ -288,7 +317,10 @@ impl Admission {
                 let address = address();
                 let share = tickets::Share { address: address.as_deref(), max: settings.max_per_address };
                 match self.line_statements.on_time(tickets::join(db, &token, TICKET_LIFETIME, share)).await {
-                    Some(Some(place)) => Err(self.in_line(by, view.ahead_of(place), &view, open, token)),
+                    Some(Some(place)) => {
+                        let ticket = Some(self.ticket(token, place, TICKET_LIFETIME));
+                        Err(self.in_line(by, view.ahead_of(place), &view, open, ticket))
+                    }
                     // This address holds its share of the line: as a full line.
                     Some(None) => Err(no_place(by)),
                     None => Err(self.refused(by)),
@@ -304,14 +336,23 @@ impl Admission {
 
     /// A refusal with a place in line, and when to try again ([`line::wait`]; the door's learned
     /// pace counts while it is open).
-    fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, open: bool, token: String) -> Busy {
+    /// `ticket`: the cookie to set (None: the holder's stays as it is).
+    fn in_line(&self, by: &'static str, ahead: u64, view: &LineView, open: bool, ticket: Option<Ticket>) -> Busy {
         let door_pace = self.pacer.as_deref().filter(|_| open).and_then(|pacer| lock(pacer).learned());
-        Busy {
-            by,
-            retry_after: line::wait(ahead, view, &self.line_settings, door_pace),
-            ahead: Some(ahead),
-            ticket: Some(Ticket { token, lifetime: TICKET_LIFETIME }),
-        }
+        Busy { by, retry_after: line::wait(ahead, view, &self.line_settings, door_pace), ahead: Some(ahead), ticket }
+    }
+
+    /// The cookie for a ticket at `place` with `left` of its life in line: its token, signed
+    /// with a pass while one can be fresh.
+    fn ticket(&self, token: String, place: i64, left: Duration) -> Ticket {
+        let value = match pass::fresh_for(left, RENEW_BELOW) {
+            Some(fresh) => {
+                let until = pass::now_ms().saturating_add(u64::try_from(fresh.as_millis()).unwrap_or(u64::MAX));
+                self.pass_key.sign(&token, place, until)
+            }
+            None => token,
+        };
+        Ticket { value, lifetime: TICKET_LIFETIME }
     }
 }
 

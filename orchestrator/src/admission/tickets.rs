@@ -1,6 +1,7 @@
 //! The waiting line's tickets: the table every replica shares (migration 0038) and the cookie
-//! that carries a visitor's ticket from one try to the next. The cookie holds a random token,
-//! the table only its hash, so a ticket can be neither read nor guessed from the database.
+//! that carries a visitor's ticket from one try to the next. The cookie holds a random token
+//! (with the ticket's signed pass, [`super::pass`]), the table only its hash, so a ticket can be
+//! neither read nor guessed from the database.
 
 use std::time::Duration;
 
@@ -14,15 +15,31 @@ use crate::token::hash;
 /// Strict: only the portal's own pages carry it back.
 pub const COOKIE_NAME: &str = "__Host-exa_line";
 
-/// The ticket's token, from its cookie (64 characters; anything else is no ticket).
+/// The longest cookie value a ticket has: the token, a place, a time and a signature.
+const MAX_VALUE: usize = 160;
+
+/// The ticket's cookie as it came (read with [`super::pass::PassKey::read`]); a value longer
+/// than a ticket's, or with characters no ticket has, is no ticket.
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
-    crate::token::from_cookie(headers, COOKIE_NAME, 64)
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(cookie, value)| {
+            *cookie == COOKIE_NAME
+                && value.len() <= MAX_VALUE
+                && value.bytes().all(|b| b.is_ascii_hexdigit() || b == b'.')
+        })
+        .map(|(_, value)| value.to_string())
 }
 
-/// The cookie that keeps the ticket for as long as it stays in line.
-pub fn set_cookie(token: &str, lifetime: Duration) -> (HeaderName, HeaderValue) {
+/// The cookie that keeps the ticket (`value`: its token, or its token with a pass) for as long
+/// as it stays in line.
+pub fn set_cookie(value: &str, lifetime: Duration) -> (HeaderName, HeaderValue) {
     let value = format!(
-        "{COOKIE_NAME}={token}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={}",
+        "{COOKIE_NAME}={value}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={}",
         lifetime.as_secs().max(1)
     );
     (SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
@@ -65,27 +82,31 @@ pub async fn join(db: &PgPool, token: &str, lifetime: Duration, share: Share<'_>
     .await
 }
 
-/// The holder tried again. Its place, or `None` when it is no longer in line (it expired, or
-/// its holder went in). The ticket stays in line for `lifetime` more when less than `renew_below`
-/// of it is left: most tries then only read (no write, no transaction id), and a holder who
-/// tries again within `renew_below` never loses their place.
+/// The holder tried again. Its place and what is left of its life in line, or `None` when it
+/// is no longer in line (it expired, or its holder went in). The ticket stays in line for
+/// `lifetime` more when less than `renew_below` of it is left: most tries then only read (no
+/// write, no transaction id), and a holder who tries again within `renew_below` never loses
+/// their place.
 pub async fn visit(
     db: &PgPool,
     token: &str,
     lifetime: Duration,
     renew_below: Duration,
-) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<Option<(i64, Duration)>, sqlx::Error> {
+    let found: Option<(i64, f64)> = sqlx::query_as(
         "WITH hit AS (SELECT place, expires_at FROM waiting_line WHERE ticket = $1 AND expires_at > now()),
               renewed AS (UPDATE waiting_line w SET expires_at = now() + make_interval(secs => $2)
-                            FROM hit WHERE w.place = hit.place AND hit.expires_at < now() + make_interval(secs => $3))
-         SELECT place FROM hit",
+                            FROM hit WHERE w.place = hit.place AND hit.expires_at < now() + make_interval(secs => $3)
+                            RETURNING w.expires_at)
+         SELECT place, EXTRACT(EPOCH FROM coalesce((SELECT expires_at FROM renewed), expires_at) - now())::float8
+           FROM hit",
     )
     .bind(hash(token))
     .bind(seconds(lifetime))
     .bind(seconds(renew_below))
     .fetch_optional(db)
-    .await
+    .await?;
+    Ok(found.map(|(place, left)| (place, Duration::try_from_secs_f64(left).unwrap_or_default())))
 }
 
 /// The holder went in: out of the line, in the transaction of the start that let them in (its
@@ -127,9 +148,14 @@ mod tests {
         let mut headers = HeaderMap::new();
         let cookies = format!("__Host-exa_session={}; {COOKIE_NAME}={token}", "a".repeat(64));
         headers.insert(COOKIE, HeaderValue::from_str(&cookies).expect("header"));
-        assert_eq!(from_headers(&headers), Some(token));
+        assert_eq!(from_headers(&headers), Some(token.clone()));
         headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={}", "z".repeat(63))).expect("header"));
         assert_eq!(from_headers(&headers), None);
+        headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={}", "a".repeat(161))).expect("header"));
+        assert_eq!(from_headers(&headers), None);
+        let signed = format!("{token}.12.1800000000000.{}", "0f".repeat(16));
+        headers.insert(COOKIE, HeaderValue::from_str(&format!("{COOKIE_NAME}={signed}")).expect("header"));
+        assert_eq!(from_headers(&headers), Some(signed));
     }
 
     #[test]
