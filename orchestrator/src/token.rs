@@ -32,13 +32,18 @@ pub fn hash(token: &str) -> Vec<u8> {
 /// The token the request's cookie `name` carries back, when its value has the `len` characters
 /// of the token it was given (anything else is no token of ours).
 pub fn from_cookie(headers: &axum::http::HeaderMap, name: &str, len: usize) -> Option<String> {
+    cookie_where(headers, name, |value| value.len() == len)
+}
+
+/// The value of the request's first cookie `name` that `fits` (anything else is none of ours).
+pub fn cookie_where(headers: &axum::http::HeaderMap, name: &str, fits: impl Fn(&str) -> bool) -> Option<String> {
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(cookie, value)| *cookie == name && value.len() == len)
+        .find(|(cookie, value)| *cookie == name && fits(value))
         .map(|(_, value)| value.to_string())
 }
 

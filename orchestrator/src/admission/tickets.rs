@@ -21,18 +21,9 @@ const MAX_VALUE: usize = 160;
 /// The ticket's cookie as it came (read with [`super::pass::PassKey::read`]); a value longer
 /// than a ticket's, or with characters no ticket has, is no ticket.
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(cookie, value)| {
-            *cookie == COOKIE_NAME
-                && value.len() <= MAX_VALUE
-                && value.bytes().all(|b| b.is_ascii_hexdigit() || b == b'.')
-        })
-        .map(|(_, value)| value.to_string())
+    crate::token::cookie_where(headers, COOKIE_NAME, |value| {
+        value.len() <= MAX_VALUE && value.bytes().all(|b| b.is_ascii_hexdigit() || b == b'.')
+    })
 }
 
 /// The cookie that keeps the ticket (`value`: its token, or its token with a pass) for as long
