@@ -41,12 +41,12 @@ wait_until "the portal's admin port was not scraped" query \
 
 # Every exa_ name in the rules is one the portal exposes: a series of it, or, for a family with
 # no series until its first event (the steps given up; prometheus-client prints no line for it),
-# a name the portal's registry registers (orchestrator/src/metrics.rs, whose unit test prints it).
+# a name the portal's registry registers (orchestrator/src/metrics/, whose unit tests print them).
 for name in $(grep -o 'exa_[a-z_]*' "$ROOT/deploy/prometheus/rules.yml" | sort -u); do
   family="$(printf '%s' "$name" | sed -E 's/_(total|bucket|count|sum)$//')"
   series="$(api query --data-urlencode "query=count({__name__=\"$name\",job=\"exa\"})" \
     | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')"
-  [ "$series" != 0 ] || grep -q "\"${family#exa_}\"," "$ROOT/orchestrator/src/metrics.rs" \
+  [ "$series" != 0 ] || grep -rq "\"${family#exa_}\"," "$ROOT/orchestrator/src/metrics" \
     || die "prometheus: rules.yml names $name, which the portal does not expose"
 done
 
