@@ -77,29 +77,40 @@ async fn seeded(pool: &PgPool, attempts: u64, random_seed: u64) {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_projector_killed_again_and_again_reads_every_event_once(pool: PgPool) {
-    seeded(&pool, 1_500, 3).await;
-    let total = count(&pool, "SELECT count(*) FROM events").await;
+    // Three late writers split the log in four: the projector cannot read past one while it is
+    // open, so each is a place to kill it whatever the machine's speed.
+    seeded(&pool, 600, 3).await;
+    let store = EventStore::new(pool.clone());
+    let mut writers = Vec::new();
+    for part in 0..3u64 {
+        let counted = count(&pool, "SELECT count(*) FROM events").await;
+        let late = late_writer(&pool, &store).await;
+        seeded(&pool, 300, 30 + part).await;
+        writers.push((counted, late));
+    }
 
-    // SIGKILL the projector mid-way until it gets to the end by itself.
-    let mut kills = 0;
-    let mut progress_between_kills = Vec::new();
-    loop {
+    for (committed_before, (counted, late)) in writers.into_iter().enumerate() {
+        // What was counted before the late writer, and the earlier late writers' starts since.
+        let before = counted + committed_before as i64;
+        // Killed as soon as it is seen to move, wherever in its page it is...
+        let moved_from = standing(&pool, LIVE).await.expect("standing").events;
         let mut child = replay_process(&pool, &["project", "--page", "25"]);
-        tokio::time::sleep(StdDuration::from_millis(250 + 97 * (kills % 3))).await;
-        if child.try_wait().expect("status").is_some_and(|s| s.success()) {
-            break;
-        }
+        reached(&pool, LIVE, moved_from + 1).await;
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
-        kills += 1;
-        progress_between_kills.push(standing(&pool, LIVE).await.expect("standing").events);
-        assert!(kills < 200, "the projector never finishes");
+        // ...then again while it waits at the late writer, never read past.
+        let mut child = replay_process(&pool, &["project", "--page", "25"]);
+        let at_the_writer = reached(&pool, LIVE, before).await;
+        assert!(child.try_wait().expect("status").is_none(), "the projector waits for the late writer");
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+        assert_eq!(at_the_writer, before, "read up to the late writer and not past it");
+        assert_eq!(standing(&pool, LIVE).await.expect("standing").events, before);
+        late.commit().await.expect("the late writer commits");
     }
-    assert!(kills >= 3, "killed only {kills} times: the page is too large to catch it mid-way");
-    assert!(
-        progress_between_kills.windows(2).any(|w| w[0] < w[1]),
-        "it made progress between kills: {progress_between_kills:?}"
-    );
+    let total = count(&pool, "SELECT count(*) FROM events").await;
+    let status = replay_process(&pool, &["project", "--page", "25"]).wait().expect("runs");
+    assert!(status.success());
 
     // Every event counted once, whatever was cut off by a kill.
     assert_eq!(standing(&pool, LIVE).await.expect("standing").events, total);
@@ -130,6 +141,13 @@ async fn a_rebuild_killed_half_way_resumes_and_swaps_in_while_readers_read(pool:
     projection::Projector::new(store.clone(), LIVE, 1_000).catch_up(|_| {}).await.expect("projected");
     // A projection made by an older, wrong projector: the rebuild must replace it.
     sqlx::query("UPDATE funnel_attempts SET refusal = 'resposta antiga'").execute(&pool).await.expect("stale");
+    let before_the_late_writer = count(&pool, "SELECT count(*) FROM events").await;
+
+    // A writer holds its transaction open while more attempts commit after it: the gap-free
+    // read holds the rebuild at the writer's place, half-way, for as long as it stays open.
+    // The kill lands there whatever the machine's speed.
+    let late = late_writer(&pool, &store).await;
+    seeded(&pool, 300, 7).await;
 
     // Readers ask the live table all along.
     let stop = Arc::new(AtomicBool::new(false));
@@ -151,13 +169,15 @@ async fn a_rebuild_killed_half_way_resumes_and_swaps_in_while_readers_read(pool:
     };
 
     let mut first = replay_process(&pool, &["rebuild", "--page", "20"]);
-    tokio::time::sleep(StdDuration::from_millis(400)).await;
-    assert!(first.try_wait().expect("status").is_none(), "the rebuild was still running when killed");
+    let half = reached(&pool, NEXT, before_the_late_writer).await;
+    assert!(first.try_wait().expect("status").is_none(), "the rebuild waits for the late writer");
     first.kill().expect("SIGKILL");
     first.wait().expect("reaped");
-    let half = standing(&pool, NEXT).await.expect("a half-built table and its checkpoint").events;
+    late.commit().await.expect("the late writer commits");
     let total = count(&pool, "SELECT count(*) FROM events").await;
-    assert!(half > 0 && half < total, "killed half-way: {half} of {total}");
+    assert_eq!(half, before_the_late_writer, "read up to the late writer and not past it");
+    assert!(half < total, "killed half-way: {half} of {total}");
+    assert_eq!(standing(&pool, NEXT).await.expect("the half-built table's checkpoint").events, half);
 
     let status = replay_process(&pool, &["rebuild", "--page", "20"]).wait().expect("runs");
     assert!(status.success());
@@ -171,6 +191,42 @@ async fn a_rebuild_killed_half_way_resumes_and_swaps_in_while_readers_read(pool:
     assert_eq!(failures.load(Ordering::Relaxed), 0, "no reader failed during the rebuild and the swap");
     assert!(reads.load(Ordering::Relaxed) > 0);
     assert_projection_answers_like_the_replay(&pool).await;
+}
+
+/// A writer that holds its transaction open after appending an attempt's start: the gap-free
+/// read holds every reader of the log at its place until it commits.
+async fn late_writer<'a>(pool: &PgPool, store: &EventStore) -> sqlx::Transaction<'a, sqlx::Postgres> {
+    use events::{ExpectedVersion, Metadata, NewEvent, StreamId};
+    let mut late = pool.begin().await.expect("tx");
+    let started = NewEvent {
+        event_type: "attempt.started".into(),
+        schema_version: 1,
+        payload: serde_json::json!({ "variant": "standard" }),
+        metadata: Metadata {
+            correlation_id: uuid::Uuid::new_v4(),
+            causation_id: None,
+            actor: "visitor".into(),
+            client: None,
+        },
+    };
+    let stream = StreamId::new("activation").expect("stream");
+    store.append_in(&mut late, &stream, ExpectedVersion::NoStream, vec![started]).await.expect("late append");
+    late
+}
+
+/// Waits until `table`'s projection has read at least `events`, and returns what it has read;
+/// the deadline only turns a hang into a failure.
+async fn reached(pool: &PgPool, table: &str, events: i64) -> i64 {
+    let deadline = tokio::time::Instant::now() + StdDuration::from_secs(120);
+    loop {
+        if let Ok(standing) = standing(pool, table).await {
+            if standing.events >= events {
+                return standing.events;
+            }
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{table} never read {events} events");
+        tokio::time::sleep(StdDuration::from_millis(10)).await;
+    }
 }
 
 /// Writers append while the projector follows, some holding their transaction open past later
