@@ -111,7 +111,7 @@ pub fn build(db: PgPool, parts: Parts, stop: watch::Receiver<bool>) -> anyhow::R
     admission.connect_line(&db);
     let store = EventStore::new(db.clone());
     let vault = Vault::new(db.clone(), keys);
-    admission.sign_passes_with(vault.derived_secret(crate::admission::pass::SECRET_PURPOSE));
+    admission.sign_passes_with(vault.signing_key(crate::admission::pass::SECRET_PURPOSE));
     let reads = crate::reads::Reads::on(read_db.unwrap_or_else(|| db.clone()), &vault);
     let http = reqwest::Client::builder().timeout(upstreams.timeout).build().context("building the HTTP client")?;
     let deps = StepDeps { db: db.clone(), vault: vault.clone(), http, upstreams: Arc::new(upstreams) };

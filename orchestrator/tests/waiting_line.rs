@@ -32,7 +32,7 @@ impl Replica {
                 configure(admission);
             },
             |state| {
-                let passes = PassKey::new(state.vault.derived_secret(orchestrator::admission::pass::SECRET_PURPOSE));
+                let passes = PassKey::new(state.vault.signing_key(orchestrator::admission::pass::SECRET_PURPOSE));
                 parts = Some((state.admission.load.clone(), state.admission.line.clone(), passes));
             },
         )

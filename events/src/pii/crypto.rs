@@ -91,6 +91,11 @@ pub(crate) fn lookup_hmac(hmac_key: &[u8; 32], kind: PiiKind, normalized: &str) 
 /// HMAC-SHA256 of `label`, a zero byte and `value`: the label keeps tags made for one purpose
 /// from matching tags made for another.
 pub(crate) fn labelled_hmac(hmac_key: &[u8; 32], label: &str, value: &str) -> Vec<u8> {
+    labelled_mac(hmac_key, label, value).finalize().into_bytes().to_vec()
+}
+
+/// [`labelled_hmac`] before it is finished, to finish or to check a tag against.
+pub(crate) fn labelled_mac(hmac_key: &[u8; 32], label: &str, value: &str) -> Hmac<Sha256> {
     // `new_from_slice` accepts any key length for HMAC; 32 bytes cannot fail.
     let mut mac = match <Hmac<Sha256> as Mac>::new_from_slice(hmac_key) {
         Ok(mac) => mac,
@@ -99,7 +104,7 @@ pub(crate) fn labelled_hmac(hmac_key: &[u8; 32], label: &str, value: &str) -> Ve
     mac.update(label.as_bytes());
     mac.update(&[0]);
     mac.update(value.as_bytes());
-    mac.finalize().into_bytes().to_vec()
+    mac
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod proof;
 mod reveal;
 mod sealed;
 mod secret_box;
+mod signing;
 mod tagged;
 mod vault;
 
@@ -34,6 +35,7 @@ pub use marker::{clear_marker, CLEAR_MARKER};
 pub use own::seal_with;
 pub use sealed::{KeyRef, Opened, Sealed, ERASED_MARKER, SEALED_MARKER};
 pub use secret_box::SecretBox;
+pub use signing::{SigningKey, SHORTEST_TAG};
 pub use vault::{StreamLink, Vault};
 
 /// The kinds of personal data the portal handles.

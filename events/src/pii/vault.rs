@@ -140,6 +140,11 @@ impl Vault {
         secret
     }
 
+    /// The key that signs what the portal hands out for `purpose` (see [`Self::derived_secret`]).
+    pub fn signing_key(&self, purpose: &str) -> super::SigningKey {
+        super::SigningKey::new(self.derived_secret(purpose))
+    }
+
     async fn find_by_hmac(&self, kind: PiiKind, mac: &[u8]) -> Result<Option<Uuid>, StoreError> {
         find_by_hmac_on(&self.pool, kind, mac).await
     }

@@ -205,7 +205,7 @@ impl Admission {
             pacer: Pacer::new(config.admission_pace_max_per_sec as f64, Instant::now())
                 .map(|pacer| Arc::new(Mutex::new(pacer))),
             line_statements: LineStatements::default(),
-            pass_key: PassKey::new(rand::random()),
+            pass_key: PassKey::new(events::pii::SigningKey::new(rand::random())),
             retry_after: Duration::from_secs(config.admission_retry_after_secs),
         })
     }
@@ -226,10 +226,10 @@ impl Admission {
         );
     }
 
-    /// Signs the tickets' passes with `secret` (the same in every replica, so a pass one gave is
+    /// Signs the tickets' passes with `key` (the same in every replica, so a pass one gave is
     /// read by the others).
-    pub fn sign_passes_with(&mut self, secret: [u8; 32]) {
-        self.pass_key = PassKey::new(secret);
+    pub fn sign_passes_with(&mut self, key: events::pii::SigningKey) {
+        self.pass_key = PassKey::new(key);
     }
 
     /// The signal that shuts the door now, if any: atomics only.

@@ -11,15 +11,15 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
+use events::pii::SigningKey;
 
-/// What the key is derived for from the vault's look-up key (`Vault::derived_secret`).
+/// What the key is derived for from the vault's look-up key (`Vault::signing_key`), and the
+/// label its tags are made under.
 pub const SECRET_PURPOSE: &str = "admission-line-pass";
 /// Taken off a pass's freshness for clocks that differ between replicas.
 const CLOCK_MARGIN: Duration = Duration::from_secs(2);
 /// The signature's length kept in the cookie (bytes; 128 bits).
-const MAC_BYTES: usize = 16;
+const MAC_BYTES: usize = events::pii::SHORTEST_TAG;
 
 /// What a ticket's cookie holds: its token and, when signed and fresh, the place its pass names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,14 +30,8 @@ pub struct Held {
 }
 
 /// The key that signs passes: derived from the vault's look-up key, so every replica has it.
-#[derive(Clone)]
-pub struct PassKey([u8; 32]);
-
-impl std::fmt::Debug for PassKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("PassKey(..)")
-    }
-}
+#[derive(Clone, Debug)]
+pub struct PassKey(SigningKey);
 
 /// Milliseconds since the epoch, the passes' clock.
 pub fn now_ms() -> u64 {
@@ -52,24 +46,15 @@ pub fn fresh_for(left: Duration, renew_below: Duration) -> Option<Duration> {
 }
 
 impl PassKey {
-    pub fn new(secret: [u8; 32]) -> Self {
-        Self(secret)
-    }
-
-    fn mac(&self, token: &str, place: i64, until_ms: u64) -> Hmac<Sha256> {
-        // `new_from_slice` accepts any key length for HMAC; 32 bytes cannot fail.
-        let mut mac = match <Hmac<Sha256> as Mac>::new_from_slice(&self.0) {
-            Ok(mac) => mac,
-            Err(_) => unreachable!("HMAC accepts keys of any length"),
-        };
-        mac.update(format!("{token}.{place}.{until_ms}").as_bytes());
-        mac
+    pub fn new(key: SigningKey) -> Self {
+        Self(key)
     }
 
     /// The cookie's value: `token` with a pass for `place`, fresh until `until_ms`.
     pub fn sign(&self, token: &str, place: i64, until_ms: u64) -> String {
-        let tag = self.mac(token, place, until_ms).finalize().into_bytes();
-        format!("{token}.{place}.{until_ms}.{}", hex::encode(&tag[..MAC_BYTES]))
+        let signed = format!("{token}.{place}.{until_ms}");
+        let tag = self.0.sign(SECRET_PURPOSE, &signed, MAC_BYTES);
+        format!("{signed}.{}", hex::encode(tag))
     }
 
     /// The cookie's value read at `now_ms`: the token (64 hex characters; anything else is no
@@ -84,8 +69,7 @@ impl PassKey {
             if parts.next().is_some() || tag.len() != MAC_BYTES || now_ms >= until_ms {
                 return None;
             }
-            self.mac(token, place, until_ms).verify_truncated_left(&tag).ok()?;
-            Some(place)
+            self.0.verifies(SECRET_PURPOSE, &format!("{token}.{place}.{until_ms}"), &tag).then_some(place)
         })();
         Some(Held { token: token.to_string(), fresh_place: pass })
     }
@@ -98,7 +82,7 @@ mod tests {
     const NOW: u64 = 1_800_000_000_000;
 
     fn key(byte: u8) -> PassKey {
-        PassKey::new([byte; 32])
+        PassKey::new(SigningKey::new([byte; 32]))
     }
 
     fn token() -> String {
