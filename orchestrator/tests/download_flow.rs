@@ -346,6 +346,11 @@ async fn click_here_asks_for_a_new_grant(db: PgPool) {
     assert_eq!(world.installer(&visitor).await.status().as_u16(), 200);
 }
 
+/// Calls to `endpoint` the sandbox holds unanswered.
+async fn pending_calls(world: &World, endpoint: &str) -> usize {
+    world.calls(endpoint).await.iter().filter(|call| call["outcome"] == "pending").count()
+}
+
 /// The `reason` the event of `event_type` keeps in the store (support's timeline reads it).
 async fn stored_reason(world: &World, event_type: &str) -> String {
     sqlx::query_scalar("SELECT payload->>'reason' FROM events WHERE event_type = $1 ORDER BY position DESC LIMIT 1")
@@ -363,12 +368,21 @@ async fn a_third_download_of_the_same_installer_at_once_is_refused(db: PgPool) {
     let runner = world.runner();
     let visitor = world.on_code_panel(&runner, "(11) 91000-0001").await;
     world.confirm_to(&runner, &visitor, "5511910000001", "download_done").await;
-    // The download manager takes 3 s to answer: the first two downloads hold their places.
-    world.fault(json!({ "endpoint": "download-manager.installer", "latency_ms": 3000 })).await;
+    // The download manager holds its answers until the test releases them: the first two
+    // downloads hold their places while the third asks.
+    world.fault(json!({ "endpoint": "download-manager.installer", "latency_ms": 60000 })).await;
     let (first, second) = (world.installer(&visitor), world.installer(&visitor));
     let third = async {
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        world.installer(&visitor).await
+        tokio::time::timeout(std::time::Duration::from_secs(30), async {
+            while pending_calls(&world, "download-manager.installer").await < 2 {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the first two downloads reach the download manager");
+        let third = world.installer(&visitor).await;
+        world.release_held_calls().await;
+        third
     };
     let (first, second, third) = tokio::join!(first, second, third);
     assert_eq!((first.status().as_u16(), second.status().as_u16()), (200, 200));

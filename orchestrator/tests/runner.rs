@@ -238,7 +238,8 @@ async fn a_due_step_runs_once_and_its_outcome_is_appended(db: PgPool) {
 async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow::default());
-    let run_at = Utc::now() + chrono::Duration::milliseconds(600);
+    // Due in an hour: however slow the machine, not due at the tick.
+    let run_at = Utc::now() + chrono::Duration::hours(1);
     let stream = start_attempt(&db, &store, &flow, run_at).await;
     let runner = runner(&db, flow.clone(), RunnerConfig::default());
 
@@ -250,11 +251,22 @@ async fn a_step_due_later_is_data_not_a_sleep(db: PgPool) {
         .expect("row");
     assert_eq!(due.timestamp_millis(), run_at.timestamp_millis(), "the wait is stored as a due time");
 
-    tokio::time::sleep(Duration::from_millis(700)).await;
-    assert_eq!(
-        runner.tick().await.expect("tick"),
-        Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
-    );
+    // Another, due in half a second: the ticks find it once it is due, not before.
+    let soon_at = Utc::now() + chrono::Duration::milliseconds(500);
+    let soon = start_attempt(&db, &store, &flow, soon_at).await;
+    let ran = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match runner.tick().await.expect("tick") {
+                Tick::Idle => tokio::time::sleep(Duration::from_millis(20)).await,
+                other => break (other, Utc::now()),
+            }
+        }
+    })
+    .await
+    .expect("ran once due");
+    assert_eq!(ran.0, Tick::Ran { stream_id: soon.as_str().into(), step: "call".into() });
+    assert!(ran.1 >= soon_at, "ran at {} before its due time {soon_at}", ran.1);
+    assert_eq!(flow.calls.lock().expect("lock").len(), 1, "the step due in an hour still waits");
 }
 
 /// Issue 30: a step's claim brings the attempt's live secrets, so its reads need no statement
@@ -990,6 +1002,8 @@ async fn a_runner_with_the_hand_off_claims_on_its_wake_ups_and_on_other_processe
     let handoff = Arc::new(Handoff::default());
     let config = RunnerConfig { poll: Duration::from_secs(3600), ..RunnerConfig::default() };
     let runner = Runner::new(db.clone(), store.clone(), config).with_flow(flow.clone()).with_handoff(handoff.clone());
+    // A step due before the runner starts: its call shows the runner listened and claimed.
+    let sentinel = start_attempt(&db, &store, &flow, Utc::now()).await;
     let running = tokio::spawn(runner.run_until(std::future::pending()));
     let calls = || flow.calls.lock().expect("lock").len();
     let until_called = |n: usize| async move {
@@ -1001,10 +1015,15 @@ async fn a_runner_with_the_hand_off_claims_on_its_wake_ups_and_on_other_processe
         .await
         .is_ok()
     };
-    // The runner's first claim happens as it starts: wait for it to be listening and idle.
-    while !handoff.is_attached() {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    // Listening and idle: the sentinel's step ran and ended (the claim after it finds nothing).
+    assert!(until_called(1).await, "the sentinel's step ran");
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while !types(&store.read_stream(&sentinel).await.expect("read")).contains(&"demo.called") {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the sentinel's step ended");
     tokio::time::sleep(Duration::from_millis(200)).await;
 
     // A plan announced by this process's store only: no claim.
@@ -1013,11 +1032,11 @@ async fn a_runner_with_the_hand_off_claims_on_its_wake_ups_and_on_other_processe
     let after_own_notify = calls();
     // The hand-off's wake-up (a command left the plan free): claimed.
     handoff.wake();
-    let woken = until_called(1).await;
+    let woken = until_called(2).await;
     // Another process's store announces a plan: claimed.
     start_attempt(&db, &EventStore::new(db.clone()), &flow, Utc::now()).await;
-    let foreign = until_called(2).await;
+    let foreign = until_called(3).await;
     running.abort();
-    assert_eq!(after_own_notify, 0, "its own process's NOTIFY woke no claim");
+    assert_eq!(after_own_notify, 1, "its own process's NOTIFY woke no claim");
     assert!(woken && foreign, "woken by the hand-off ({woken}) and by another process ({foreign})");
 }

@@ -11,11 +11,18 @@ use orchestrator::attempts::streams::{ClientCaps, OpenStreams, StreamCaps};
 use serde_json::Value;
 use sqlx::PgPool;
 
+/// The lifetime test's streams: short, so it waits little.
 const LIFETIME: Duration = Duration::from_secs(2);
+/// The caps tests' streams: long enough that none ends while a test counts them.
+const HELD: Duration = Duration::from_secs(600);
 
 async fn app(db: PgPool) -> common::TestApp {
-    common::spawn_app_with(db, |state| {
-        let clients = ClientCaps { per_session: 2, per_address: 3, lifetime: LIFETIME };
+    app_with_lifetime(db, HELD).await
+}
+
+async fn app_with_lifetime(db: PgPool, lifetime: Duration) -> common::TestApp {
+    common::spawn_app_with(db, move |state| {
+        let clients = ClientCaps { per_session: 2, per_address: 3, lifetime };
         state.streams = OpenStreams::new(StreamCaps { per_attempt: 4, total: 100 }).with_clients(clients);
     })
     .await
@@ -101,7 +108,7 @@ async fn one_address_holds_a_few_streams_across_its_sessions(db: PgPool) {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_stream_ends_after_its_lifetime_and_gives_its_place_back(db: PgPool) {
-    let app = app(db).await;
+    let app = app_with_lifetime(db, LIFETIME).await;
     let (cookie, first) = visitor(&app).await;
     let second = another_attempt(&app, &cookie).await;
     let started = std::time::Instant::now();

@@ -227,6 +227,13 @@ impl World {
         assert_eq!(response.status().as_u16(), 201, "fault accepted");
     }
 
+    /// Ends the latency of every call the sandbox holds now (a fault's `latency_ms`).
+    pub async fn release_held_calls(&self) {
+        let response =
+            self.http.post(format!("{}/admin/faults/release", self.sandbox.base_url())).send().await.expect("release");
+        assert_eq!(response.status().as_u16(), 204, "released");
+    }
+
     /// Moves the sandbox's clock (code expiry, countdowns).
     pub async fn advance_clock(&self, seconds: i64) {
         let response = self
