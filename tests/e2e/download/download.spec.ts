@@ -28,7 +28,8 @@ test('one partner: the code, then antivirus-installer.exe lands, and "clique aqu
 }) => {
   const phone = scenario('11910000001');
   const before = await toCodePanel(page, request, phone);
-  await expect(page.getByText(/^Reenviar código em (90|89|88|87) segundos$/)).toBeVisible();
+  // It counts down from 90; a slow run may see it a few seconds in.
+  await expect(page.getByText(/^Reenviar código em (90|[6-8]\d) segundos$/)).toBeVisible();
 
   const first = page.waitForEvent('download');
   await confirmCode(page, request, phone, before);

@@ -32,15 +32,14 @@ test.describe('on a 375px phone', () => {
 
   for (const path of ['/', '/contato', '/faq', '/cloud/positivo', '/av-desktop/download/win_pc']) {
     test(`${path}: scrolling from top to bottom, the chat button never covers a control`, async ({ page }) => {
-      // A step every 150 px with 0.3 s to settle: the home page alone is ~40 steps, past 30 s on a loaded machine.
+      // A step every 150 px: the home page alone is ~40 steps, past 30 s on a loaded machine.
       test.setTimeout(90_000);
       await page.goto(path);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0; y < height; y += 150) {
         await page.evaluate((top) => window.scrollTo(0, top), y);
-        // Let the placement settle (checked once a frame, moved with a 0.2 s transition).
-        await page.waitForTimeout(300);
-        expect(await coveredControls(page), `${path} at ${y}px`).toEqual([]);
+        // The placement is checked once a frame and moves with a 0.2 s transition.
+        await expect.poll(() => coveredControls(page), { message: `${path} at ${y}px` }).toEqual([]);
       }
     });
   }

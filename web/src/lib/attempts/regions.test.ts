@@ -93,11 +93,13 @@ describe('attempt regions', () => {
         async () => ({ id: ID, events: [] }),
       ];
       const { actor, calls } = harness(() => (answers.shift() ?? answers[0]!)());
+      const sentAt = Date.now();
       actor.send({ type: 'SEND', command: { type: 'start', phone: '(11) 97777-1234' } });
       await vi.waitFor(() => expect(actor.getSnapshot().matches({ request: 'waiting' })).toBe(true));
       const waiting = actor.getSnapshot().context;
       expect(waiting.error).toBeNull();
-      expect(waiting.queueUntil! - Date.now()).toBeGreaterThanOrEqual(4000);
+      // Set when the 503 came, between the send and now (waitFor moves the fake clock on).
+      expect(waiting.queueUntil! - sentAt).toBeGreaterThanOrEqual(4000);
       expect(waiting.queueUntil! - Date.now()).toBeLessThanOrEqual(6000);
       expect(waiting.queueAhead).toBe(12);
       await vi.advanceTimersByTimeAsync(6000);
