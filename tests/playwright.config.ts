@@ -16,7 +16,9 @@ export default defineConfig({
   use: {
     baseURL,
     locale: 'pt-BR',
-    trace: 'retain-on-failure',
+    // CI keeps nothing but the output, and recording a trace of every test cost about a sixth
+    // of the suite's time there (docs/benchmarks.md, "The browser tests' time"): on only here.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     // Debian's Chromium: Playwright's own browser download cannot run here.
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
