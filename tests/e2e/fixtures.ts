@@ -1,5 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import type { AxeResults, ElementContext, RunOptions } from 'axe-core';
 
 // Every browser test imports `test` and `expect` from here. The fixture:
 // - runs axe after each page.goto and once more on the page's final state, failing the test on
@@ -12,13 +14,18 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'];
 // Frames whose content is not ours to audit: the chatbot host's page and embedded PDFs.
 const FOREIGN_FRAMES = ['iframe[data-external-host]', 'iframe.pdf-frame'];
 
+// axe-core's own build, run inside the page. @axe-core/playwright's analyze() opened a blank page
+// to finish every run, which tripled its cost (docs/benchmarks.md, "The browser tests' time");
+// every frame of ours is in the top document, and the foreign ones are not audited anyway.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export const EXTERNAL_STUB = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">
 <title>Página externa simulada</title></head><body><main><h1>Página externa simulada</h1></main></body></html>`;
 
 // Pages already audited in this worker, by viewport width and a hash of the whole DOM:
-// the same markup at the same width gives the same result, and axe takes seconds a run.
+// the same markup at the same width gives the same result, and axe takes most of a second a run.
 const audited = new Set<string>();
 
 async function domFingerprint(page: Page): Promise<string> {
@@ -35,9 +42,14 @@ async function domFingerprint(page: Page): Promise<string> {
 export async function auditAccessibility(page: Page, label: string): Promise<void> {
   const fingerprint = await domFingerprint(page);
   if (audited.has(fingerprint)) return;
-  let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
-  for (const frame of FOREIGN_FRAMES) builder = builder.exclude(frame);
-  const results = await builder.analyze();
+  // A client-side navigation keeps the document, and axe with it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const context: ElementContext = { exclude: FOREIGN_FRAMES.map((selector) => [selector]) };
+  const options: RunOptions = { runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'], iframes: false };
+  const results: AxeResults = await page.evaluate(
+    ([context, options]) => (window as unknown as { axe: typeof import('axe-core') }).axe.run(context, options),
+    [context, options] as const,
+  );
   const blocking = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({
