@@ -98,17 +98,18 @@ async fn public_config_names_the_chatbot_and_never_a_secret(db: PgPool) {
 }
 
 /// Issue 15: a slowloris (request headers one line every 700 ms) is cut off once the header
-/// time-out has passed, where it used to be answered after 48 s; a prompt client on the same
-/// server is answered.
+/// time-out has passed, before it has sent them all, where it used to be answered after 48 s; a
+/// prompt client on the same server is answered.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_client_that_sends_its_headers_too_slowly_is_disconnected(db: PgPool) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (app, _) =
         common::spawn_app_configured(db, "http://127.0.0.1:9", |config| config.server.header_read_timeout_secs = 2)
             .await;
+    // From before the connection: the server's time-out cannot have started earlier.
+    let started = std::time::Instant::now();
     let mut slow = tokio::net::TcpStream::connect(app.addr).await.expect("connect");
     slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n").await.expect("first line");
-    let started = std::time::Instant::now();
     let mut cut_after = None;
     for i in 0..20 {
         tokio::time::sleep(std::time::Duration::from_millis(700)).await;
@@ -122,8 +123,10 @@ async fn a_client_that_sends_its_headers_too_slowly_is_disconnected(db: PgPool) 
             break;
         }
     }
-    let cut_after = cut_after.expect("the slow client was never disconnected");
-    assert!(cut_after < std::time::Duration::from_secs(5), "cut after {cut_after:?}");
+    // Cut while it was still sending (its 20 lines take 14 s), and not before the time-out: how
+    // soon after it depends on the machine's load, so only the order is asserted.
+    let cut_after = cut_after.expect("the slow client was never disconnected while it sent its headers");
+    assert!(cut_after >= std::time::Duration::from_secs(2), "cut after {cut_after:?}, before the time-out");
     assert_eq!(app.client.get(app.url("/healthz")).send().await.expect("healthz").status(), 200);
 }
 

@@ -52,6 +52,9 @@ struct DemoFlow {
     follow_up: bool,
     /// The names of the attempt's secrets each call was handed with its claim.
     secrets_seen: Mutex<Vec<Vec<String>>>,
+    /// When set, each call returns only once `released` is notified.
+    hold: bool,
+    released: Notify,
 }
 
 #[async_trait]
@@ -113,6 +116,9 @@ impl StepFlow for DemoFlow {
         let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(now, Ordering::SeqCst);
         tokio::time::sleep(self.delay).await;
+        if self.hold {
+            self.released.notified().await;
+        }
         self.running.fetch_sub(1, Ordering::SeqCst);
         self.in_flight.lock().expect("lock").remove(stream.as_str());
         let outage = self.fail_until.is_some_and(|until| std::time::Instant::now() < until);
@@ -732,11 +738,11 @@ async fn a_command_keeps_the_lease_of_a_running_step(db: PgPool) {
 #[sqlx::test(migrations = "../migrations")]
 async fn a_slow_step_keeps_its_lease(db: PgPool) {
     let store = EventStore::new(db.clone());
-    // The step takes three leases; the lease is renewed every third of it. The margins are
-    // wide (a renewal may come 1.3 s late) so a loaded machine cannot lose the claim: a lease
-    // of 900 ms lost it once in CI with the other core busy.
-    let lease = Duration::from_secs(2);
-    let flow = Arc::new(DemoFlow { delay: 3 * lease, ..DemoFlow::default() });
+    // The call runs until the test has seen its lease renewed twice (every third of a lease),
+    // with a second runner ticking all along. The lease is long, so a renewal late by up to 4 s
+    // on a loaded machine cannot lose the claim: a lease of 900 ms lost it once in CI.
+    let lease = Duration::from_secs(6);
+    let flow = Arc::new(DemoFlow { hold: true, ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
@@ -744,10 +750,23 @@ async fn a_slow_step_keeps_its_lease(db: PgPool) {
     let entered = flow.entered.notified();
     let running = tokio::spawn(async move { first.tick().await });
     entered.await;
-    while !running.is_finished() {
+    let lease_until = || async {
+        sqlx::query_scalar::<_, Option<DateTime<Utc>>>("SELECT lease_until FROM due_steps")
+            .fetch_one(&db)
+            .await
+            .expect("lease")
+    };
+    let mut leases = vec![lease_until().await];
+    while leases.len() < 3 {
         assert_eq!(second.tick().await.expect("tick"), Tick::Idle, "the lease is renewed while the call runs");
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = lease_until().await;
+        if leases.last().is_some_and(|last| now > *last) {
+            leases.push(now);
+        }
     }
+    assert!(!running.is_finished(), "the call is still held");
+    flow.released.notify_one();
     assert_eq!(
         running.await.expect("join").expect("tick"),
         Tick::Ran { stream_id: stream.as_str().into(), step: "call".into() }
