@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use futures::StreamExt;
 use journeys::{Driver, Server};
+use orchestrator::abuse::rules::{
+    PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR, PRODUCTION_SMS_PER_IP_HOUR, PRODUCTION_STARTS_PER_IP_10MIN,
+};
 use sandbox::{spawn_on_loopback, SandboxConfig};
 use sqlx::PgPool;
 
@@ -35,6 +38,10 @@ use sqlx::PgPool;
 /// ends (closed), or at a fixed rate however long attempts take (open: what a public portal
 /// sees, and the only way to offer more attempts a second than concurrency ÷ duration; the
 /// cloud flow alone waits the spec's 5 s in every attempt).
+/// The visitors' source addresses (127.0.1.1 on, visitor `i` from the `i % SOURCES`-th): a
+/// run of 10,000 attempts starts 5 from each, a quarter of the 20 in 10 minutes one address may,
+/// and keeps a few event streams and places in line open from each, against 50 and 200.
+const SOURCES: usize = 2_000;
 /// Statements listed per level, the most called first.
 const STATEMENTS_SHOWN: usize = 30;
 /// Statements listed by their time.
@@ -122,6 +129,9 @@ async fn main() -> anyhow::Result<()> {
 
     let sandbox = spawn_on_loopback(SandboxConfig { seed: 15 }).await?;
     let sandbox_url = sandbox.base_url();
+    let starts_per_ip = PRODUCTION_STARTS_PER_IP_10MIN.to_string();
+    let sms_per_ip = PRODUCTION_SMS_PER_IP_HOUR.to_string();
+    let partner_logins_per_ip = PRODUCTION_PARTNER_LOGINS_PER_IP_HOUR.to_string();
     let env = [
         ("DATABASE_URL", database.as_str()),
         ("SANDBOX_URL", sandbox_url.as_str()),
@@ -134,13 +144,12 @@ async fn main() -> anyhow::Result<()> {
         // partner's campaign spread over every area code is not. (The other flows' phones are
         // spread over 8,000 prefixes, as such a campaign's: tests/journeys.)
         ("LIMIT_SMS_PER_PREFIX_MINUTE", "1000000"),
-        // Every generated visitor comes from 127.0.0.1: past 50 event streams from one address
-        // (issue 26's cap) they would read their attempt on a timer instead, as a page does, and
-        // the benchmark would measure that polling rather than the portal.
-        ("SSE_MAX_PER_ADDRESS", "100000"),
-        // The same address for the waiting line's share: past 200 tickets from 127.0.0.1 the
-        // generated crowd would be refused without a place, as one flooding client is.
-        ("ADMISSION_LINE_MAX_PER_ADDRESS", "10000000"),
+        // The limits per client address, off in sandbox mode, at their production values: the
+        // visitors come from `SOURCES` addresses, as a crowd does, and each stays inside them.
+        // (The caps per address on event streams and places in line are on by default.)
+        ("LIMIT_STARTS_PER_IP_10MIN", starts_per_ip.as_str()),
+        ("LIMIT_SMS_PER_IP_HOUR", sms_per_ip.as_str()),
+        ("LIMIT_PARTNER_LOGINS_PER_IP_HOUR", partner_logins_per_ip.as_str()),
     ];
     let server = Server::start(&binary, &env).await?;
     let db = PgPool::connect(&database).await?;
@@ -150,12 +159,12 @@ async fn main() -> anyhow::Result<()> {
 
     let counts_statements = count_statements_afresh(&db).await.is_ok();
     println!(
-        "load: {}, ALTCHA_MAX_COUNTER=1000, LIMIT_SMS_PER_PREFIX_MINUTE=1000000, defaults otherwise (admission control on); statements counted: {}; machine load {}",
+        "load: {}, ALTCHA_MAX_COUNTER=1000, LIMIT_SMS_PER_PREFIX_MINUTE=1000000, the production limits per address, defaults otherwise (admission control on); visitors from {SOURCES} addresses; statements counted: {}; machine load {}",
         binary.display(),
         if counts_statements { "yes (pg_stat_statements)" } else { "no (pg_stat_statements not loaded)" },
         load_average()
     );
-    let driver = Driver::new(vec![server.base.clone()], &sandbox_url, Duration::from_secs(120))?;
+    let driver = Driver::from_addresses(vec![server.base.clone()], SOURCES, &sandbox_url, Duration::from_secs(120))?;
     let mut offset = 0;
     for level in &levels {
         let raw = raw_inserts_per_second(&database, 16, Duration::from_secs(3)).await?;

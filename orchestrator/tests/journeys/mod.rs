@@ -151,10 +151,26 @@ impl Finish {
     }
 }
 
-/// Visitors against the servers at `bases` (visitor `i` uses `bases[i % len]`).
-pub struct Driver {
+/// Where a visitor goes and comes from: a server's address, and the client (with its own source
+/// address, see [`Driver::from_addresses`]) the visitor's browser reaches it with. Displays as
+/// the server's address.
+struct Origin {
+    base: String,
     http: reqwest::Client,
-    bases: Vec<String>,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.base)
+    }
+}
+
+/// Visitors against the servers at `bases` (visitor `i` uses `origins[i % len]`: every server,
+/// from each of the driver's source addresses).
+pub struct Driver {
+    /// For the sandbox's inbox and the partner's pages.
+    http: reqwest::Client,
+    origins: Vec<Origin>,
     sandbox: String,
     /// How long one stage (a command and the steps it starts) may take before the visitor
     /// gives up on the attempt as stuck; also how long the server may stay unreachable.
@@ -205,7 +221,7 @@ pub const GAVE_UP_IN_LINE: &str = "gave up waiting in line";
 /// One visitor's attempt: its id and the browser's cookie.
 struct Attempt<'a> {
     driver: &'a Driver,
-    base: &'a str,
+    base: &'a Origin,
     journey: Journey,
     id: String,
     cookie: String,
@@ -224,14 +240,43 @@ struct Follow {
 
 impl Driver {
     pub fn new(bases: Vec<String>, sandbox: &str, patience: Duration) -> anyhow::Result<Self> {
+        Self::from_addresses(bases, 0, sandbox, patience)
+    }
+
+    /// [`Driver::new`] with visitors spread over `sources` loopback addresses (127.0.1.1 on),
+    /// as a crowd comes from many: the portal's limits per address (event streams, places in
+    /// line) then see what they would see in production, not one address with every visitor.
+    /// 0: every visitor from the system's choice, 127.0.0.1.
+    pub fn from_addresses(
+        bases: Vec<String>,
+        sources: usize,
+        sandbox: &str,
+        patience: Duration,
+    ) -> anyhow::Result<Self> {
+        anyhow::ensure!(sources <= 250 * 254, "{sources} source addresses: 63,500 at most");
         // No redirects: the partner OAuth answer's Location carries the code.
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(Duration::from_secs(30))
-            .build()?;
+        let client = |source: Option<std::net::IpAddr>| {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(Duration::from_secs(30))
+                .local_address(source)
+                .build()
+        };
+        let sources: Vec<Option<std::net::IpAddr>> = match sources {
+            0 => vec![None],
+            n => (0..n)
+                .map(|k| Some(std::net::IpAddr::from([127, 0, 1 + (k / 250) as u8, 1 + (k % 250) as u8])))
+                .collect(),
+        };
+        let mut origins = Vec::new();
+        for source in sources {
+            let http = client(source)?;
+            origins.extend(bases.iter().map(|base| Origin { base: base.clone(), http: http.clone() }));
+        }
+        anyhow::ensure!(!origins.is_empty(), "no server to visit");
         Ok(Self {
-            http,
-            bases,
+            http: client(None)?,
+            origins,
             sandbox: sandbox.trim_end_matches('/').to_string(),
             patience,
             timings: std::sync::Mutex::default(),
@@ -276,7 +321,7 @@ impl Driver {
     /// Visitor `i` from the first page to where the journey ends.
     pub async fn run(&self, i: usize) -> anyhow::Result<Finish> {
         let journey = Journey::of(i);
-        let base = self.bases[i % self.bases.len()].as_str();
+        let base = &self.origins[i % self.origins.len()];
         let result = match journey {
             Journey::Activation(variant) => self.activation(base, journey, variant, i).await,
             Journey::Download(_) => self.download(base, journey, i).await,
@@ -287,7 +332,7 @@ impl Driver {
 
     async fn activation(
         &self,
-        base: &str,
+        base: &Origin,
         journey: Journey,
         variant: &'static str,
         i: usize,
@@ -342,7 +387,7 @@ impl Driver {
     /// So they do after that error itself: a server killed between the partner's answer to the
     /// code's exchange and keeping its token leaves a code the partner will not exchange twice
     /// (RFC 6749, 4.1.2), and the page offers the partner's log-in again.
-    async fn back_from_partner_login<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
+    async fn back_from_partner_login<'a>(&'a self, base: &'a Origin, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let mut tries = 0;
         loop {
             tries += 1;
@@ -355,7 +400,7 @@ impl Driver {
         }
     }
 
-    async fn partner_login_once<'a>(&'a self, base: &'a str, journey: Journey) -> anyhow::Result<Attempt<'a>> {
+    async fn partner_login_once<'a>(&'a self, base: &'a Origin, journey: Journey) -> anyhow::Result<Attempt<'a>> {
         let return_url = format!("{base}/seguranca/ativarbrisanet");
         let landing = self
             .start(base, journey, json!({ "type": "start", "variant": "broadband", "return_url": return_url }))
@@ -384,7 +429,7 @@ impl Driver {
         self.start_in(Some(&landing.cookie), base, journey, command, Resend::Once).await
     }
 
-    async fn download(&self, base: &str, journey: Journey, i: usize) -> anyhow::Result<Finish> {
+    async fn download(&self, base: &Origin, journey: Journey, i: usize) -> anyhow::Result<Finish> {
         let national = journey.national(i);
         let attempt =
             self.start(base, journey, json!({ "type": "start", "os": "win_pc", "browser": "Chrome" })).await?;
@@ -407,7 +452,7 @@ impl Driver {
         Ok(attempt.finish(&view))
     }
 
-    async fn cloud(&self, base: &str, journey: Journey, i: usize) -> anyhow::Result<Finish> {
+    async fn cloud(&self, base: &Origin, journey: Journey, i: usize) -> anyhow::Result<Finish> {
         let national = journey.national(i);
         let start = json!({ "type": "start", "phone": masked(&national), "serial": format!("PSN-{i:06}") });
         let attempt = self.start(base, journey, start).await?;
@@ -422,7 +467,7 @@ impl Driver {
 
     /// `POST /api/attempts`. Asked again while the server does not answer; a start whose
     /// answer was lost leaves an attempt nobody drives (the start has no idempotency key).
-    async fn start<'a>(&'a self, base: &'a str, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
+    async fn start<'a>(&'a self, base: &'a Origin, journey: Journey, command: Value) -> anyhow::Result<Attempt<'a>> {
         self.start_in(None, base, journey, command, Resend::UntilAnswered).await
     }
 
@@ -430,7 +475,7 @@ impl Driver {
     async fn start_in<'a>(
         &'a self,
         cookie: Option<&str>,
-        base: &'a str,
+        base: &'a Origin,
         journey: Journey,
         command: Value,
         resend: Resend,
@@ -445,7 +490,7 @@ impl Driver {
         let (cookie, reply) = loop {
             let ticket_now = ticket.clone();
             let send = || async {
-                let mut request = self.http.post(format!("{base}/api/attempts"));
+                let mut request = base.http.post(format!("{base}/api/attempts"));
                 let cookies: Vec<&str> = cookie.into_iter().chain(ticket_now.as_deref()).collect();
                 if !cookies.is_empty() {
                     request = request.header("cookie", cookies.join("; "));
@@ -500,8 +545,8 @@ impl Driver {
     }
 
     /// A solved proof of work, as the browser sends with every command that sends a code.
-    async fn proof(&self, base: &str) -> anyhow::Result<String> {
-        let answer = self.http.get(format!("{base}/api/altcha/challenge")).send().await?;
+    async fn proof(&self, base: &Origin) -> anyhow::Result<String> {
+        let answer = base.http.get(format!("{base}/api/altcha/challenge")).send().await?;
         self.answered(answer.status().as_u16());
         let challenge: altcha::Challenge = answer.error_for_status()?.json().await?;
         orchestrator::abuse::proof::solve(&challenge).context("unsolvable challenge")
@@ -552,7 +597,7 @@ impl Attempt<'_> {
             .driver
             .again(|| async {
                 let mut request =
-                    self.driver.http.post(&url).header("cookie", &self.cookie).header("idempotency-key", &key);
+                    self.base.http.post(&url).header("cookie", &self.cookie).header("idempotency-key", &key);
                 // A fresh proof on every try: a try that was not committed did not spend its own.
                 if sends_code(self.journey.flow(), &command) {
                     request = request.header("x-altcha", self.driver.proof(self.base).await?);
@@ -580,7 +625,7 @@ impl Attempt<'_> {
 
     async fn view(&self) -> anyhow::Result<Value> {
         let url = format!("{}/api/attempts/{}", self.base, self.id);
-        let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?;
+        let answer = self.base.http.get(&url).header("cookie", &self.cookie).send().await?;
         self.driver.answered(answer.status().as_u16());
         let body: Value = answer.error_for_status()?.json().await?;
         Ok(body["view"].clone())
@@ -616,7 +661,7 @@ impl Attempt<'_> {
         let mut open = self.stream.lock().await;
         if open.is_none() {
             let url = format!("{}/api/attempts/{}/stream", self.base, self.id);
-            let answer = self.driver.http.get(&url).header("cookie", &self.cookie).send().await?;
+            let answer = self.base.http.get(&url).header("cookie", &self.cookie).send().await?;
             self.driver.answered(answer.status().as_u16());
             let answer = answer.error_for_status()?;
             *open = Some(Follow { answer, buffer: Vec::new() });
