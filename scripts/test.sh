@@ -27,9 +27,30 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-say "web: type check, unit tests, production build"
-npm_install "$ROOT/web"
-(cd web && npm run --silent typecheck && npm run --silent lint && npx vitest run && npx vite build --logLevel warn)
+# The web's checks and build are Node's work on one core at a time, and the Rust checks leave a
+# core idle for long stretches (one crate at a time): beside them, they cost the run about
+# nothing (docs/benchmarks.md, "The test command's time"). The Rust tests need neither.
+say "web: type check, unit tests, production build, the browser tests' packages (beside the Rust checks: target/web-checks.log)"
+mkdir -p "$ROOT/target"
+(
+  set -e
+  npm_install "$ROOT/web"
+  cd "$ROOT/web"
+  npm run --silent typecheck
+  npm run --silent lint
+  npx vitest run
+  npx vite build --logLevel warn
+  if [ -f "$ROOT/tests/package.json" ]; then npm_install "$ROOT/tests"; fi
+) >"$ROOT/target/web-checks.log" 2>&1 &
+WEB_CHECKS=$!
+PIDS+=("$WEB_CHECKS")
+web_checks_done() {
+  local status=0
+  wait "$WEB_CHECKS" || status=$?
+  say "web: the checks' output (target/web-checks.log)"
+  cat "$ROOT/target/web-checks.log"
+  [ "$status" = 0 ] || die "web checks failed"
+}
 
 say "rust: cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --all --check
@@ -44,9 +65,9 @@ else
   cargo test --workspace --locked
 fi
 
+web_checks_done
 if [ -f tests/package.json ]; then
   say "browser tests: orchestrator + sandbox on loopback, headless Chromium"
-  npm_install "$ROOT/tests"
   # The tests' build made the binaries already (integration tests need them); a separate
   # `cargo build` would unify features differently and compile everything again.
   [ -x target/debug/orchestrator ] && [ -x target/debug/sandbox ] && [ -x target/debug/replay ] \

@@ -144,13 +144,29 @@ async fn main() -> anyhow::Result<()> {
         // partner's campaign spread over every area code is not. (The other flows' phones are
         // spread over 8,000 prefixes, as such a campaign's: tests/journeys.)
         ("LIMIT_SMS_PER_PREFIX_MINUTE", "1000000"),
-        // The limits per client address, off in sandbox mode, at their production values: the
-        // visitors come from `SOURCES` addresses, as a crowd does, and each stays inside them.
-        // (The caps per address on event streams and places in line are on by default.)
-        ("LIMIT_STARTS_PER_IP_10MIN", starts_per_ip.as_str()),
-        ("LIMIT_SMS_PER_IP_HOUR", sms_per_ip.as_str()),
-        ("LIMIT_PARTNER_LOGINS_PER_IP_HOUR", partner_logins_per_ip.as_str()),
     ];
+    // LOAD_SOURCES=0: every visitor from 127.0.0.1 with one pool of connections, as the
+    // benchmark ran before the sixteenth session, for a before and after in one sitting.
+    let sources = match std::env::var("LOAD_SOURCES") {
+        Ok(value) => value.parse::<usize>().context("LOAD_SOURCES")?,
+        Err(_) => SOURCES,
+    };
+    let per_address = if sources > 0 {
+        // The limits per client address, off in sandbox mode, at their production values: the
+        // visitors come from `sources` addresses, as a crowd does, and each stays inside them.
+        // (The caps per address on event streams and places in line are on by default.)
+        [
+            ("LIMIT_STARTS_PER_IP_10MIN", starts_per_ip.as_str()),
+            ("LIMIT_SMS_PER_IP_HOUR", sms_per_ip.as_str()),
+            ("LIMIT_PARTNER_LOGINS_PER_IP_HOUR", partner_logins_per_ip.as_str()),
+        ]
+        .to_vec()
+    } else {
+        // One address for the whole crowd: its limits lifted, or it would be refused as one
+        // flooding client (no streams past 50, no place in line past 200).
+        [("SSE_MAX_PER_ADDRESS", "100000"), ("ADMISSION_LINE_MAX_PER_ADDRESS", "10000000")].to_vec()
+    };
+    let env: Vec<(&str, &str)> = env.into_iter().chain(per_address).collect();
     let server = Server::start(&binary, &env).await?;
     let db = PgPool::connect(&database).await?;
     sqlx::query("CREATE TABLE load_raw (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())")
@@ -159,12 +175,17 @@ async fn main() -> anyhow::Result<()> {
 
     let counts_statements = count_statements_afresh(&db).await.is_ok();
     println!(
-        "load: {}, ALTCHA_MAX_COUNTER=1000, LIMIT_SMS_PER_PREFIX_MINUTE=1000000, the production limits per address, defaults otherwise (admission control on); visitors from {SOURCES} addresses; statements counted: {}; machine load {}",
+        "load: {}, ALTCHA_MAX_COUNTER=1000, LIMIT_SMS_PER_PREFIX_MINUTE=1000000, {}, defaults otherwise (admission control on); statements counted: {}; machine load {}",
         binary.display(),
+        if sources > 0 {
+            format!("visitors from {sources} addresses with the production limits per address")
+        } else {
+            "every visitor from 127.0.0.1 with the limits per address lifted".to_string()
+        },
         if counts_statements { "yes (pg_stat_statements)" } else { "no (pg_stat_statements not loaded)" },
         load_average()
     );
-    let driver = Driver::from_addresses(vec![server.base.clone()], SOURCES, &sandbox_url, Duration::from_secs(120))?;
+    let driver = Driver::from_addresses(vec![server.base.clone()], sources, &sandbox_url, Duration::from_secs(120))?;
     let mut offset = 0;
     for level in &levels {
         let raw = raw_inserts_per_second(&database, 16, Duration::from_secs(3)).await?;
