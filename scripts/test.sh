@@ -27,9 +27,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The web's checks and build are Node's work on one core at a time, and the Rust checks leave a
-# core idle for long stretches (one crate at a time): beside them, they cost the run about
-# nothing (docs/benchmarks.md, "The test command's time"). The Rust tests need neither.
+# The web's checks and build need nothing of the Rust phases, nor they of them, and Cargo leaves
+# a core idle for long stretches (one crate's check or link at a time): they run beside the
+# Rust checks (docs/benchmarks.md, "The web's checks beside the Rust checks").
 say "web: type check, unit tests, production build, the browser tests' packages (beside the Rust checks: target/web-checks.log)"
 mkdir -p "$ROOT/target"
 (

@@ -34,10 +34,6 @@ use orchestrator::abuse::rules::{
 use sandbox::{spawn_on_loopback, SandboxConfig};
 use sqlx::PgPool;
 
-/// How visitors arrive: a fixed number at once, each starting the next attempt when its own
-/// ends (closed), or at a fixed rate however long attempts take (open: what a public portal
-/// sees, and the only way to offer more attempts a second than concurrency ÷ duration; the
-/// cloud flow alone waits the spec's 5 s in every attempt).
 /// The visitors' source addresses (127.0.1.1 on, visitor `i` from the `i % SOURCES`-th): a
 /// run of 10,000 attempts starts 5 from each, a quarter of the 20 in 10 minutes one address may,
 /// and keeps a few event streams and places in line open from each, against 50 and 200.
@@ -47,6 +43,10 @@ const STATEMENTS_SHOWN: usize = 30;
 /// Statements listed by their time.
 const STATEMENTS_BY_TIME_SHOWN: usize = 12;
 
+/// How visitors arrive: a fixed number at once, each starting the next attempt when its own
+/// ends (closed), or at a fixed rate however long attempts take (open: what a public portal
+/// sees, and the only way to offer more attempts a second than concurrency ÷ duration; the
+/// cloud flow alone waits the spec's 5 s in every attempt).
 #[derive(Clone, Copy)]
 enum Arrivals {
     Closed { concurrency: usize },
