@@ -15,7 +15,7 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'];
 const FOREIGN_FRAMES = ['iframe[data-external-host]', 'iframe.pdf-frame'];
 
 // axe-core's own build, run inside the page. @axe-core/playwright's analyze() opened a blank page
-// to finish every run, which tripled its cost (docs/benchmarks.md, "The browser tests' time");
+// to finish every run, which tripled its cost (docs/benchmarks.md, "axe inside the page");
 // every frame of ours is in the top document, and the foreign ones are not audited anyway.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -5,9 +5,9 @@ import { expect, test } from '../fixtures';
 
 // Every route of the site at a 375 px phone and a 1280 px desktop, as full-page screenshots in
 // the test artefacts: test-results/screenshots/{375,1280}/{route}.png (also attached to the
-// HTML report), to be looked at before closing work on the pages (not taken in CI). Each shot also checks what a
-// visitor at that width gets: the server's status, a page heading, every picture loaded, the
-// site's typeface, and no sideways scrolling.
+// HTML report), to be looked at before closing work on the pages (not taken in CI). Each shot
+// also checks what a visitor at that width gets: the server's status, a page heading, every
+// picture loaded, the site's typeface, and no sideways scrolling.
 //
 // The route list is the server's own (SPA_ROUTES in orchestrator/src/http/static_files.rs, the
 // same table as web/src/App.tsx), so a new route gets its screenshots without editing this file.
