@@ -296,7 +296,7 @@ async fn main() -> anyhow::Result<()> {
             println!("  first failures: {failed:#?}");
         }
     }
-    event_streams(&server, 250, 4).await?;
+    event_streams(&server, 250, 4, sources).await?;
     drop(db);
     drop(server);
     sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&admin).await?;
@@ -466,13 +466,16 @@ fn rss_kb(pid: u32) -> u64 {
 }
 
 /// `attempts` download attempts with `per_attempt` event streams each, open at once: the
-/// server's memory before and with them, then append → frame latency on 50 of them.
-async fn event_streams(server: &Server, attempts: usize, per_attempt: usize) -> anyhow::Result<()> {
-    let http = reqwest::Client::new();
+/// server's memory before and with them, then append → frame latency on 50 of them. With
+/// `sources`, each attempt comes from one of the crowd's addresses, inside the cap on streams an
+/// address (the run's server keeps it at its default then).
+async fn event_streams(server: &Server, attempts: usize, per_attempt: usize, sources: usize) -> anyhow::Result<()> {
     let pid = server.child.id();
     let before = rss_kb(pid);
     let mut opened = Vec::new();
-    for _ in 0..attempts {
+    for k in 0..attempts {
+        let source = (sources > 0).then(|| journeys::source_address(k % sources));
+        let http = reqwest::Client::builder().local_address(source).build()?;
         let answer = http
             .post(format!("{}/api/attempts", server.base))
             .json(&serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
@@ -493,7 +496,7 @@ async fn event_streams(server: &Server, attempts: usize, per_attempt: usize) -> 
             stream.chunk().await?.context("no first frame")?;
             streams.push(stream);
         }
-        opened.push((id, cookie, streams));
+        opened.push((id, cookie, streams, http));
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
     let with = rss_kb(pid);
@@ -507,7 +510,7 @@ async fn event_streams(server: &Server, attempts: usize, per_attempt: usize) -> 
     );
     let mut from_answer = Vec::new();
     let mut from_sending = Vec::new();
-    for (id, cookie, streams) in opened.iter_mut().take(50) {
+    for (id, cookie, streams, http) in opened.iter_mut().take(50) {
         let stream = &mut streams[0];
         let sent = Instant::now();
         let answer = http

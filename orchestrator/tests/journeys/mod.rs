@@ -238,6 +238,11 @@ struct Follow {
     buffer: Vec<u8>,
 }
 
+/// The `k`-th loopback source address a crowd's visitors come from: 127.0.1.1 on, 250 a block.
+pub fn source_address(k: usize) -> std::net::IpAddr {
+    std::net::IpAddr::from([127, 0, 1 + (k / 250 % 254) as u8, 1 + (k % 250) as u8])
+}
+
 impl Driver {
     pub fn new(bases: Vec<String>, sandbox: &str, patience: Duration) -> anyhow::Result<Self> {
         Self::from_addresses(bases, 0, sandbox, patience)
@@ -264,9 +269,7 @@ impl Driver {
         };
         let sources: Vec<Option<std::net::IpAddr>> = match sources {
             0 => vec![None],
-            n => (0..n)
-                .map(|k| Some(std::net::IpAddr::from([127, 0, 1 + (k / 250) as u8, 1 + (k % 250) as u8])))
-                .collect(),
+            n => (0..n).map(|k| Some(source_address(k))).collect(),
         };
         let mut origins = Vec::new();
         for source in sources {
