@@ -250,3 +250,51 @@ async fn a_category_stream_waits_for_a_late_commit_and_skips_other_flows(pool: P
     assert_eq!(types(&settled(first[0].checkpoint(), 2).await), ["A", "B"]);
     assert_eq!(types(&settled(Checkpoint::START, 3).await), ["C", "A", "B"]);
 }
+
+/// The funnel projection asks, with every page it reads, whether committed events are held
+/// back. On a young or fast-growing `events` (no statistics yet) that question was planned as a
+/// sequential scan stopping at its first match, and the matches are the newest rows: each page
+/// read the whole table. It now walks the `(tx_id, position)` index, whatever the statistics.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_held_back_question_reads_the_index_on_a_table_without_statistics(pool: PgPool) {
+    // One connection, so the counters read below are this test's statements alone.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(pool.connect_options().as_ref().clone())
+        .await
+        .unwrap();
+    sqlx::query("ALTER TABLE events SET (autovacuum_enabled = false)").execute(&one).await.unwrap();
+    for batch in 0..80 {
+        sqlx::query(
+            "INSERT INTO events (stream_id, version, event_type, schema_version, payload, metadata) \
+             SELECT 'download-' || md5($1::text || '-' || k::text), 1, 'attempt.started', 1, '{}', '{}' \
+             FROM generate_series(1, 50) k",
+        )
+        .bind(batch)
+        .execute(&one)
+        .await
+        .unwrap();
+    }
+    let store = EventStore::new(one.clone());
+    let (tx_id, position): (i64, i64) = sqlx::query_as(
+        "SELECT tx_id::text::bigint, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1",
+    )
+    .fetch_one(&one)
+    .await
+    .unwrap();
+    let last = Checkpoint { tx_id, position };
+    let table_scans = || async {
+        // Flushes this backend's counters as this statement ends, so the next read sees them.
+        sqlx::query("SELECT pg_stat_force_next_flush()").execute(&one).await.unwrap();
+        sqlx::query_scalar::<_, i64>("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'events'")
+            .fetch_one(&one)
+            .await
+            .unwrap()
+    };
+    let before = table_scans().await;
+
+    assert!(!store.has_held_back_after(last).await.unwrap());
+    assert!(store.read_all_after(last, 100).await.unwrap().is_empty());
+
+    assert_eq!(table_scans().await, before, "the held-back question scanned all 4,000 events");
+}

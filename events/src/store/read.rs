@@ -10,10 +10,16 @@ use crate::types::{Checkpoint, RecordedEvent};
 /// Whether visible events after checkpoint ($1, $2) have `tx_id >= xmin`. The lower
 /// bound is written as one row comparison, max((cp), (xmin, 0)), so the index scan
 /// starts at it: with the two conditions apart it would walk from the checkpoint.
-const HELD_BACK: &str = "EXISTS (SELECT 1 FROM events e WHERE (e.tx_id, e.position) > ( \
+/// The first such event in index order, not `EXISTS`: without statistics on `events` (a
+/// young or fast-growing table) the planner took `EXISTS` for a sequential scan that stops
+/// at its first row, and the rows it wants are the newest, so it read the whole table and
+/// evaluated the snapshot's bound on every row (30 to 50 ms a call at 8,000 events in the
+/// load benchmark, the funnel projection's every page; docs/benchmarks.md).
+const HELD_BACK: &str = "coalesce((SELECT true FROM events e WHERE (e.tx_id, e.position) > ( \
        GREATEST($1::bigint::text::xid8, pg_snapshot_xmin(pg_current_snapshot())), \
        CASE WHEN $1::bigint::text::xid8 >= pg_snapshot_xmin(pg_current_snapshot()) \
-            THEN $2::bigint ELSE 0::bigint END))";
+            THEN $2::bigint ELSE 0::bigint END) \
+     ORDER BY e.tx_id, e.position LIMIT 1), false)";
 
 /// [`EventStore::stream_category_after`]'s query: the gap-free read of one category, whole.
 const CATEGORY_AFTER: &str = "SELECT e.position, e.tx_id::text::bigint AS tx_id, e.stream_id, e.version, \
