@@ -276,12 +276,11 @@ async fn the_held_back_question_reads_the_index_on_a_table_without_statistics(po
         .unwrap();
     }
     let store = EventStore::new(one.clone());
-    let (tx_id, position): (i64, i64) = sqlx::query_as(
-        "SELECT tx_id::text::bigint, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1",
-    )
-    .fetch_one(&one)
-    .await
-    .unwrap();
+    let (tx_id, position): (i64, i64) =
+        sqlx::query_as("SELECT tx_id::text::bigint, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1")
+            .fetch_one(&one)
+            .await
+            .unwrap();
     let last = Checkpoint { tx_id, position };
     let table_scans = || async {
         // Flushes this backend's counters as this statement ends, so the next read sees them.

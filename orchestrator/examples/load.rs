@@ -299,7 +299,13 @@ async fn main() -> anyhow::Result<()> {
     event_streams(&server, 250, 4, sources).await?;
     drop(db);
     drop(server);
-    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&admin).await?;
+    // LOAD_KEEP_DATABASE=1 leaves the run's database for a look at its tables afterwards
+    // (`pg_stat_user_tables`, plans on the data as the run left it).
+    if std::env::var_os("LOAD_KEEP_DATABASE").is_some() {
+        println!("database kept: {name}");
+    } else {
+        sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&admin).await?;
+    }
     Ok(())
 }
 
