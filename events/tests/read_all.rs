@@ -296,4 +296,5 @@ async fn the_held_back_question_reads_the_index_on_a_table_without_statistics(po
     assert!(store.read_all_after(last, 100).await.unwrap().is_empty());
 
     assert_eq!(table_scans().await, before, "the held-back question scanned all 4,000 events");
+    one.close().await;
 }
