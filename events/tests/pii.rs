@@ -366,3 +366,31 @@ async fn an_attempts_own_values_share_one_subject_of_their_own(pool: PgPool) {
     let subjects: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_subjects").fetch_one(&pool).await.unwrap();
     assert_eq!(subjects, 2);
 }
+
+/// The attempt's page, its stream and its steps open what a command has just sealed: the vault
+/// keeps the key it found or made while sealing, as it keeps one it read, for at most
+/// `KEPT_FOR` (issue 30; docs/security.md, "How far an erasure reaches"). Another process's
+/// erasure, here a bare delete, is seen by a vault that kept nothing.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_key_made_while_sealing_is_kept_like_one_read(pool: PgPool) {
+    let vault = Vault::new(pool.clone(), Keys::insecure_dev());
+    let (download, activation) = (StreamId::new("download").unwrap(), StreamId::new("activation").unwrap());
+    let mut tx = pool.begin().await.unwrap();
+    let (person, phone) = vault.seal_for_person_in(&mut tx, &download, PiiKind::Phone, "11987654321").await.unwrap();
+    let (own, key) = vault.attempt_key_in(&mut tx, &activation).await.unwrap();
+    tx.commit().await.unwrap();
+    let device = events::pii::seal_with(own, &key, PiiKind::DeviceName, "Celular da Ana").unwrap().to_value();
+
+    // Erased elsewhere: the keys are gone from the database, this vault was not told.
+    sqlx::query("DELETE FROM pii_subjects WHERE subject_id = ANY($1)")
+        .bind(vec![person.subject, own.subject])
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    assert_eq!(vault.open(&phone.to_value()).await.unwrap(), Opened::Clear("11987654321".into()));
+    assert_eq!(vault.open(&device).await.unwrap(), Opened::Clear("Celular da Ana".into()));
+    let elsewhere = Vault::new(pool.clone(), Keys::insecure_dev());
+    assert_eq!(elsewhere.open(&phone.to_value()).await.unwrap(), Opened::Erased);
+    assert_eq!(elsewhere.open(&device).await.unwrap(), Opened::Erased);
+}

@@ -1,6 +1,7 @@
-//! Data keys this process unwrapped, kept for a short while (issue 30): an attempt's page, its
-//! event stream's frames and its steps open the same few keys again and again, each a round
-//! trip to `pii_subjects` (about 7 an attempt). A key is kept for [`KEPT_FOR`] at most.
+//! Data keys this process unwrapped, or found or made while sealing, kept for a short while
+//! (issue 30): an attempt's page, its event stream's frames and its steps open the same few keys
+//! again and again, each a round trip to `pii_subjects` (about 7 an attempt, and 2 after the
+//! reads were kept). A key is kept for [`KEPT_FOR`] at most.
 //!
 //! Erasure deletes a key in the database; this process must then stop opening with it.
 //! [`OpenedKeys::forget_all`] (called by [`super::Vault::forget`]) drops every key at once, and

@@ -41,6 +41,7 @@ impl Vault {
         conn: &mut PgConnection,
         stream: &StreamId,
     ) -> Result<(StreamLink, [u8; 32]), StoreError> {
+        let generation = self.opened.generation();
         let candidate = Uuid::new_v4();
         let fresh = crypto::random_key();
         let wrapped = crypto::wrap_key(&self.keys.kek, candidate, &fresh)?;
@@ -58,6 +59,7 @@ impl Vault {
         } else {
             crypto::unwrap_key_any(&self.keys, subject, &row.try_get::<Vec<u8>, _>("wrapped_key")?)?
         };
+        self.keep_sealing_key(generation, subject, Some(link.link_id), key);
         Ok((link, key))
     }
 

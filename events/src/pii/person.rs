@@ -102,6 +102,7 @@ impl Vault {
     ) -> Result<Person, StoreError> {
         let mac = lookup_hmac(&self.keys.hmac, kind, &kind.normalize(value));
         let sql: &str = if stream.is_some() { &FIND_OR_CREATE_LINKED } else { &FIND_OR_CREATE_UNLINKED };
+        let generation = self.opened.generation();
         for _ in 0..3 {
             let candidate = Uuid::new_v4();
             let fresh = crypto::random_key();
@@ -126,7 +127,9 @@ impl Vault {
             } else {
                 crypto::unwrap_key_any(&self.keys, subject, &row.try_get::<Vec<u8>, _>("wrapped_key")?)?
             };
-            return Ok(Person { subject, link_id: row.try_get("link_id")?, key });
+            let link_id: Option<Uuid> = row.try_get("link_id")?;
+            self.keep_sealing_key(generation, subject, link_id, key);
+            return Ok(Person { subject, link_id, key });
         }
         Err(StoreError::Crypto("could not create personal-data subject".into()))
     }

@@ -17,8 +17,8 @@ use crate::stream_id::StreamId;
 pub struct Vault {
     pub(super) pool: PgPool,
     pub(super) keys: Arc<Keys>,
-    /// Data keys unwrapped lately, shared by the clones (`opened.rs`).
-    opened: Arc<OpenedKeys>,
+    /// Data keys unwrapped or made lately, shared by the clones (`opened.rs`).
+    pub(super) opened: Arc<OpenedKeys>,
 }
 
 impl Vault {
@@ -234,6 +234,16 @@ impl Vault {
         // Whatever the answer, this process stops opening with keys it may have kept.
         self.opened.forget_all();
         Ok(done?.rows_affected() > 0)
+    }
+
+    /// Keeps the data key a seal found or made for `subject` (and its `link`), as a read of it
+    /// would ([`Vault::data_keys`]): the attempt's page, stream and steps open what was just
+    /// sealed. `generation` is [`OpenedKeys::generation`] from before the seal's statement.
+    /// A seal whose transaction rolls back leaves at worst a key under ids nothing names (a new
+    /// subject's, a new link's); a subject it found is the person's, key and all.
+    pub(super) fn keep_sealing_key(&self, generation: u64, subject: Uuid, link: Option<Uuid>, key: [u8; 32]) {
+        let refs = std::iter::once(KeyRef::Subject(subject)).chain(link.map(KeyRef::Link));
+        self.opened.keep(generation, refs.map(|key_ref| (key_ref, (subject, key))));
     }
 
     /// Unwrapped data keys (with their subject) of the key references that still exist: those
