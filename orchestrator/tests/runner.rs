@@ -445,7 +445,9 @@ async fn a_retry_stopped_mid_call_is_repeated_under_the_first_tries_key(db: PgPo
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow { fail_first: 1, hang_call: Some(2), ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let lease = Duration::from_millis(2000);
+    // Long enough that no machine is too slow for either runner to finish inside it; the
+    // crashed claim's lease is expired in the database rather than waited out.
+    let lease = Duration::from_secs(600);
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), lease, ..RunnerConfig::default() });
     assert_eq!(
         first.tick().await.expect("tick"),
@@ -459,7 +461,7 @@ async fn a_retry_stopped_mid_call_is_repeated_under_the_first_tries_key(db: PgPo
     entered.await;
     crashed.abort();
     let _ = crashed.await;
-    tokio::time::sleep(lease + Duration::from_millis(100)).await;
+    sqlx::query("UPDATE due_steps SET lease_until = now() - interval '1 second'").execute(&db).await.expect("expire");
 
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), lease, ..RunnerConfig::default() });
     assert_eq!(
@@ -609,7 +611,10 @@ async fn claims_that_never_reported_spend_the_budget_without_another_call(db: Pg
     let store = EventStore::new(db.clone());
     let flow = Arc::new(DemoFlow { hang_first: true, ..DemoFlow::default() });
     let stream = start_attempt(&db, &store, &flow, Utc::now()).await;
-    let lease = Duration::from_millis(300);
+    // Long enough that the second runner's finish never meets an expired lease of its own (a
+    // 300 ms lease lost it on a busy CI machine); the crashed claim's lease is expired in the
+    // database rather than waited out.
+    let lease = Duration::from_secs(600);
     let config = RunnerConfig { lease, ..retrying(1) };
     let first = runner(&db, flow.clone(), RunnerConfig { id: "first".into(), ..config.clone() });
     let entered = flow.entered.notified();
@@ -617,7 +622,7 @@ async fn claims_that_never_reported_spend_the_budget_without_another_call(db: Pg
     entered.await;
     crashed.abort();
     let _ = crashed.await;
-    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    sqlx::query("UPDATE due_steps SET lease_until = now() - interval '1 second'").execute(&db).await.expect("expire");
 
     let second = runner(&db, flow.clone(), RunnerConfig { id: "second".into(), ..config });
     assert_eq!(
