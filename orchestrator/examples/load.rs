@@ -478,10 +478,16 @@ fn rss_kb(pid: u32) -> u64 {
 async fn event_streams(server: &Server, attempts: usize, per_attempt: usize, sources: usize) -> anyhow::Result<()> {
     let pid = server.child.id();
     let before = rss_kb(pid);
+    // One client a source address (with none, the one client of the old way, from 127.0.0.1).
+    let clients = match sources {
+        0 => vec![reqwest::Client::new()],
+        n => (0..attempts.min(n))
+            .map(|k| reqwest::Client::builder().local_address(journeys::source_address(k)).build())
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     let mut opened = Vec::new();
     for k in 0..attempts {
-        let source = (sources > 0).then(|| journeys::source_address(k % sources));
-        let http = reqwest::Client::builder().local_address(source).build()?;
+        let http = clients[k % clients.len()].clone();
         let answer = http
             .post(format!("{}/api/attempts", server.base))
             .json(&serde_json::json!({ "flow": "download", "command": { "type": "start", "os": "win_pc", "browser": "Chrome" } }))
